@@ -1,0 +1,15 @@
+"""The Celery application.
+
+With no broker configured (`CELERY_BROKER_URL` unset) settings turn on eager mode and every
+task runs in-process: the embedded default for a newcomer. With a broker, real workers run the
+tasks; see docker-compose.yml (`worker`, `beat`).
+"""
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("rating_office")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

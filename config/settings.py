@@ -1,0 +1,197 @@
+"""Settings for the rating office, read from the environment.
+
+Unset `DATABASE_URL` → a SQLite file (the embedded default); unset `CELERY_BROKER_URL` → tasks
+run eagerly in-process. Production sets both, plus SECRET_KEY, ALLOWED_HOSTS and DEBUG=0, and
+passes `manage.py check --deploy --fail-level WARNING` (tests/test_settings.py runs it).
+"""
+from pathlib import Path
+
+from django.utils.translation import gettext_lazy as _
+
+from config import env
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env.get_bool("DEBUG", default=False)
+
+_secret = env.get_str("SECRET_KEY")
+if not _secret:
+    if not DEBUG:
+        raise env.ImproperlyConfigured(
+            "SECRET_KEY is not set; set it (or DEBUG=1 for a development site)"
+        )
+    _secret = "django-insecure-development-only-key-do-not-use-in-production"
+SECRET_KEY = _secret
+
+ALLOWED_HOSTS = env.get_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env.get_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "rest_framework",
+    "drf_spectacular",
+    "players",
+    "tournaments",
+    "ratings",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "players.context_processors.roles",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "config.wsgi.application"
+
+# The embedded default is a SQLite file next to manage.py; production and CI use PostgreSQL.
+DATABASES = {"default": env.get_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"]["CONN_MAX_AGE"] = env.get_int("CONN_MAX_AGE", 60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A test database name derived from the URL's, so parallel projects don't collide.
+    DATABASES["default"].setdefault("TEST", {})
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+# English is the source language; the federation's users read Spanish, Catalan and Portuguese.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", _("English")),
+    ("es", _("Spanish")),
+    ("ca", _("Catalan")),
+    ("pt", _("Portuguese")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env.get_timezone("TIME_ZONE", "Europe/Madrid")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if not DEBUG
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+# Tests run with DEBUG off but without collectstatic: let whitenoise find files on the fly.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_MANIFEST_STRICT = False
+
+# Caches: a published list never changes, so its downloads are cached. Redis in production.
+_cache_url = env.get_url("CACHE_URL", ("redis", "rediss"))
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        if _cache_url
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# Celery. No broker → eager mode: the same task code runs in-process.
+CELERY_BROKER_URL = env.get_url("CELERY_BROKER_URL", ("redis", "rediss", "amqp", "memory"))
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+if not CELERY_BROKER_URL:
+    CELERY_BROKER_URL = "memory://"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+# A calculation must survive a worker killed mid-run: the message is acknowledged only when the
+# task finishes, re-queued when the worker dies, and Redis must not hand it to a second worker
+# while the first is still computing (visibility timeout longer than any run).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.get_int("CELERY_VISIBILITY_TIMEOUT", 6 * 3600)}
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 100,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Rating office API",
+    "DESCRIPTION": "Players, tournaments and published rating lists.",
+    "VERSION": "1.0.0",
+}
+
+# Uploads: reports over this size are refused before parsing.
+REPORT_MAX_BYTES = env.get_int("REPORT_MAX_BYTES", 5 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REPORT_MAX_BYTES + 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = REPORT_MAX_BYTES + 1024 * 1024
+
+# The federation this office serves (3-letter FIDE code), used for new players and reports.
+FEDERATION_CODE = env.get_str("FEDERATION_CODE", "ESP") or "ESP"
+
+# Production hardening; `check --deploy --fail-level WARNING` passes with DEBUG=0.
+if not DEBUG:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.get_bool("SECURE_SSL_REDIRECT", True)
+    # Cookies over HTTPS only; the test suite, which serves plain HTTP, turns this off.
+    SESSION_COOKIE_SECURE = env.get_bool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    SECURE_HSTS_SECONDS = env.get_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+    X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.get_str("LOG_LEVEL", "INFO") or "INFO"},
+}

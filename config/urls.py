@@ -1,0 +1,19 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from players import views as player_views
+
+urlpatterns = [
+    path("", player_views.home, name="home"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("players/", include("players.urls")),
+    path("tournaments/", include("tournaments.urls")),
+    path("ratings/", include("ratings.urls")),
+    path("api/", include("config.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("admin/", admin.site.urls),
+]

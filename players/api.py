@@ -1,0 +1,22 @@
+from rest_framework import serializers, viewsets
+
+from players.models import Player
+from players.selectors import player_search
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["fed_id", "surname", "given_name", "sex", "birth_year", "club", "region",
+                  "federation", "title", "fide_id", "fide_standard", "fide_rapid", "fide_blitz"]
+
+
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = PlayerSerializer
+    lookup_field = "fed_id"
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        query = self.request.query_params.get("q", "")
+        if query and self.action == "list":
+            return player_search(query=query, limit=200)
+        return Player.objects.order_by("surname", "given_name")

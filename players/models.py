@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from players.names import full_name_key
+
+RATING_VALIDATORS = [MinValueValidator(0), MaxValueValidator(3500)]
+
+
+class Sex(models.TextChoices):
+    MALE = "M", _("Male")
+    FEMALE = "F", _("Female")
+
+
+class Title(models.TextChoices):
+    # FIDE titles, then the national titles of the FCE list (fce 9.4) and FEDA.
+    GM = "GM", _("Grandmaster")
+    IM = "IM", _("International Master")
+    WGM = "WGM", _("Woman Grandmaster")
+    FM = "FM", _("FIDE Master")
+    WIM = "WIM", _("Woman International Master")
+    CM = "CM", _("Candidate Master")
+    WFM = "WFM", _("Woman FIDE Master")
+    WCM = "WCM", _("Woman Candidate Master")
+    MN = "MN", _("National Master")
+    MF = "MF", _("Federation Master")
+    MC = "MC", _("Catalan Master")
+    WMF = "WMF", _("Woman Federation Master")
+    MI = "MI", _("International Master (national list)")
+    WMI = "WMI", _("Woman International Master (national list)")
+
+
+class Player(models.Model):
+    """A person in the federation's registry."""
+
+    fed_id = models.CharField(
+        _("federation ID"),
+        max_length=16,
+        unique=True,
+        validators=[RegexValidator(r"^[0-9A-Za-z\-]+$", _("Letters, digits and hyphens only."))],
+    )
+    surname = models.CharField(_("surname(s)"), max_length=120)
+    given_name = models.CharField(_("given name"), max_length=120)
+    sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices)
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    # Reports often give the year only; the year is kept on its own, and follows birth_date.
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    region = models.CharField(
+        _("region"), max_length=80, blank=True, help_text=_("Territorial federation.")
+    )
+    federation = models.CharField(
+        _("federation"), max_length=3, default="ESP", help_text=_("FIDE three-letter code.")
+    )
+    title = models.CharField(_("title"), max_length=4, choices=Title.choices, blank=True)
+    fide_id = models.BigIntegerField(_("FIDE ID"), null=True, blank=True, unique=True)
+    fide_standard = models.PositiveSmallIntegerField(
+        _("FIDE standard"), null=True, blank=True, validators=RATING_VALIDATORS
+    )
+    fide_rapid = models.PositiveSmallIntegerField(
+        _("FIDE rapid"), null=True, blank=True, validators=RATING_VALIDATORS
+    )
+    fide_blitz = models.PositiveSmallIntegerField(
+        _("FIDE blitz"), null=True, blank=True, validators=RATING_VALIDATORS
+    )
+    iccf_rating = models.PositiveSmallIntegerField(
+        _("ICCF rating"), null=True, blank=True, validators=RATING_VALIDATORS
+    )
+    fpx_rating = models.PositiveSmallIntegerField(
+        _("FPX rating"),
+        null=True,
+        blank=True,
+        validators=RATING_VALIDATORS,
+        help_text=_("Portuguese federation list, used for correspondence chess."),
+    )
+    affiliated = models.BooleanField(
+        _("affiliated to the federation"),
+        default=True,
+        help_text=_("Foreign players not affiliated are rated with their FIDE rating (feda-1996 9.56)."),
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    # Accent- and case-folded "surname given name", kept in step by save() and bulk loaders,
+    # so matching a report line is one indexed look-up.
+    name_key = models.CharField(max_length=250, db_index=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["surname", "given_name"]
+        indexes = [models.Index(fields=["surname", "given_name"])]
+
+    def __str__(self) -> str:
+        return f"{self.surname}, {self.given_name}"
+
+    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.name_key = full_name_key(self.surname, self.given_name)
+        if self.birth_date:
+            self.birth_year = self.birth_date.year
+        super().save(*args, **kwargs)

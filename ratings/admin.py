@@ -1,0 +1,64 @@
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from ratings.models import ListEntry, PlayerRating, Protest, PublishedList, RatingPeriod, RatingSystem
+
+
+@admin.register(RatingSystem)
+class RatingSystemAdmin(admin.ModelAdmin):
+    list_display = ("code", "name", "ruleset", "rate_of_play", "cycle", "is_active")
+    list_filter = ("ruleset", "rate_of_play", "cycle", "is_active")
+    search_fields = ("code", "name")
+
+
+@admin.register(RatingPeriod)
+class RatingPeriodAdmin(admin.ModelAdmin):
+    list_display = ("system", "start", "end", "closing_date", "list_date", "status", "needs_recalculation")
+    list_filter = ("system", "status", "needs_recalculation")
+    date_hierarchy = "start"
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(admin.ModelAdmin):
+    list_display = ("player", "system", "rating", "games", "kind", "activity", "out_of_list")
+    list_filter = ("system", "kind", "activity", "out_of_list", "reached_2400", "reached_2200")
+    search_fields = ("player__surname", "player__given_name", "player__fed_id")
+    raw_id_fields = ("player",)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Published lists are immutable: the admin shows them and never edits or deletes."""
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(PublishedList)
+class PublishedListAdmin(ReadOnlyAdmin):
+    list_display = ("system", "list_date", "version", "published_at", "ruleset", "engine_version", "entry_count")
+    list_filter = ("system", "ruleset")
+
+
+@admin.register(ListEntry)
+class ListEntryAdmin(ReadOnlyAdmin):
+    list_display = ("published_list", "player", "rating", "change", "k", "games", "status", "inactive", "provisional")
+    list_filter = ("published_list__system", "status", "inactive", "provisional")
+    search_fields = ("player__surname", "player__given_name", "player__fed_id")
+    list_select_related = ("published_list", "player")
+    show_full_result_count = False
+
+
+@admin.register(Protest)
+class ProtestAdmin(admin.ModelAdmin):
+    list_display = ("published_list", "player", "submitted_by", "submitted_at", "status")
+    list_filter = ("status", "published_list__system")
+    search_fields = ("player__surname", "player__fed_id", "text")
+    raw_id_fields = ("player", "published_list")

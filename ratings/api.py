@@ -1,0 +1,16 @@
+from rest_framework import serializers, viewsets
+
+from ratings.models import PublishedList
+
+
+class PublishedListSerializer(serializers.ModelSerializer):
+    system = serializers.SlugRelatedField(slug_field="code", read_only=True)
+
+    class Meta:
+        model = PublishedList
+        fields = ["id", "system", "list_date", "version", "published_at", "ruleset", "engine_version", "entry_count", "note"]
+
+
+class PublishedListViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = PublishedListSerializer
+    queryset = PublishedList.objects.select_related("system").order_by("-list_date", "-version")

@@ -1,0 +1,319 @@
+"""Rating systems, periods, per-player state, published lists and protests.
+
+A published list is never edited: PostgreSQL refuses UPDATE and DELETE on published lists and
+their entries (triggers in migration 0002), and the ORM refuses them too (for SQLite, the
+embedded default). A correction is a new version of the list.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from players.models import Player
+
+
+class Ruleset(models.TextChoices):
+    """The regulation sets the engine implements (ratings/engine/regulations/)."""
+
+    FIDE_2024 = "fide-2024", _("FIDE 2024 (B.02, from 1 March 2024)")
+    FIDE_2000 = "fide-2000", _("FIDE 1994–2003 regulations")
+    FEDA_1996 = "feda-1996", _("FEDA Elo rules of 1996")
+    FCE = "fce", _("Catalan federation (FCE)")
+    CNXC_2000 = "cnxc-2000", _("Portuguese correspondence chess (CNXC 2000)")
+
+
+class RateOfPlay(models.TextChoices):
+    STANDARD = "standard", _("Standard")
+    RAPID = "rapid", _("Rapid")
+    BLITZ = "blitz", _("Blitz")
+    CORRESPONDENCE = "correspondence", _("Correspondence")
+
+
+class ListCycle(models.TextChoices):
+    MONTHLY = "monthly", _("Monthly")
+    QUARTERLY = "quarterly", _("Quarterly")
+    SEMESTRAL = "semestral", _("Semestral")
+
+
+# Days a published list stays open to protests, by regulation (fce 9.3: 25 days;
+# cnxc-2000 4.3: 30 days). The FIDE and FEDA texts fix none; 30 days is the office's default.
+DEFAULT_PROTEST_DAYS = {"fce": 25, "cnxc-2000": 30}
+
+
+class RatingSystem(models.Model):
+    """One list the office publishes, rated under one regulation set."""
+
+    code = models.SlugField(_("code"), max_length=40, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    ruleset = models.CharField(_("regulation set"), max_length=20, choices=Ruleset.choices)
+    rate_of_play = models.CharField(_("rate of play"), max_length=20, choices=RateOfPlay.choices)
+    cycle = models.CharField(_("list cycle"), max_length=20, choices=ListCycle.choices)
+    parameters = models.JSONField(
+        _("regulation parameters"),
+        default=dict,
+        blank=True,
+        help_text=_("Validated by the regulation, e.g. the FCE FIDE→FCE differential by bands."),
+    )
+    protest_days = models.PositiveSmallIntegerField(_("days to protest a list"), default=30)
+    registration_days = models.PositiveSmallIntegerField(
+        _("registration deadline (days before start)"),
+        default=3,
+        help_text=_("Used where the regulation sets no deadline of its own."),
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        verbose_name = _("rating system")
+        verbose_name_plural = _("rating systems")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        from ratings.engine.errors import EngineInputError
+        from ratings.engine.registry import get_regulation
+
+        try:
+            regulation = get_regulation(self.ruleset)
+            self.parameters = dict(regulation.validate_parameters(self.parameters or {}))
+        except EngineInputError as exc:
+            raise ValidationError({"parameters": str(exc)}) from None
+
+
+class PeriodStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    CLOSED = "closed", _("Closed")
+    CALCULATED = "calculated", _("Calculated")
+    PUBLISHED = "published", _("Published")
+
+
+class RatingPeriod(models.Model):
+    system = models.ForeignKey(
+        RatingSystem, on_delete=models.PROTECT, related_name="periods", verbose_name=_("rating system")
+    )
+    start = models.DateField(_("start"))
+    end = models.DateField(_("end"))
+    closing_date = models.DateField(_("closing date"))
+    list_date = models.DateField(_("list date"))
+    status = models.CharField(
+        _("status"), max_length=12, choices=PeriodStatus.choices, default=PeriodStatus.OPEN
+    )
+    needs_recalculation = models.BooleanField(_("needs recalculation"), default=False)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    calculated_at = models.DateTimeField(_("calculated at"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rating period")
+        verbose_name_plural = _("rating periods")
+        ordering = ["system", "-start"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "start"], name="period_unique_start"),
+            models.CheckConstraint(condition=Q(end__gte=F("start")), name="period_end_after_start"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.system} {self.start:%Y-%m-%d}–{self.end:%Y-%m-%d}"
+
+
+class RatingKind(models.TextChoices):
+    UNRATED = "unrated", _("Unrated")
+    PROVISIONAL = "provisional", _("Provisional")
+    EFFECTIVE = "effective", _("Effective")
+
+
+class Activity(models.TextChoices):
+    ACTIVE = "active", _("Active")
+    INACTIVE = "inactive", _("Inactive")
+    PASSIVE = "passive", _("Passive")
+
+
+class PlayerRating(models.Model):
+    """A player's current state in one rating system, advanced when a list is published."""
+
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player")
+    )
+    system = models.ForeignKey(
+        RatingSystem, on_delete=models.CASCADE, related_name="player_ratings", verbose_name=_("rating system")
+    )
+    rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
+    games = models.PositiveIntegerField(_("rated games in total"), default=0)
+    kind = models.CharField(_("kind"), max_length=12, choices=RatingKind.choices, default=RatingKind.UNRATED)
+    activity = models.CharField(_("activity"), max_length=10, choices=Activity.choices, default=Activity.ACTIVE)
+    out_of_list = models.BooleanField(_("out of list"), default=False)
+    # K state: FIDE 2024 8.3.3 / FIDE 2000 — once the published rating reached 2400, K is 10
+    # for ever; FEDA 1996 9.53a the same at 2200.
+    reached_2400 = models.BooleanField(_("has reached 2400"), default=False)
+    reached_2200 = models.BooleanField(_("has reached 2200"), default=False)
+    last_game_date = models.DateField(_("last rated game"), null=True, blank=True)
+    flagged_lists = models.PositiveSmallIntegerField(
+        _("lists shown while inactive"), default=0,
+        help_text=_("fide-2000 9.23: 7 lists; feda-1996 8.22: 3 lists."),
+    )
+    # Results of a not-yet-rated player pooled over periods until a first rating is reached:
+    # [{"opponent_rating": 1850, "score": 0.5, "tournament": "T1", "end_date": "2026-10-20"}].
+    prior_results = models.JSONField(_("pooled results of an unrated player"), default=list, blank=True)
+    ruleset = models.CharField(_("regulation set"), max_length=20, blank=True)
+    engine_version = models.CharField(_("engine version"), max_length=20, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "system"], name="player_rating_unique"),
+        ]
+        indexes = [models.Index(fields=["system", "-rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} — {self.system}: {self.rating or '-'}"
+
+
+class ImmutableQuerySet(models.QuerySet["Any"]):
+    """Refuses bulk UPDATE and DELETE from the ORM; the database refuses raw SQL too."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise ImmutableRowError(_("Published lists cannot be changed; publish a new version."))
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise ImmutableRowError(_("Published lists cannot be deleted; publish a new version."))
+
+
+class ImmutableRowError(Exception):
+    pass
+
+
+class ImmutableModel(models.Model):
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise ImmutableRowError(_("Published lists cannot be changed; publish a new version."))
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRowError(_("Published lists cannot be deleted; publish a new version."))
+
+
+class PublishedList(ImmutableModel):
+    """One version of a published list. A correction is version n+1 of the same period."""
+
+    system = models.ForeignKey(
+        RatingSystem, on_delete=models.PROTECT, related_name="lists", verbose_name=_("rating system")
+    )
+    period = models.ForeignKey(
+        RatingPeriod, on_delete=models.PROTECT, related_name="lists", verbose_name=_("period")
+    )
+    version = models.PositiveSmallIntegerField(_("version"), default=1)
+    list_date = models.DateField(_("list date"))
+    published_at = models.DateTimeField(_("published at"))
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+", verbose_name=_("published by"),
+    )
+    # Like Django's password hashers: every stored result names what produced it.
+    ruleset = models.CharField(_("regulation set"), max_length=20)
+    engine_version = models.CharField(_("engine version"), max_length=20)
+    note = models.TextField(_("note"), blank=True, help_text=_("Why this version was published."))
+    entry_count = models.PositiveIntegerField(_("entries"), default=0)
+
+    class Meta:
+        verbose_name = _("published list")
+        verbose_name_plural = _("published lists")
+        ordering = ["system", "-list_date", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["period", "version"], name="list_unique_version"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="list_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.system} {self.list_date:%Y-%m-%d} v{self.version}"
+
+
+class EntryStatus(models.TextChoices):
+    RATED = "rated", _("Rated")
+    NEW = "new", _("New")
+    UNRATED = "unrated", _("Unrated")
+    OUT_OF_LIST = "out_of_list", _("Out of list")
+    INACTIVE = "inactive", _("Inactive")
+    PROVISIONAL = "provisional", _("Provisional")
+    PASSIVE = "passive", _("Passive")
+
+
+class ListEntry(ImmutableModel):
+    published_list = models.ForeignKey(
+        PublishedList, on_delete=models.PROTECT, related_name="entries", verbose_name=_("list")
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="list_entries", verbose_name=_("player"))
+    rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
+    change = models.SmallIntegerField(_("change"), default=0)
+    k = models.PositiveSmallIntegerField(_("K"), null=True, blank=True)
+    games = models.PositiveIntegerField(_("games in the period"), default=0)
+    total_games = models.PositiveIntegerField(_("rated games in total"), default=0)
+    status = models.CharField(_("status"), max_length=12, choices=EntryStatus.choices)
+    inactive = models.BooleanField(_("inactive"), default=False)
+    provisional = models.BooleanField(_("provisional"), default=False)
+    ruleset = models.CharField(_("regulation set"), max_length=20)
+    engine_version = models.CharField(_("engine version"), max_length=20)
+
+    class Meta:
+        verbose_name = _("list entry")
+        verbose_name_plural = _("list entries")
+        ordering = ["-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["published_list", "player"], name="entry_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating}"
+
+
+class ProtestStatus(models.TextChoices):
+    SUBMITTED = "submitted", _("Submitted")
+    UPHELD = "upheld", _("Upheld")
+    REJECTED = "rejected", _("Rejected")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+
+
+class Protest(models.Model):
+    """A protest against a published list, within its deadline (e.g. fce 9.3: 25 days)."""
+
+    published_list = models.ForeignKey(
+        PublishedList, on_delete=models.PROTECT, related_name="protests", verbose_name=_("list")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="protests", verbose_name=_("player concerned")
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="protests",
+        verbose_name=_("submitted by"),
+    )
+    submitted_at = models.DateTimeField(_("submitted at"), auto_now_add=True)
+    text = models.TextField(_("grounds"))
+    status = models.CharField(
+        _("status"), max_length=12, choices=ProtestStatus.choices, default=ProtestStatus.SUBMITTED
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+", verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decision = models.TextField(_("decision"), blank=True)
+
+    class Meta:
+        verbose_name = _("protest")
+        verbose_name_plural = _("protests")
+        ordering = ["-submitted_at"]
+
+    def __str__(self) -> str:
+        return f"{self.player} / {self.published_list}"

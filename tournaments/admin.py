@@ -1,0 +1,44 @@
+from django.contrib import admin
+
+from tournaments.models import Game, Report, Tournament, TournamentPlayer
+
+
+class TournamentPlayerInline(admin.TabularInline):
+    model = TournamentPlayer
+    extra = 0
+    raw_id_fields = ("player",)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "city", "start_date", "end_date", "system", "rating_system", "status", "late_registration")
+    list_filter = ("status", "system", "rating_system", "late_registration", "national_championship")
+    search_fields = ("name", "city", "chief_arbiter")
+    date_hierarchy = "end_date"
+    raw_id_fields = ("arbiter", "approved_by", "period")
+    inlines = [TournamentPlayerInline]
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "submission", "format", "status", "size", "sha256", "uploaded_at")
+    list_filter = ("format", "status")
+    search_fields = ("tournament__name", "sha256", "filename")
+    exclude = ("data",)
+    readonly_fields = ("sha256", "size", "uploaded_at")
+
+
+@admin.register(TournamentPlayer)
+class TournamentPlayerAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "start_rank", "name", "player", "rating_at_start")
+    list_filter = ("tournament__rating_system",)
+    search_fields = ("name", "fide_id", "fed_id", "tournament__name")
+    raw_id_fields = ("tournament", "player")
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "round", "white", "black", "result", "kind")
+    list_filter = ("kind", "result")
+    search_fields = ("tournament__name",)
+    raw_id_fields = ("tournament", "white", "black")

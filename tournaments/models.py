@@ -1,0 +1,234 @@
+"""Tournaments, their uploaded reports, their players and games."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from players.models import Player
+from ratings.models import RatingPeriod, RatingSystem
+
+
+class PairingSystem(models.TextChoices):
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("Round robin")
+    DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round robin")
+    MATCH = "match", _("Match")
+    TEAM = "team", _("Team competition")
+
+
+class TournamentStatus(models.TextChoices):
+    REGISTERED = "registered", _("Registered")
+    REPORT_RECEIVED = "report_received", _("Report received")
+    VALIDATED = "validated", _("Validated")
+    RATED = "rated", _("Rated")
+    PUBLISHED = "published", _("Published")
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    city = models.CharField(_("city"), max_length=100)
+    federation = models.CharField(_("federation"), max_length=3, default="ESP")
+    start_date = models.DateField(_("start date"))
+    end_date = models.DateField(_("end date"))
+    system = models.CharField(_("pairing system"), max_length=20, choices=PairingSystem.choices)
+    category = models.CharField(
+        _("category"), max_length=40, blank=True,
+        help_text=_("e.g. national, regional or provincial; closed or open (feda-1996 1.1)."),
+    )
+    rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
+    # The time control as structured data: `moves` moves in `base_minutes`, then the rest of
+    # the game in `extra_minutes`, with `increment_seconds` added per move from move 1.
+    base_minutes = models.PositiveSmallIntegerField(_("base time (minutes)"))
+    increment_seconds = models.PositiveSmallIntegerField(_("increment (seconds per move)"), default=0)
+    moves_per_control = models.PositiveSmallIntegerField(
+        _("moves in the first control"), null=True, blank=True,
+        help_text=_("Empty when the base time is for the whole game."),
+    )
+    extra_minutes = models.PositiveSmallIntegerField(_("time added after the first control"), default=0)
+    national_championship = models.BooleanField(_("national championship"), default=False)
+    norm_event = models.BooleanField(_("valid for national master norms"), default=False)
+    chief_arbiter = models.CharField(_("chief arbiter"), max_length=120)
+    arbiter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments",
+        verbose_name=_("registered by"),
+    )
+    rating_system = models.ForeignKey(
+        RatingSystem, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("rating system")
+    )
+    period = models.ForeignKey(
+        RatingPeriod, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments",
+        verbose_name=_("rating period"),
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERED
+    )
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+    late_registration = models.BooleanField(_("registered late"), default=False)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("late registration approved by"),
+    )
+    approved_at = models.DateTimeField(_("late registration approved at"), null=True, blank=True)
+    report_received_at = models.DateTimeField(_("report received at"), null=True, blank=True)
+    validated_at = models.DateTimeField(_("validated at"), null=True, blank=True)
+    rated_at = models.DateTimeField(_("rated at"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-end_date", "name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(end_date__gte=F("start_date")), name="tournament_dates_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.start_date:%Y})"
+
+    @property
+    def minutes_for_60_moves(self) -> float:
+        """Each player's time for a 60-move game (fide-2024 1.1, fce 5.1)."""
+        minutes = self.base_minutes + self.increment_seconds * 60 / 60
+        if self.moves_per_control and self.moves_per_control < 60:
+            minutes += self.extra_minutes
+        return float(minutes)
+
+
+class ReportFormat(models.TextChoices):
+    TRF16 = "trf16", _("FIDE TRF16")
+    TRF26 = "trf26", _("FIDE TRF26")
+    FEDA = "feda", _("FEDA ASCII file")
+    CSV = "csv", _("CSV crosstable")
+    FORM = "form", _("Crosstable form")
+
+
+class ReportStatus(models.TextChoices):
+    ACCEPTED = "accepted", _("Accepted")
+    REJECTED = "rejected", _("Rejected")
+    SUPERSEDED = "superseded", _("Superseded")
+
+
+class Report(models.Model):
+    """An uploaded report, kept exactly as sent."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="reports", verbose_name=_("tournament")
+    )
+    submission = models.PositiveSmallIntegerField(_("submission number"))
+    filename = models.CharField(_("file name"), max_length=255, blank=True)
+    format = models.CharField(_("format"), max_length=8, choices=ReportFormat.choices)
+    data = models.BinaryField(_("bytes as sent"))
+    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    size = models.PositiveIntegerField(_("size in bytes"))
+    status = models.CharField(_("status"), max_length=12, choices=ReportStatus.choices)
+    problems = models.JSONField(_("problems found"), default=list, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("uploaded by")
+    )
+    uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        ordering = ["tournament", "-submission"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "submission"], name="report_unique_submission"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} #{self.submission}"
+
+
+class TournamentPlayer(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="players", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="tournament_entries",
+        verbose_name=_("registry player"),
+    )
+    start_rank = models.PositiveSmallIntegerField(_("start rank"), validators=[MinValueValidator(1)])
+    name = models.CharField(_("name as reported"), max_length=120)
+    sex = models.CharField(_("sex"), max_length=1, blank=True)
+    title = models.CharField(_("title"), max_length=4, blank=True)
+    fide_id = models.CharField(_("FIDE ID as reported"), max_length=15, blank=True)
+    fed_id = models.CharField(_("federation ID as reported"), max_length=16, blank=True)
+    federation = models.CharField(_("federation"), max_length=3, blank=True)
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+    rating_at_start = models.PositiveSmallIntegerField(
+        _("rating at start"), null=True, blank=True, validators=[MaxValueValidator(3500)]
+    )
+    declared_points = models.DecimalField(_("declared points"), max_digits=5, decimal_places=1, null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament player")
+        verbose_name_plural = _("tournament players")
+        ordering = ["tournament", "start_rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "start_rank"], name="tournament_player_unique_rank"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_rank}. {self.name}"
+
+
+class GameResult(models.TextChoices):
+    WHITE_WINS = "1-0", "1-0"
+    BLACK_WINS = "0-1", "0-1"
+    DRAW = "1/2-1/2", "½-½"
+    WHITE_FORFEIT_WIN = "+-", _("+/- (forfeit)")
+    BLACK_FORFEIT_WIN = "-+", _("-/+ (forfeit)")
+    DOUBLE_FORFEIT = "--", _("-/- (double forfeit)")
+    BYE = "bye", _("Bye")
+
+
+class GameKind(models.TextChoices):
+    PLAYED = "played", _("Played")
+    FORFEIT = "forfeit", _("Forfeit")
+    SHORT = "short", _("Less than one move")
+    BYE_HALF = "bye_half", _("Half-point bye")
+    BYE_FULL = "bye_full", _("Full-point bye")
+    BYE_PAB = "bye_pab", _("Pairing-allocated bye")
+    BYE_ZERO = "bye_zero", _("Zero-point bye")
+
+
+class Game(models.Model):
+    """One pairing. Byes have no black player; only `played` games can be rated."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="games", verbose_name=_("tournament")
+    )
+    round = models.PositiveSmallIntegerField(_("round"), validators=[MinValueValidator(1)])
+    white = models.ForeignKey(
+        TournamentPlayer, on_delete=models.CASCADE, related_name="white_games", verbose_name=_("white")
+    )
+    black = models.ForeignKey(
+        TournamentPlayer, on_delete=models.CASCADE, null=True, blank=True, related_name="black_games",
+        verbose_name=_("black"),
+    )
+    result = models.CharField(_("result"), max_length=8, choices=GameResult.choices)
+    kind = models.CharField(_("kind"), max_length=10, choices=GameKind.choices, default=GameKind.PLAYED)
+    white_score = models.DecimalField(_("white's points"), max_digits=3, decimal_places=1)
+    black_score = models.DecimalField(_("black's points"), max_digits=3, decimal_places=1, null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["tournament", "round", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(white=F("black")), name="game_not_against_oneself"),
+            models.CheckConstraint(
+                condition=Q(black__isnull=False) | Q(kind__startswith="bye"), name="game_bye_has_no_black"
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "round"])]
+
+    def __str__(self) -> str:
+        return f"R{self.round}: {self.white} – {self.black or _('bye')} {self.result}"
+
+    @property
+    def played(self) -> bool:
+        return self.kind == GameKind.PLAYED
