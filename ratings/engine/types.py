@@ -84,6 +84,9 @@ class PlayerInput:
     #: First day of the first list that carried this player's rating (for 8.2.4-style rules:
     #: tournaments ending before it are rated for him as rated, for his opponents as unrated).
     rated_since: date | None = None
+    #: Lists already published with this player flagged inactive (fide-2000 9.23b: shown
+    #: flagged in the next 7 lists; feda-1996 8.22b: in the next 3 lists).
+    inactive_lists: int = 0
 
 
 @dataclass(frozen=True, slots=True)
