@@ -1,0 +1,662 @@
+"""``fce``: the Catalan federation (FCE) rating regulations, reform proposal, part C
+(articles 1-17), seed ``002_65886a691adcfe6f.txt``; digest in RULESETS.md ``fce``.
+
+One period rates ONE list: ``parameters.list`` is ``"standard"`` or ``"rapid"`` (9.1: twelve
+lists of each a year). ``PlayerInput.rating`` is the player's rating in that list.
+
+Decisions where the text is open (also in docs/engine.md, "fce"):
+- The differential (9.5) is ``parameters.differential``: ``{"YYYY": value}`` or
+  ``{"YYYY": [{"from": 0, "value": v0}, {"from": 2000, "value": v1}, ...]}``; a band is keyed
+  by the FIDE rating being converted (the band whose ``from`` is the largest not above it).
+  The year used is the year of the period's end (the list being computed): one differential
+  per list, published "a principi d'any" (7.3.1).
+- One differential serves both lists (9.5 publishes one).
+- A player who can get his first rating without games (10.1, 11.1, 11.2) starts the period
+  with it, is rated in it as a rated player (K of a new player) and counts with it for his
+  opponents; his opponents would count him with FIDE + differential anyway (7.3).
+- For 11.2.1 the modality (rapid or blitz) is that of his first tournament of the period.
+- Blitz: at most 10 minutes for 60 moves (FIDE's definition; the text only splits at 60).
+- A forfeit loss (8.2) counts as a rated game (it is "valid for the Catalan rating").
+- K (16.2.1): "new player" means fewer than 30 rated games at the start of the period;
+  "under 18" means under 18 on the first day of the period; the youth threshold is
+  ``parameters.youth_k_max_rating`` (2200 as in article 16; the summary says 2300).
+- 17.3 (never below 1000) also applies to a first rating.
+- ``parameters.k_override`` (0 = off) replaces K for studies such as the proposal's annex B;
+  it is not part of the articles.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from itertools import pairwise
+from typing import ClassVar
+
+from ..common import _, add_months, excluded, scores, sorted_tournaments, validate_period
+from ..errors import EngineInputError
+from ..rounding import p_hundredths, round_half_up, round_half_up_milli, to_milli
+from ..tables import dp_for_hundredths, expected_milli
+from ..types import (
+    Decision,
+    Excluded,
+    Game,
+    GameLine,
+    PeriodInput,
+    PeriodResult,
+    PlayerInput,
+    PlayerResult,
+    TournamentInput,
+)
+from .base import Regulation
+
+__all__ = ["FCE", "REGULATION", "modality"]
+
+_TABLE = "fce"
+_FLOOR = 1000  # 17.3
+_RATE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*$")
+
+
+def modality(rate_of_play: str) -> str | None:
+    """``"standard"``, ``"rapid"`` or ``"blitz"`` for a rate of play (5.1, 5.2).
+
+    Accepts those words or ``"<minutes>+<seconds per move>"``: minutes + 60 x increment >= 60
+    minutes is standard (5.1), up to 10 minutes blitz, else rapid (5.2). None if unreadable.
+    """
+    word = rate_of_play.strip().lower()
+    if word in ("standard", "rapid", "blitz"):
+        return word
+    match = _RATE.match(word)
+    if match is None:
+        return None
+    minutes = float(match.group(1)) + float(match.group(2) or 0)  # 60 moves x s = minutes
+    if minutes >= 60:
+        return "standard"
+    return "blitz" if minutes <= 10 else "rapid"
+
+
+@dataclass(frozen=True, slots=True)
+class _Band:
+    start: int
+    value: int
+
+
+def _read_differential(raw: object) -> dict[int, tuple[_Band, ...]]:
+    """``parameters.differential`` -> {year: bands ascending}; EngineInputError if malformed."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise EngineInputError(
+            "parameters", "differential", _('must be an object {"YYYY": value or bands}')
+        )
+    out: dict[int, tuple[_Band, ...]] = {}
+    for key, value in raw.items():
+        if not (isinstance(key, str) and key.isdigit() and len(key) == 4):
+            raise EngineInputError(
+                "parameters", "differential", _('bad year %(year)r (use "YYYY")'), {"year": key}
+            )
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[int(key)] = (_Band(0, value),)
+            continue
+        if not isinstance(value, list) or not value:
+            raise EngineInputError(
+                "parameters",
+                "differential",
+                _("%(year)s: must be an integer or a non-empty list of bands"),
+                {"year": key},
+            )
+        bands: list[_Band] = []
+        for band in value:
+            ok = (
+                isinstance(band, Mapping)
+                and set(band) == {"from", "value"}
+                and all(
+                    isinstance(band[k], int) and not isinstance(band[k], bool)
+                    for k in ("from", "value")
+                )
+            )
+            if not ok:
+                raise EngineInputError(
+                    "parameters",
+                    "differential",
+                    _('%(year)s: each band is {"from": rating, "value": points}'),
+                    {"year": key},
+                )
+            assert isinstance(band, Mapping)
+            bands.append(_Band(int(band["from"]), int(band["value"])))
+        starts = [b.start for b in bands]
+        if starts[0] != 0 or any(b <= a for a, b in pairwise(starts)):
+            raise EngineInputError(
+                "parameters",
+                "differential",
+                _("%(year)s: bands must start at 0 and ascend strictly"),
+                {"year": key},
+            )
+        out[int(key)] = tuple(bands)
+    return out
+
+
+def _under_18(birth: date | None, on: date) -> bool:
+    """Under 18 years of age on ``on`` (16.2.1 "menors de 18 anys")."""
+    return birth is not None and on < add_months(birth, 18 * 12)
+
+
+@dataclass(slots=True)
+class _Rated:
+    """A player rated in this period: his starting rating and how he got it."""
+
+    start: int
+    k: int
+    k_article: str
+    seed: Decision | None  # 10.1 / 11.1 / 11.2 when the starting rating is a first rating
+    milli: int = 0  # sum of K x (P - PD) in thousandths
+    games: int = 0
+    score: float = 0.0
+    expected_milli: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _PoolGame:
+    tournament: str
+    end: date | None
+    opponent_rating: int
+    score: float
+
+
+class FCE(Regulation):
+    id: ClassVar[str] = "fce"
+    title: ClassVar[str] = "FCE rating regulations (reform proposal, part C)"
+    source: ClassVar[str] = "seeds/002_65886a691adcfe6f.txt, part C; RULESETS.md fce"
+    defaults: ClassVar[Mapping[str, object]] = {
+        "list": "standard",
+        "differential": None,
+        "youth_k_max_rating": 2200,
+        "standard_ratings": None,
+        "k_override": 0,
+    }
+
+    # ------------------------------------------------------------------ parameters
+
+    def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
+        out = dict(super().validate_parameters(parameters))
+        if out["list"] not in ("standard", "rapid"):
+            raise EngineInputError(
+                "parameters",
+                "list",
+                _('must be "standard" or "rapid" (got %(value)r)'),
+                {"value": out["list"]},
+            )
+        _read_differential(out["differential"])
+        std = out["standard_ratings"]
+        std_ok = std is None or (
+            isinstance(std, Mapping)
+            and all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                for k, v in std.items()
+            )
+        )
+        if not std_ok:
+            raise EngineInputError(
+                "parameters",
+                "standard_ratings",
+                _("must be an object {player id: standard FCE rating}"),
+            )
+        for key in ("youth_k_max_rating", "k_override"):
+            value = out[key]
+            assert isinstance(value, int)
+            if value < 0:
+                raise EngineInputError(
+                    "parameters", key, _("must not be negative (got %(value)s)"), {"value": value}
+                )
+        return out
+
+    # ------------------------------------------------------------------ rating
+
+    def rate(self, period: PeriodInput) -> PeriodResult:
+        from .. import ENGINE_VERSION
+
+        params = self.validate_parameters(period.parameters)
+        players = validate_period(period)
+        list_kind = str(params["list"])
+        differentials = _read_differential(params["differential"])
+        std_raw = params["standard_ratings"]
+        standard: Mapping[str, object] = std_raw if isinstance(std_raw, Mapping) else {}
+        youth_max = params["youth_k_max_rating"]
+        k_override = params["k_override"]
+        assert isinstance(youth_max, int) and isinstance(k_override, int)
+        year = period.end.year
+        art = self.article
+
+        def differential(fide: int) -> int:
+            # 9.5: published yearly, possibly by bands of the FIDE rating.
+            bands = differentials.get(year)
+            if bands is None:
+                raise EngineInputError(
+                    "parameters",
+                    "differential",
+                    _("no FIDE -> FCE differential for %(year)s (9.5)"),
+                    {"year": year},
+                )
+            value = bands[0].value
+            for band in bands:
+                if fide >= band.start:
+                    value = band.value
+            return value
+
+        # 5.1 / 5.2: the tournaments of this list.
+        excluded_games: list[Excluded] = []
+        ordered: list[tuple[TournamentInput, str]] = []
+        for index, tournament in sorted_tournaments(period):
+            mod = modality(tournament.rate_of_play)
+            if mod is None:
+                raise EngineInputError(
+                    f"tournaments[{index}]",
+                    "rate_of_play",
+                    _("unreadable rate of play %(value)r (standard, rapid, blitz or 90+30)"),
+                    {"value": tournament.rate_of_play},
+                )
+            in_list = (mod == "standard") == (list_kind == "standard")
+            if not in_list:
+                article = art("5.1") if mod == "standard" else art("5.2")
+                decision = Decision(
+                    "other_list",
+                    article,
+                    _("rate of play %(rate)s belongs to the %(other)s list"),
+                    {
+                        "rate": tournament.rate_of_play,
+                        "other": "standard" if mod == "standard" else "rapid",
+                    },
+                )
+                excluded_games.extend(excluded(tournament, g, decision) for g in tournament.games)
+                continue
+            ordered.append((tournament, mod))
+
+        def first_rating(p: PlayerInput, mod: str) -> tuple[int, Decision] | None:
+            """A first rating that needs no games (10.1, 11.1, 11.2), or None."""
+            if list_kind == "standard":
+                if p.fide_rating:
+                    d = differential(p.fide_rating)
+                    return p.fide_rating + d, Decision(
+                        "initial_fide",
+                        art("10.1"),
+                        _("first rating: FIDE %(fide)s + differential %(diff)s"),
+                        {"fide": p.fide_rating, "diff": d},
+                    )
+                return None
+            std = standard.get(p.id)
+            if isinstance(std, int):
+                return std, Decision(
+                    "initial_standard",
+                    art("11.1"),
+                    _("first rapid rating: the standard FCE rating %(rating)s"),
+                    {"rating": std},
+                )
+            same = p.fide_blitz_rating if mod == "blitz" else p.fide_rapid_rating
+            if same:
+                d = differential(same)
+                return same + d, Decision(
+                    "initial_fide_modality",
+                    art("11.2.1"),
+                    _("first rapid rating: FIDE %(modality)s %(fide)s + differential %(diff)s"),
+                    {"modality": mod, "fide": same, "diff": d},
+                )
+            if p.fide_rating:
+                d = differential(p.fide_rating)
+                return p.fide_rating + d, Decision(
+                    "initial_fide_standard",
+                    art("11.2.2"),
+                    _("first rapid rating: FIDE standard %(fide)s + differential %(diff)s"),
+                    {"fide": p.fide_rating, "diff": d},
+                )
+            return None
+
+        def opponent_rating(
+            opp: PlayerInput, mod: str, tournament: TournamentInput
+        ) -> tuple[int | None, str]:
+            """The rating an opponent counts with in this game, or None and the article."""
+            if opp.rating is not None:
+                if (
+                    opp.rated_since is not None
+                    and tournament.end_date is not None
+                    and tournament.end_date < opp.rated_since
+                ):
+                    return None, art("12.1")  # rated for himself only
+                return opp.rating, ""
+            # 7.3 (FIDE of the same rate of play, 7.3.3 standard for rapid) / 11.1.
+            first = first_rating(opp, mod)
+            if first is None:
+                return None, art("7.2")
+            return first[0], ""
+
+        # Which players are rated in this period and with what starting rating.
+        first_mod: dict[str, str] = {}
+        for tournament, mod in ordered:
+            for game in tournament.games:
+                first_mod.setdefault(game.white, mod)
+                first_mod.setdefault(game.black, mod)
+
+        rated: dict[str, _Rated] = {}
+        notes: dict[str, list[Decision]] = {pid: [] for pid in players}
+        for pid, p in players.items():
+            if not p.affiliated:
+                notes[pid].append(
+                    Decision(
+                        "not_affiliated",
+                        art("2.1"),
+                        _("not affiliated to the FCE: not rated (counts for his opponents)"),
+                    )
+                )
+                continue
+            seed: Decision | None = None
+            if p.rating is not None:
+                start = p.rating
+            else:
+                got = first_rating(p, first_mod.get(pid, "rapid"))
+                if got is None:
+                    continue
+                start, seed = got
+            k, k_article = self._k(p, start, list_kind, period.start, youth_max, k_override)
+            rated[pid] = _Rated(start, k, k_article, seed)
+
+        lines: list[GameLine] = []
+        pools: dict[str, list[_PoolGame]] = {}
+        for tournament, mod in ordered:
+            for game in tournament.games:
+                white_score, black_score = scores(game.result)
+                forfeit = game.forfeit or not game.played
+                for me_id, opp_id, score in (
+                    (game.white, game.black, white_score),
+                    (game.black, game.white, black_score),
+                ):
+                    me = rated.get(me_id)
+                    if forfeit:
+                        if score > 0:
+                            if me_id in rated:
+                                excluded_games.append(
+                                    self._excluded(
+                                        tournament,
+                                        game,
+                                        "forfeit_win",
+                                        "8.1",
+                                        _("%(player)s won by forfeit: not rated"),
+                                        me_id,
+                                    )
+                                )
+                            continue
+                        if me is None:
+                            if players[me_id].affiliated:
+                                excluded_games.append(
+                                    self._excluded(
+                                        tournament,
+                                        game,
+                                        "forfeit_first",
+                                        "8.3",
+                                        _(
+                                            "forfeit of %(player)s: never counts for a first "
+                                            "performance"
+                                        ),
+                                        me_id,
+                                    )
+                                )
+                            continue
+                        # 8.2: a loss against his own rating with half his K.
+                        half = me.k // 2
+                        change = half * (to_milli(0.0) - 500)
+                        me.milli += change
+                        me.games += 1
+                        me.expected_milli += 500
+                        lines.append(
+                            GameLine(
+                                tournament.id,
+                                me_id,
+                                opp_id,
+                                me.start,
+                                0.0,
+                                0.5,
+                                change / 1000,
+                                half,
+                            )
+                        )
+                        continue
+                    if me is None and not players[me_id].affiliated:
+                        continue
+                    opp_value, why = opponent_rating(players[opp_id], mod, tournament)
+                    if opp_value is None:
+                        excluded_games.append(
+                            self._excluded(
+                                tournament,
+                                game,
+                                "opponent_unrated",
+                                why,
+                                _("%(player)s: the opponent has no FCE or FIDE rating here"),
+                                me_id,
+                            )
+                        )
+                        continue
+                    if me is None:
+                        pools.setdefault(me_id, []).append(
+                            _PoolGame(tournament.id, tournament.end_date, opp_value, score)
+                        )
+                        continue
+                    # 15.2: per game R = K (P - PD), Taula 1 with no difference cap.
+                    pd = expected_milli(me.start - opp_value, _TABLE)
+                    change = me.k * (to_milli(score) - pd)
+                    me.milli += change
+                    me.games += 1
+                    me.score += score
+                    me.expected_milli += pd
+                    lines.append(
+                        GameLine(
+                            tournament.id,
+                            me_id,
+                            opp_id,
+                            opp_value,
+                            score,
+                            pd / 1000,
+                            change / 1000,
+                            me.k,
+                        )
+                    )
+
+        results: list[PlayerResult] = []
+        for pid, p in players.items():
+            r = rated.get(pid)
+            if r is not None:
+                results.append(self._rated_result(p, r, notes[pid]))
+            elif p.affiliated:
+                results.append(self._first_performance(p, pools.get(pid, []), notes[pid]))
+            else:
+                results.append(
+                    PlayerResult(
+                        pid,
+                        p.rating,
+                        p.rating,
+                        0,
+                        None,
+                        "",
+                        0,
+                        0.0,
+                        0.0,
+                        "unrated",
+                        tuple(notes[pid]),
+                    )
+                )
+        return PeriodResult(
+            ruleset=self.id,
+            engine_version=ENGINE_VERSION,
+            players=tuple(results),
+            games=tuple(lines),
+            excluded=tuple(excluded_games),
+        )
+
+    # ------------------------------------------------------------------ helpers
+
+    def _excluded(
+        self,
+        tournament: TournamentInput,
+        game: Game,
+        code: str,
+        number: str,
+        template: str,
+        player: str,
+    ) -> Excluded:
+        article = number if " " in number else self.article(number)
+        return excluded(tournament, game, Decision(code, article, template, {"player": player}))
+
+    def _k(
+        self,
+        p: PlayerInput,
+        rating: int,
+        list_kind: str,
+        on: date,
+        youth_max: int,
+        k_override: int,
+    ) -> tuple[int, str]:
+        if k_override:
+            return k_override, self.article("16.2 (k_override)")
+        if list_kind == "rapid":
+            return 20, self.article("16.2.2")  # rapid: always 20
+        if p.games < 30:
+            return 40, self.article("16.2.1")  # new player, under 30 games
+        if _under_18(p.birth_date, on) and rating < youth_max:
+            return 40, self.article("16.2.1")  # under 18 and under 2200 (parameter)
+        return 20, self.article("16.2.1")
+
+    def _rated_result(self, p: PlayerInput, r: _Rated, notes: list[Decision]) -> PlayerResult:
+        change = round_half_up_milli(r.milli)  # 17.1 sum, 17.2 nearest unit
+        after = r.start + change
+        if r.seed is not None:
+            notes.insert(0, r.seed)
+        if after < _FLOOR:
+            notes.append(
+                Decision(
+                    "floor",
+                    self.article("17.3"),
+                    _("%(rating)s is below 1000: the rating is 1000"),
+                    {"rating": after},
+                )
+            )
+            after = _FLOOR
+        notes.append(Decision("k", r.k_article, _("K = %(k)s"), {"k": r.k}))
+        return PlayerResult(
+            id=p.id,
+            rating_before=p.rating,
+            rating_after=after,
+            change=after - r.start,
+            k=r.k,
+            k_article=r.k_article,
+            games=r.games,
+            score=r.score,
+            expected=r.expected_milli / 1000,
+            status="rated" if r.seed is None else "new",
+            notes=tuple(notes),
+        )
+
+    def _first_performance(
+        self, p: PlayerInput, period_games: Sequence[_PoolGame], notes: list[Decision]
+    ) -> PlayerResult:
+        """10.2 and 14: first rating of a player with no FCE or FIDE rating."""
+        art = self.article
+        pool = [
+            _PoolGame(r.tournament, r.end_date, r.opponent_rating, r.score)
+            for r in p.prior_results
+            if not r.forfeit  # 8.3
+        ] + list(period_games)
+        # 10.2.3: the games of a first tournament with no point are discarded.
+        if pool:
+            first = pool[0].tournament
+            first_games = [g for g in pool if g.tournament == first]
+            if sum(g.score for g in first_games) == 0:
+                notes.append(
+                    Decision(
+                        "first_tournament_scoreless",
+                        art("10.2.3"),
+                        _("first tournament %(tournament)s without a point: discarded"),
+                        {"tournament": first},
+                    )
+                )
+                pool = [g for g in pool if g.tournament != first]
+        n = len(pool)
+        score = sum(g.score for g in pool)
+        period_score = sum(g.score for g in period_games)
+        if n < 5 or score < 0.5:
+            if n < 5:
+                notes.append(
+                    Decision(
+                        "too_few_games",
+                        art("10.2.1"),
+                        _("%(games)s games against rated opponents (5 needed)"),
+                        {"games": n},
+                    )
+                )
+            else:
+                notes.append(
+                    Decision(
+                        "no_half_point",
+                        art("7.1"),
+                        _("no point scored: at least 1/2 point is needed"),
+                    )
+                )
+            return PlayerResult(
+                p.id,
+                None,
+                None,
+                0,
+                None,
+                "",
+                len(period_games),
+                period_score,
+                0.0,
+                "unrated",
+                tuple(notes),
+            )
+        total = sum(g.opponent_rating for g in pool)
+        ra = total / n  # 14.1
+        if 2 * score == n:
+            performance = ra  # 14.3
+            article = art("14.3")
+        elif 2 * score > n:
+            performance = ra + 20 * (2 * score - n)  # 14.4: +20 per half point over 50%
+            article = art("14.4")
+        else:
+            d = dp_for_hundredths(p_hundredths(score, n), _TABLE)
+            assert d is not None  # p is between .01 and .49 here
+            performance = ra + d  # 14.5
+            article = art("14.5")
+        rating = round_half_up(performance)
+        notes.append(
+            Decision(
+                "first_rating",
+                article,
+                _("first rating: Ra %(ra)s, %(score)s/%(games)s -> %(rating)s"),
+                {"ra": round(ra, 2), "score": score, "games": n, "rating": rating},
+            )
+        )
+        if rating < _FLOOR:
+            notes.append(
+                Decision(
+                    "floor",
+                    art("17.3"),
+                    _("%(rating)s is below 1000: the rating is 1000"),
+                    {"rating": rating},
+                )
+            )
+            rating = _FLOOR
+        return PlayerResult(
+            p.id,
+            None,
+            rating,
+            0,
+            None,
+            "",
+            len(period_games),
+            period_score,
+            0.0,
+            "new",
+            tuple(notes),
+            performance=performance,
+        )
+
+
+REGULATION = FCE()
