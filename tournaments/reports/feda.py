@@ -25,7 +25,7 @@ _JOINED = re.compile(r"^(\d{1,3})\.(\d{4})$")
 
 def is_feda_line(line: str) -> bool:
     s = line.strip()
-    if not re.match(r'^"?\s*\d{1,8}\s*"?\s*[,;]', s):
+    if not re.match(r'^"?\s*[0-9A-Za-z]{1,10}\s*"?\s*[,;]', s):
         return False
     return max(s.count(","), s.count(";")) >= 6
 
