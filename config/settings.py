@@ -118,7 +118,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if not DEBUG
+            if not DEBUG and env.get_bool("STATIC_MANIFEST", True)
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
@@ -179,6 +179,8 @@ FEDERATION_CODE = env.get_str("FEDERATION_CODE", "ESP") or "ESP"
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.get_bool("SECURE_SSL_REDIRECT", True)
+    # The container health check calls /healthz over plain HTTP from inside the container.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     # Cookies over HTTPS only; the test suite, which serves plain HTTP, turns this off.
     SESSION_COOKIE_SECURE = env.get_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -24,12 +24,15 @@ $$ LANGUAGE plpgsql;
 def forwards(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         return
-    schema_editor.execute(CREATE_FUNCTION)
-    for table in TABLES:
-        schema_editor.execute(
-            f"CREATE TRIGGER {table}_immutable BEFORE UPDATE OR DELETE ON {table} "
-            "FOR EACH ROW EXECUTE FUNCTION ratings_refuse_published_change();"
-        )
+    # A plain cursor with no parameters: the function body's '%' are PL/pgSQL's, not
+    # query placeholders.
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(CREATE_FUNCTION)
+        for table in TABLES:
+            cursor.execute(
+                f"CREATE TRIGGER {table}_immutable BEFORE UPDATE OR DELETE ON {table} "
+                "FOR EACH ROW EXECUTE FUNCTION ratings_refuse_published_change();"
+            )
 
 
 def backwards(apps, schema_editor):

@@ -1,0 +1,78 @@
+"""Small builders for test data (plain functions, explicit arguments, sensible defaults)."""
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.utils import timezone
+
+from players.models import Player
+from players.roles import roles_ensure
+from ratings.models import ListEntry, PublishedList, RatingPeriod, RatingSystem
+from tournaments.models import Tournament
+
+_seq = itertools.count(1)
+
+
+def make_user(username: str | None = None, *, role: str | None = None, password: str = "pw-12345678", **extra: Any):
+    User = get_user_model()
+    user = User.objects.create_user(username=username or f"user{next(_seq)}", password=password, **extra)
+    if role:
+        roles_ensure()
+        user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+def make_player(**fields: Any) -> Player:
+    n = next(_seq)
+    defaults: dict[str, Any] = {
+        "fed_id": f"P{n:06d}", "surname": f"Surname{n}", "given_name": f"Given{n}", "sex": "M",
+    }
+    defaults.update(fields)
+    return Player.objects.create(**defaults)
+
+
+def make_system(**fields: Any) -> RatingSystem:
+    n = next(_seq)
+    defaults: dict[str, Any] = {
+        "code": f"sys{n}", "name": f"System {n}", "ruleset": "fide-2024",
+        "rate_of_play": "standard", "cycle": "monthly",
+    }
+    defaults.update(fields)
+    return RatingSystem.objects.create(**defaults)
+
+
+def make_period(system: RatingSystem, start: dt.date = dt.date(2026, 11, 1), **fields: Any) -> RatingPeriod:
+    end = fields.pop("end", (start.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1))
+    defaults: dict[str, Any] = {
+        "closing_date": end - dt.timedelta(days=3), "list_date": end + dt.timedelta(days=1),
+    }
+    defaults.update(fields)
+    return RatingPeriod.objects.create(system=system, start=start, end=end, **defaults)
+
+
+def make_published_list(period: RatingPeriod, players: list[Player], *, version: int = 1) -> PublishedList:
+    published = PublishedList.objects.create(
+        system=period.system, period=period, version=version, list_date=period.list_date,
+        published_at=timezone.now(), ruleset=period.system.ruleset, engine_version="test",
+        entry_count=len(players),
+    )
+    ListEntry.objects.bulk_create(
+        ListEntry(published_list=published, player=p, rating=2000 + i, status="rated",
+                  ruleset=published.ruleset, engine_version="test")
+        for i, p in enumerate(players)
+    )
+    return published
+
+
+def make_tournament(system: RatingSystem, arbiter: Any, **fields: Any) -> Tournament:
+    defaults: dict[str, Any] = {
+        "name": f"Open {next(_seq)}", "city": "Barcelona", "start_date": dt.date(2026, 11, 10),
+        "end_date": dt.date(2026, 11, 15), "system": "swiss", "base_minutes": 90,
+        "increment_seconds": 30, "chief_arbiter": "A. Arbiter",
+    }
+    defaults.update(fields)
+    return Tournament.objects.create(rating_system=system, arbiter=arbiter, **defaults)

@@ -1,0 +1,53 @@
+"""docker-compose.yml cannot be run here (no Docker engine); check what it names exists."""
+from __future__ import annotations
+
+import importlib
+import shlex
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def command_words(service: dict) -> list[str]:
+    command = service.get("command", [])
+    if isinstance(command, str):
+        return shlex.split(command)
+    return list(command)
+
+
+def test_every_production_service_is_there_with_a_health_check_or_a_command() -> None:
+    services = load()["services"]
+    assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
+    for name in ("postgres", "redis", "web", "worker"):
+        assert "healthcheck" in services[name], name
+    assert load()["volumes"].keys() >= {"pgdata", "redisdata"}
+
+
+def test_app_services_name_modules_and_settings_that_exist() -> None:
+    services = load()["services"]
+    for name in ("web", "worker", "beat"):
+        service = services[name]
+        env = service["environment"]
+        settings_module = env["DJANGO_SETTINGS_MODULE"]
+        assert importlib.util.find_spec(settings_module) is not None, settings_module
+        assert env["DATABASE_URL"].startswith("postgres://")
+        assert env["CELERY_BROKER_URL"].startswith("redis://")
+        for dependency in service["depends_on"]:
+            assert dependency in services
+        words = command_words(service)
+        if "celery" in words:
+            app_module = words[words.index("-A") + 1]
+            module = importlib.import_module(app_module)
+            assert hasattr(module, "celery_app"), f"{app_module} has no Celery app"
+    web_words = " ".join(command_words(services["web"]))
+    target = next(w for w in web_words.split() if ":application" in w)
+    module_name, attribute = target.split(":")
+    assert hasattr(importlib.import_module(module_name), attribute)
+    assert "manage.py migrate" in web_words
+    assert (ROOT / "Dockerfile").exists()

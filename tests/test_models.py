@@ -1,0 +1,119 @@
+"""Database constraints for what must never happen."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from players.names import fold
+from ratings.models import ImmutableRowError, ListEntry, PublishedList
+from tests.factories import (
+    make_period, make_player, make_published_list, make_system, make_tournament, make_user,
+)
+from tournaments.models import Game, TournamentPlayer
+
+pytestmark = pytest.mark.django_db
+
+postgres_only = pytest.mark.skipif(
+    "connection.vendor != 'postgresql'", reason="database triggers are PostgreSQL's"
+)
+
+
+@pytest.fixture
+def published() -> PublishedList:
+    system = make_system()
+    period = make_period(system)
+    return make_published_list(period, [make_player(), make_player()])
+
+
+def test_orm_refuses_to_update_a_published_entry(published: PublishedList) -> None:
+    entry = published.entries.first()
+    entry.rating = 2999
+    with pytest.raises(ImmutableRowError):
+        entry.save()
+    with pytest.raises(ImmutableRowError):
+        ListEntry.objects.filter(published_list=published).update(rating=1)
+    assert sorted(published.entries.values_list("rating", flat=True)) == [2000, 2001]
+
+
+def test_orm_refuses_to_delete_a_published_entry_or_list(published: PublishedList) -> None:
+    with pytest.raises(ImmutableRowError):
+        published.entries.first().delete()
+    with pytest.raises(ImmutableRowError):
+        ListEntry.objects.all().delete()
+    with pytest.raises(ImmutableRowError):
+        published.delete()
+    assert ListEntry.objects.count() == 2
+
+
+@postgres_only
+def test_postgresql_refuses_raw_sql_update_of_an_entry(published: PublishedList) -> None:
+    with pytest.raises(IntegrityError, match="immutable"), transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE ratings_listentry SET rating = 1 WHERE published_list_id = %s", [published.pk])
+    assert sorted(published.entries.values_list("rating", flat=True)) == [2000, 2001]
+
+
+@postgres_only
+def test_postgresql_refuses_raw_sql_delete_of_entries_and_lists(published: PublishedList) -> None:
+    for sql in ("DELETE FROM ratings_listentry", "DELETE FROM ratings_publishedlist",
+                "UPDATE ratings_publishedlist SET note = 'edited'"):
+        with pytest.raises(IntegrityError, match="immutable"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(sql)
+    assert ListEntry.objects.count() == 2
+    assert PublishedList.objects.get().note == ""
+
+
+def test_a_correction_is_a_new_version(published: PublishedList) -> None:
+    players = [e.player for e in published.entries.all()]
+    corrected = make_published_list(published.period, players, version=2)
+    assert corrected.version == 2
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make_published_list(published.period, players, version=2)
+
+
+def test_two_entries_for_one_player_in_one_list_version_are_refused(published: PublishedList) -> None:
+    player = published.entries.first().player
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ListEntry.objects.create(published_list=published, player=player, rating=1500, status="rated",
+                                 ruleset="fide-2024", engine_version="test")
+
+
+def test_a_game_against_oneself_is_refused() -> None:
+    system = make_system()
+    tournament = make_tournament(system, make_user())
+    tp = TournamentPlayer.objects.create(tournament=tournament, start_rank=1, name="Solo, Han")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Game.objects.create(tournament=tournament, round=1, white=tp, black=tp, result="1-0",
+                            white_score=1, black_score=0)
+
+
+def test_a_period_must_not_end_before_it_starts() -> None:
+    system = make_system()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make_period(system, start=dt.date(2026, 11, 1), end=dt.date(2026, 10, 1))
+
+
+def test_player_name_key_is_accent_and_case_insensitive() -> None:
+    player = make_player(surname="Núñez-García", given_name="José Mª")
+    assert player.name_key == "nunez garcia jose ma"
+    assert fold("MUÑOZ, ÀNGEL") == fold("munoz angel")
+    assert fold("Conceição") == "conceicao"
+
+
+def test_rating_system_parameters_are_validated_by_the_regulation() -> None:
+    from django.core.exceptions import ValidationError
+
+    system = make_system(ruleset="fide-2024", parameters={"no_such_parameter": 1})
+    with pytest.raises(ValidationError) as excinfo:
+        system.full_clean()
+    assert "parameters" in excinfo.value.message_dict
+
+
+def test_model_ruleset_choices_match_the_engine_registry() -> None:
+    from ratings.engine.registry import available_rulesets
+    from ratings.models import Ruleset
+
+    assert set(Ruleset.values) == set(available_rulesets())
