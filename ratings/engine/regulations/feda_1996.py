@@ -1,0 +1,232 @@
+"""``feda-1996``: the Spanish federation (FEDA) Elo rules in force from 1 January 1996,
+seed ``000_12491a826bedc81d.txt``; digest in RULESETS.md ``feda-1996``.
+
+The same average-based method as ``fide-2000`` (this module subclasses it), with:
+- a round robin rates a player against the whole tournament's average: D = R - Ra,
+  We = PD x (n + 1) - 0.5 (9.53), Ra as in 9.21b when unrated players take part (9.51);
+- K 25 / 15 / 10 with 2200 as the threshold (9.53a);
+- ratings rounded to the nearest 5 or 0 (9.32, 9.55) and a floor of 1805 (8.12, 8.21);
+- first ratings pooled over the same and the next 3 periods (8.14c), 1805 in 9.31/9.32;
+- unrated players discarded only when scoring zero (7.1), 4 rated opponents in a Swiss (7.42);
+- national championships: all rounds played and at least 50% -> at least 1805 (9.4);
+- foreign players not affiliated to FEDA count with their FIDE rating (9.56);
+- semestral lists (8.11), inactive players shown in the next 3 lists (8.22b).
+Table 1.4 of the seed has typos (RULESETS.md); the engine uses the FIDE table A, as decided
+there (``tables.py``, table id ``feda-1996``).
+
+Decisions where the text is open (also in docs/engine.md, "feda-1996"); the ``fide-2000``
+module's decisions apply as well:
+- 9.51 refers to "9.21.c", which does not exist: it is 9.21b.
+- 9.32 "Solamente R(n) = 1805" reads "R(n) >= 1805" (8.12, 8.21).
+- 7.31 "if the event has 10 players" reads "fewer than 10", as FIDE 6.31.
+- A double round robin expects each cycle: We = cycles x (PD x (n + 1) - 0.5), n opponents.
+- FEDA has no article for games after a match is decided (FIDE 6.5): they are rated.
+- 7.33: national, regional and provincial round robin championships are rated with 3 rated
+  players; regional/provincial ones are marked with ``kind`` "regional_championship" /
+  "provincial_championship" (national ones with ``national_championship``).
+- 9.4 applies to a National Championship (``national_championship``), Swiss or round robin:
+  the player has no unplayed game and a game in every round (every round number present in the
+  tournament; with unnumbered rounds, as many games as anybody). His performance there is
+  recomputed over all his games with unrated opponents at 1800 (Rc their plain average,
+  9.22/9.23), pooled as in 9.3 with his other results, rounded to 5; he gets the larger of that
+  and 1805, even with fewer than 9 games or a first performance under 1805 (9.4 overrides
+  8.14 and 9.31 for him).
+- 9.56: a non-affiliated player is not rated by FEDA; without a FIDE rating he counts as
+  unrated for his opponents.
+- A player who got his FEDA rating after a tournament ended counts as unrated for his
+  opponents in it (as fide-2000 10.4; FEDA has no article, cited as 9.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from fractions import Fraction
+from typing import ClassVar
+
+from ..common import _, scores
+from ..rounding import round_to_5
+from ..types import Decision, Game, PlayerInput, PlayerResult, TournamentInput
+from .base import Regulation
+from .fide_2000 import AverageMethod, _Performance, _q, _Unrated
+
+__all__ = ["REGULATION", "Feda1996"]
+
+#: 9.4: unrated opponents count as 1800 for the national championship rule.
+_CHAMPIONSHIP_UNRATED = 1800
+_REGIONAL = ("regional_championship", "provincial_championship")
+
+
+class Feda1996(AverageMethod):
+    id: ClassVar[str] = "feda-1996"
+    title: ClassVar[str] = "FEDA Elo rules (from 1 January 1996)"
+    source: ClassVar[str] = "seeds/000_12491a826bedc81d.txt; RULESETS.md feda-1996"
+    FLOOR: ClassVar[int] = 1805  # 8.12, 8.21, 9.31, 9.32
+    K_THRESHOLD: ClassVar[int] = 2200  # 9.53a
+    K_FLAG: ClassVar[str] = "reached_2200"
+    DISCARD_MAX: ClassVar[float] = 0.0  # 7.1: scoring zero
+    MIN_RATED_OPPONENTS: ClassVar[int] = 4  # 7.42
+    CHAMPIONSHIP_RATED: ClassVar[int] = 3  # 7.33
+    CHAMPIONSHIP_RATED_WOMEN: ClassVar[int] = 3
+    POOL_PERIODS: ClassVar[int] = 3  # 8.14c
+    INACTIVE_LISTS: ClassVar[int] = 3  # 8.22b
+    MATCH_RULE: ClassVar[bool] = False
+    ART: ClassVar[Mapping[str, str]] = {
+        "forfeit": "6.1",
+        "discard": "7.1",
+        "rr_third": "7.3",
+        "rr_small": "7.31",
+        "rr_double": "7.32",
+        "championship": "7.33",
+        "swiss_unrated": "7.4",
+        "swiss_rated": "7.41",
+        "min_opponents": "7.42",
+        "rr_as_swiss": "7.43",
+        "match": "7.4",
+        "list": "8.11",
+        "publish": "8.12",
+        "min_games": "8.14",
+        "pool_window": "8.14c",
+        "out_of_list": "8.21",
+        "inactive": "8.22a",
+        "inactive_flag": "8.22b",
+        "inactive_gone": "8.22b",
+        "active_again": "8.22c",
+        "rc_swiss": "9.21a",
+        "rc_rr": "9.21b",
+        "ru_50": "9.22",
+        "ru_above": "9.23",
+        "ru_below_swiss": "9.24",
+        "ru_below_rr": "9.25",
+        "rn": "9.3",
+        "first_low": "9.31",
+        "rn_floor": "9.32",
+        "championship_floor": "9.4",
+        "rated_since": "9.2",
+        "rc": "9.51",
+        "cap": "9.51",
+        "pd": "9.52",
+        "we": "9.53",
+        "k": "9.53a",
+        "sum": "9.54",
+        "round": "9.55",
+        "foreign": "9.56",
+    }
+    defaults: ClassVar[Mapping[str, object]] = {}
+
+    def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
+        return Regulation.validate_parameters(self, parameters)  # no parameters (8.0: semestral)
+
+    def months_per_list(self, params: Mapping[str, object]) -> int:
+        return 6  # 8.0, 8.11: January and July lists
+
+    def round_rating(self, x: Fraction) -> int:
+        return round_to_5(x)  # 9.32, 9.55: nearest 5 or 0
+
+    def rates_player(self, p: PlayerInput) -> bool:
+        return p.affiliated  # 9.56: non-affiliated foreigners only count for their opponents
+
+    def not_rated_note(self, p: PlayerInput) -> Decision:
+        return Decision(
+            "not_affiliated", self.art("foreign"),
+            _("not affiliated to FEDA: not rated; counts for his opponents with his FIDE "
+              "rating %(fide)s"),
+            {"fide": p.fide_rating if p.fide_rating is not None else "(none: unrated)"},
+        )
+
+    def own_rating(self, p: PlayerInput) -> int | None:
+        if not p.affiliated:
+            return None
+        return super().own_rating(p)
+
+    def opponent_rating(self, p: PlayerInput, t: TournamentInput) -> int | None:
+        if not p.affiliated:
+            return p.fide_rating  # 9.56: his FIDE rating
+        return super().opponent_rating(p, t)
+
+    def rr_rc(self, ra: Fraction, rating: int, opponents: int) -> tuple[Fraction, str]:
+        return ra, self.art("rc")  # 9.51/9.52: D = R - Ra, the whole tournament's average
+
+    def rr_expected_milli(self, pd_milli: int, games: int, opponents: int) -> int:
+        return pd_milli * (opponents + 1) - 500  # 9.53: We = PD x (n + 1) - 0.5
+
+    def championship_need(self, t: TournamentInput, women: bool) -> int | None:
+        # 7.33: national, regional and provincial round robin championships, 3 rated.
+        if t.national_championship or t.kind in _REGIONAL:
+            return self.CHAMPIONSHIP_RATED
+        return None
+
+    def _inactive_after(self, params: Mapping[str, object]) -> Decision:
+        return Decision(
+            "inactive_separate", self.art("inactive_gone"),
+            _("inactive for more than %(lists)s lists: published separately as inactive"),
+            params,
+        )
+
+    def _championship_floor(
+        self,
+        t: TournamentInput,
+        order: int,
+        played: Sequence[Game],
+        unplayed_any: bool,
+        players: Mapping[str, PlayerInput],
+        opp_value: Mapping[str, int | None],
+        unrated: dict[str, _Unrated],
+    ) -> None:
+        """9.4: an unrated player who plays every round of a National Championship and
+        scores at least 50% gets at least 1805; unrated opponents count as 1800."""
+        if not t.national_championship:
+            return
+        rounds = {g.round for g in t.games}
+        most = max(
+            (sum(1 for g in t.games if pid in (g.white, g.black)) for pid in players), default=0
+        )
+        for pid, tally in unrated.items():
+            all_games = [g for g in t.games if pid in (g.white, g.black)]
+            mine = [g for g in played if pid in (g.white, g.black)]
+            if not mine or len(mine) != len(all_games):
+                continue  # an unplayed game: not every round played
+            if rounds != {0}:
+                if not rounds <= {g.round for g in mine}:
+                    continue
+            elif len(mine) < most:
+                continue
+            n = len(mine)
+            w = 0.0
+            total = 0
+            for g in mine:
+                ws, bs = scores(g.result)
+                opp, score = (g.black, ws) if g.white == pid else (g.white, bs)
+                value = opp_value[opp]
+                total += value if value is not None else _CHAMPIONSHIP_UNRATED
+                w += score
+            if 2 * w < n:
+                continue
+            rc = Fraction(total, n)
+            ru = rc + Fraction(25, 2) * (round(2 * w) - n)  # 9.22 / 9.23
+            tally.championship.append(
+                _Performance(t.id, t.end_date, order, n, w, rc, ru, self.art("championship_floor"))
+            )
+
+    def _forced_rating(
+        self,
+        base: PlayerResult,
+        notes: list[Decision],
+        average: Fraction,
+        rn: int,
+        params: Mapping[str, object],
+    ) -> PlayerResult:
+        rating = max(self.FLOOR, rn)
+        notes.append(
+            Decision(
+                "championship_floor", self.art("championship_floor"),
+                _("national championship, every round played with at least 50%%: Rn "
+                  "%(rn)s (unrated opponents at 1800) -> %(rating)s (at least 1805)"),
+                {**params, "rn": _q(average), "rating": rating},
+            )
+        )
+        return replace(base, rating_after=rating, status="new", notes=tuple(notes),
+                       performance=float(average))
+
+
+REGULATION = Feda1996()
