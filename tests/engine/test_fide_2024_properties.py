@@ -46,7 +46,7 @@ def periods(draw: st.DrawFn, *, unrated: bool = True, matches: bool = True) -> P
                     )
                     for _ in range(draw(st.integers(0, 6)) if not rated else 0)
                 ),
-            )  # fmt: skip
+            )
         )
     tournaments = []
     for t in range(draw(st.integers(1, 3))):
