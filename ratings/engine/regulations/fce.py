@@ -352,7 +352,9 @@ class FCE(Regulation):
             if p.rating is not None:
                 start = p.rating
             else:
-                got = first_rating(p, first_mod.get(pid, "rapid"))
+                if pid not in first_mod:
+                    continue  # 10.1 / 11: a first rating only for a player who plays
+                got = first_rating(p, first_mod[pid])
                 if got is None:
                     continue
                 start, seed = got
@@ -371,18 +373,17 @@ class FCE(Regulation):
                 ):
                     me = rated.get(me_id)
                     if forfeit:
-                        if score > 0:
-                            if me_id in rated:
-                                excluded_games.append(
-                                    self._excluded(
-                                        tournament,
-                                        game,
-                                        "forfeit_win",
-                                        "8.1",
-                                        _("%(player)s won by forfeit: not rated"),
-                                        me_id,
-                                    )
+                        if score > 0 and me is not None:
+                            excluded_games.append(
+                                self._excluded(
+                                    tournament,
+                                    game,
+                                    "forfeit_win",
+                                    "8.1",
+                                    _("%(player)s won by forfeit: not rated"),
+                                    me_id,
                                 )
+                            )
                             continue
                         if me is None:
                             if players[me_id].affiliated:
