@@ -74,7 +74,7 @@ def test_forfeit_loss_counts_against_own_rating_with_half_k() -> None:
     assert (p["A"].rating_after, p["A"].change, p["A"].games) == (1792, -8, 2)
     assert (p["B"].rating_after, p["B"].games) == (1900, 0)
     assert p["C"].rating_after == 1703
-    forfeit_line = [ln for ln in result.games if ln.player == "A" and ln.opponent == "B"][0]
+    forfeit_line = next(ln for ln in result.games if ln.player == "A" and ln.opponent == "B")
     assert (forfeit_line.opponent_rating, forfeit_line.k, forfeit_line.change) == (1800, 10, -5.0)
     assert any(e.article == "fce 8.1" and e.code == "forfeit_win" for e in result.excluded)
 
