@@ -314,26 +314,29 @@ def test_pooled_over_periods_as_one_tournament() -> None:
 
 
 def test_scoreless_first_tournament_is_discarded() -> None:
-    # 10.2.3: the first tournament P (3 games vs 1600, 0 points) is discarded; then 2.5 / 5
-    # against five 1700s -> 1700. Kept, it would give 2.5 / 8 (p .31 -> -141) against
-    # Ra 1662.5 -> 1522.
-    prior = tuple(PriorResult(1600, 0.0, "P", date(2026, 1, 10)) for _ in range(3))
-    opps = [player(f"O{i}", 1700) for i in range(5)]
+    # 10.2.3: N's first tournament T0 (ends 5 March: 3 games vs 1600, 0 points) is discarded;
+    # then 2.5 / 5 against five 1700s in T -> 1700. Kept, it would give 2.5 / 8 (p .3125 ->
+    # .31 -> -141) against Ra (3 x 1600 + 5 x 1700) / 8 = 1662.5 -> 1521.5 -> 1522.
+    opps = [player(f"O{i}", 1700) for i in range(5)] + [player(f"L{i}", 1600) for i in range(3)]
     res = ["1-0", "1-0", "1/2-1/2", "0-1", "0-1"]
-    result = rate([player("N", None, 0, prior_results=prior), *opps],
-                  [tour("T", [g("N", f"O{i}", r) for i, r in enumerate(res)])])
+    result = rate([player("N", None, 0), *opps],
+                  [tour("T", [g("N", f"O{i}", r) for i, r in enumerate(res)]),
+                   tour("T0", [g(f"L{i}", "N", "1-0") for i in range(3)], end=date(2026, 3, 5))])
     p = by_id(result)["N"]
     assert p.rating_after == 1700 and "fce 10.2.3" in articles(p)
 
 
 def test_half_point_needed() -> None:
-    # 7.1: a first tournament with 0 (discarded, 10.2.3), then 0 / 5 -> still unrated.
+    # 7.1: N's stored pool holds 2 earlier games vs 1600 with 0 points (of a tournament that
+    # was not his first), then 0 / 3 now: 5 games, no point -> still unrated.
+    # (The earlier tournament is not his first: the pool is stored clean, so no 10.2.3.)
     prior = tuple(PriorResult(1600, 0.0, "P", date(2026, 1, 10)) for _ in range(2))
-    opps = [player(f"O{i}", 1700) for i in range(5)]
+    opps = [player(f"O{i}", 1700) for i in range(3)]
     result = rate([player("N", None, 0, prior_results=prior), *opps],
-                  [tour("T", [g("N", f"O{i}", "0-1") for i in range(5)])])
+                  [tour("T", [g("N", f"O{i}", "0-1") for i in range(3)])])
     p = by_id(result)["N"]
     assert (p.status, p.rating_after) == ("unrated", None) and "fce 7.1" in articles(p)
+    assert "fce 10.2.3" not in articles(p)
 
 
 def test_rated_for_himself_unrated_for_his_opponents() -> None:

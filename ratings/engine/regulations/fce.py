@@ -363,6 +363,20 @@ class FCE(Regulation):
 
         lines: list[GameLine] = []
         pools: dict[str, list[_PoolGame]] = {}
+        # 10.2.3: the first tournament of a player with no earlier games (the stored pool is
+        # already clean, as in fide-2024): his played points in it, against anyone.
+        first_played: dict[str, tuple[str, float]] = {}
+        for tournament, _mod in ordered:
+            for game in tournament.games:
+                if game.forfeit or not game.played:
+                    continue  # 8.3
+                white_score, black_score = scores(game.result)
+                for pid, score in ((game.white, white_score), (game.black, black_score)):
+                    if pid in rated or players[pid].prior_results or players[pid].games:
+                        continue
+                    tid, points = first_played.setdefault(pid, (tournament.id, 0.0))
+                    if tid == tournament.id:
+                        first_played[pid] = (tid, points + score)
         for tournament, mod in ordered:
             for game in tournament.games:
                 white_score, black_score = scores(game.result)
@@ -466,7 +480,11 @@ class FCE(Regulation):
             if r is not None:
                 results.append(self._rated_result(p, r, notes[pid]))
             elif p.affiliated:
-                results.append(self._first_performance(p, pools.get(pid, []), notes[pid]))
+                first = first_played.get(pid)
+                zero = first[0] if first is not None and first[1] == 0 else None
+                results.append(
+                    self._first_performance(p, pools.get(pid, []), zero, notes[pid])
+                )
             else:
                 results.append(
                     PlayerResult(
@@ -555,7 +573,11 @@ class FCE(Regulation):
         )
 
     def _first_performance(
-        self, p: PlayerInput, period_games: Sequence[_PoolGame], notes: list[Decision]
+        self,
+        p: PlayerInput,
+        period_games: Sequence[_PoolGame],
+        zero_first: str | None,
+        notes: list[Decision],
     ) -> PlayerResult:
         """10.2 and 14: first rating of a player with no FCE or FIDE rating."""
         art = self.article
@@ -565,19 +587,17 @@ class FCE(Regulation):
             if not r.forfeit  # 8.3
         ] + list(period_games)
         # 10.2.3: the games of a first tournament with no point are discarded.
-        if pool:
-            first = pool[0].tournament
-            first_games = [g for g in pool if g.tournament == first]
-            if sum(g.score for g in first_games) == 0:
-                notes.append(
-                    Decision(
-                        "first_tournament_scoreless",
-                        art("10.2.3"),
-                        _("first tournament %(tournament)s without a point: discarded"),
-                        {"tournament": first},
-                    )
+        if zero_first is not None:
+            notes.append(
+                Decision(
+                    "first_tournament_scoreless",
+                    art("10.2.3"),
+                    _("first tournament %(tournament)s without a point: discarded"),
+                    {"tournament": zero_first},
                 )
-                pool = [g for g in pool if g.tournament != first]
+            )
+            pool = [g for g in pool if g.tournament != zero_first]
+            period_games = [g for g in period_games if g.tournament != zero_first]
         n = len(pool)
         score = sum(g.score for g in pool)
         period_score = sum(g.score for g in period_games)
