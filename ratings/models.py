@@ -317,3 +317,149 @@ class Protest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} / {self.published_list}"
+
+
+# --------------------------------------------------------------------------- calculations
+# A calculation run writes a draft (DraftResult per player, DraftGame per counted game line,
+# DraftExcluded per game left out). Publishing turns the draft of one run into a PublishedList;
+# from then on the run and its rows are part of the published record and PostgreSQL refuses to
+# change them (triggers in migration 0003). Drafts of unpublished runs are replaced freely.
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    SUCCEEDED = "succeeded", _("Succeeded")
+    FAILED = "failed", _("Failed")
+    LOST = "lost", _("Worker lost")
+
+
+ACTIVE_RUN_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
+
+
+class CalculationRun(models.Model):
+    """One calculation of one period. At most one run per period is queued or running
+    (a partial unique index), which is the database lock that refuses a second request."""
+
+    period = models.ForeignKey(
+        RatingPeriod, on_delete=models.PROTECT, related_name="runs", verbose_name=_("period")
+    )
+    status = models.CharField(_("status"), max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
+    phase = models.CharField(_("phase"), max_length=80, blank=True)
+    ruleset = models.CharField(_("regulation set"), max_length=20)
+    engine_version = models.CharField(_("engine version"), max_length=20)
+    method = models.CharField(_("method"), max_length=10, blank=True, help_text=_("bulk or engine"))
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("requested by"),
+    )
+    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    error = models.TextField(_("error"), blank=True)
+    player_count = models.PositiveIntegerField(_("players"), default=0)
+    game_count = models.PositiveIntegerField(_("games counted"), default=0)
+    excluded_count = models.PositiveIntegerField(_("games left out"), default=0)
+    published_list = models.OneToOneField(
+        PublishedList, on_delete=models.PROTECT, null=True, blank=True, related_name="run",
+        verbose_name=_("published as"),
+    )
+
+    class Meta:
+        verbose_name = _("calculation run")
+        verbose_name_plural = _("calculation runs")
+        ordering = ["-requested_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["period"], condition=Q(status__in=["queued", "running"]),
+                name="run_one_active_per_period",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.period} run {self.pk} ({self.status})"
+
+
+class DraftResult(models.Model):
+    """A player's result in one run: what the list will say if this run is published."""
+
+    run = models.ForeignKey(CalculationRun, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(Player, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    rating_before = models.SmallIntegerField(null=True, blank=True)
+    rating_after = models.SmallIntegerField(null=True, blank=True)
+    change = models.SmallIntegerField(default=0)
+    k = models.SmallIntegerField(null=True, blank=True)
+    k_article = models.CharField(max_length=40, blank=True)
+    games = models.IntegerField(default=0)
+    score = models.FloatField(default=0)
+    expected = models.FloatField(default=0)
+    status = models.CharField(_("status"), max_length=12, choices=EntryStatus.choices)
+    previous_status = models.CharField(max_length=12, blank=True)
+    inactive = models.BooleanField(default=False)
+    provisional = models.BooleanField(default=False)
+    flags = models.JSONField(default=list, blank=True, help_text=_("Codes of the notes applied."))
+    notes = models.JSONField(default=list, blank=True)
+    # The state PlayerRating takes when this run is published.
+    total_games = models.IntegerField(default=0)
+    last_game_date = models.DateField(null=True, blank=True)
+    reached_2400 = models.BooleanField(default=False)
+    reached_2200 = models.BooleanField(default=False)
+    flagged_lists = models.SmallIntegerField(default=0)
+    prior_results = models.JSONField(null=True, blank=True)
+    ruleset = models.CharField(max_length=20)
+    engine_version = models.CharField(max_length=20)
+
+    class Meta:
+        verbose_name = _("draft result")
+        verbose_name_plural = _("draft results")
+        constraints = [models.UniqueConstraint(fields=["run", "player"], name="draft_result_unique_player")]
+
+
+class DraftGame(models.Model):
+    """One counted game of one player in a run (the per-player calculation table)."""
+
+    run = models.ForeignKey(CalculationRun, on_delete=models.CASCADE, related_name="game_lines")
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    player = models.ForeignKey(Player, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    opponent = models.ForeignKey(
+        Player, on_delete=models.DO_NOTHING, db_constraint=False, null=True, blank=True, related_name="+"
+    )
+    opponent_key = models.CharField(max_length=20, blank=True)
+    opponent_rating = models.SmallIntegerField(null=True, blank=True)
+    score = models.FloatField()
+    expected = models.FloatField()
+    change = models.FloatField()
+    k = models.SmallIntegerField()
+    ruleset = models.CharField(max_length=20)
+    engine_version = models.CharField(max_length=20)
+
+    class Meta:
+        verbose_name = _("draft game line")
+        verbose_name_plural = _("draft game lines")
+        indexes = [models.Index(fields=["run", "player"]), models.Index(fields=["run", "tournament"])]
+
+
+class DraftExcluded(models.Model):
+    """A game left out of a run, with the reason and the article."""
+
+    run = models.ForeignKey(CalculationRun, on_delete=models.CASCADE, related_name="excluded")
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    white_key = models.CharField(max_length=20)
+    black_key = models.CharField(max_length=20)
+    round = models.SmallIntegerField(default=0)
+    code = models.CharField(max_length=40)
+    reason = models.CharField(max_length=200)
+    article = models.CharField(max_length=40)
+    ruleset = models.CharField(max_length=20)
+    engine_version = models.CharField(max_length=20)
+
+    class Meta:
+        verbose_name = _("game left out")
+        verbose_name_plural = _("games left out")
+        indexes = [models.Index(fields=["run", "tournament"])]
