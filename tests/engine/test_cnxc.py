@@ -373,3 +373,12 @@ def test_passive_after_five_years_and_active_again() -> None:
     p = by_id(result)
     assert (p["X"].status, p["Y"].status, p["Z"].status) == ("passive", "rated", "rated")
     assert "cnxc-2000 5.2" in articles(p["X"]) and "cnxc-2000 5.2" in articles(p["Z"])
+
+
+def test_protest_and_appeal_deadlines() -> None:
+    # 4.3: protest within 30 days of publication (list of 15 July -> 14 August);
+    # appeal within 7 days of the commissioner's decision (1 September -> 8 September).
+    from ratings.engine.regulations.cnxc_2000 import appeal_deadline, protest_deadline
+
+    assert protest_deadline(date(2026, 7, 15)) == date(2026, 8, 14)
+    assert appeal_deadline(date(2026, 9, 1)) == date(2026, 9, 8)

@@ -356,3 +356,28 @@ def test_period_change_is_summed_then_rounded() -> None:
     result = rate([player("A", 2000, 99), *[player(f"B{i}", 1990, 99) for i in range(3)]],
                   [tour("T", [g("A", f"B{i}", "1/2-1/2") for i in range(3)])])
     assert by_id(result)["A"].rating_after == 1999
+
+
+# ---------------------------------------------------------------- 6.2, 9.3
+
+
+def test_tournaments_over_90_days_are_left_out_except_team_events() -> None:
+    # 6.2: 1 Dec - 20 Mar is 110 days: the swiss is left out; the team event is rated
+    # (A 2000 beats B 2000: +10 -> 2010).
+    long_swiss = TournamentInput(id="L", system="swiss", start_date=date(2025, 12, 1),
+                                 end_date=date(2026, 3, 20), rate_of_play="90+30",
+                                 games=(g("A", "B", "1-0"),))
+    long_team = TournamentInput(id="M", system="team", start_date=date(2025, 12, 1),
+                                end_date=date(2026, 3, 20), rate_of_play="90+30",
+                                games=(g("C", "D", "1-0"),))
+    result = rate([player(x, 2000, 99) for x in "ABCD"], [long_swiss, long_team])
+    p = by_id(result)
+    assert (p["A"].rating_after, p["C"].rating_after) == (2000, 2010)
+    assert any(e.tournament == "L" and e.article == "fce 6.2" for e in result.excluded)
+
+
+def test_protest_deadline() -> None:
+    # 9.3: 25 days counted from the publication day: list of 1 April -> 25 April.
+    from ratings.engine.regulations.fce import protest_deadline
+
+    assert protest_deadline(date(2026, 4, 1)) == date(2026, 4, 25)

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from fractions import Fraction
 from typing import ClassVar
 
@@ -61,7 +62,16 @@ from ..types import (
 )
 from .base import Regulation
 
-__all__ = ["CNXC2000", "REGULATION", "VIRTUAL_BY_KIND", "k_factor"]
+__all__ = [
+    "APPEAL_DAYS",
+    "CNXC2000",
+    "PROTEST_DAYS",
+    "REGULATION",
+    "VIRTUAL_BY_KIND",
+    "appeal_deadline",
+    "k_factor",
+    "protest_deadline",
+]
 
 _TABLE = "cnxc-2000"
 
@@ -72,6 +82,18 @@ VIRTUAL_BY_KIND: Mapping[str, int] = {
     "permanent_honour": 2000,
 }
 _VIRTUAL_OTHER = 1750
+PROTEST_DAYS = 30  # 4.3: protest to the rating commissioner after the list is published
+APPEAL_DAYS = 7  # 4.3: appeal to the board after the commissioner's decision
+
+
+def protest_deadline(published: date) -> date:
+    """4.3: last day to protest a list published on ``published`` (30 days after it)."""
+    return date.fromordinal(published.toordinal() + PROTEST_DAYS)
+
+
+def appeal_deadline(decided: date) -> date:
+    """4.3: last day to appeal the commissioner's decision of ``decided`` (7 days after)."""
+    return date.fromordinal(decided.toordinal() + APPEAL_DAYS)
 
 # 6.4: K by effective rating (rows) and games counted (columns 13-24, 25-50, 51-100, >100).
 _K_MATRIX: tuple[tuple[int, int, int, int], ...] = (

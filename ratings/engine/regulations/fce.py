@@ -51,10 +51,18 @@ from ..types import (
 )
 from .base import Regulation
 
-__all__ = ["FCE", "REGULATION", "modality"]
+__all__ = ["FCE", "PROTEST_DAYS", "REGULATION", "modality", "protest_deadline"]
 
 _TABLE = "fce"
 _FLOOR = 1000  # 17.3
+_MAX_DAYS = 90  # 6.2
+PROTEST_DAYS = 25  # 9.3
+
+
+def protest_deadline(published: date) -> date:
+    """9.3: last day to protest a list published on ``published`` (25 days, counted from
+    the publication date, which is day 1)."""
+    return date.fromordinal(published.toordinal() + PROTEST_DAYS - 1)
 _RATE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*$")
 
 
@@ -267,6 +275,20 @@ class FCE(Regulation):
                         "rate": tournament.rate_of_play,
                         "other": "standard" if mod == "standard" else "rapid",
                     },
+                )
+                excluded_games.extend(excluded(tournament, g, decision) for g in tournament.games)
+                continue
+            if (
+                tournament.system != "team"
+                and tournament.start_date is not None
+                and tournament.end_date is not None
+                and (tournament.end_date - tournament.start_date).days + 1 > _MAX_DAYS
+            ):
+                # 6.2: at most 90 days, except team competitions.
+                decision = Decision(
+                    "too_long",
+                    art("6.2"),
+                    _("the tournament lasted more than 90 days"),
                 )
                 excluded_games.extend(excluded(tournament, g, decision) for g in tournament.games)
                 continue
