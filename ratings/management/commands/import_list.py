@@ -1,0 +1,47 @@
+"""manage.py import_list --system CODE [--format txt|csv] FILE"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
+
+from ratings.imports import FORMATS, ListImportError, list_import
+from ratings.models import RatingSystem
+
+
+class Command(BaseCommand):
+    help = "Import a rating list (FIDE TXT or CSV) into a rating system."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--system", required=True, help="Rating system code.")
+        parser.add_argument("--format", choices=FORMATS, default=None,
+                            help="txt or csv; by default from the file's extension (else txt).")
+
+    def handle(self, *args: object, **options: object) -> None:
+        path: Path = options["file"]  # type: ignore[assignment]
+        try:
+            system = RatingSystem.objects.get(code=options["system"])
+        except RatingSystem.DoesNotExist:
+            raise CommandError(_("No rating system with the code %(code)s.")
+                               % {"code": options["system"]}) from None
+        if not path.is_file():
+            raise CommandError(_("No such file: %(path)s") % {"path": path})
+        fmt = options["format"] or ("csv" if path.suffix.lower() == ".csv" else "txt")
+        try:
+            result = list_import(system=system, data=path.read_bytes(), format=str(fmt))
+        except ListImportError as exc:
+            for problem in exc.problems:
+                self.stderr.write(_(problem.template) % dict(problem.params))
+            if exc.total > len(exc.problems):
+                self.stderr.write(_("%(count)s problems in all; the first %(shown)s are shown.")
+                                  % {"count": exc.total, "shown": len(exc.problems)})
+            raise CommandError(_("Nothing was imported.")) from None
+        self.stdout.write(
+            _("%(rows)s rows: %(created)s players created, %(updated)s completed, "
+              "%(ratings)s ratings written (%(method)s).")
+            % {"rows": result.rows, "created": result.players_created,
+               "updated": result.players_updated, "ratings": result.ratings_written,
+               "method": result.method}
+        )
