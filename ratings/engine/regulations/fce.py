@@ -438,8 +438,10 @@ class FCE(Regulation):
                                 )
                             continue
                         # 8.2: a loss against his own rating with half his K.
+                        # K/2 x (0 - .50) = -K/4, exact in thousandths for any integer K;
+                        # the line shows K/2 (rounded down for an odd study K).
                         half = me.k // 2
-                        change = half * (to_milli(0.0) - 500)
+                        change = me.k * (to_milli(0.0) - 500) // 2
                         me.milli += change
                         me.games += 1
                         me.expected_milli += 500
