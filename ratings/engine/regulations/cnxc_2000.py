@@ -600,7 +600,7 @@ class CNXC2000(Regulation):
         out: list[PlayerResult] = []
         for result in results:
             p = players[result.id]
-            if p.rating is None or p.status == "provisional":
+            if p.rating is None or p.status == "provisional":  # DECISION: effective only
                 out.append(result)
                 continue
             if result.games > 0:
