@@ -400,3 +400,30 @@ def test_every_decision_cites_feda_1996() -> None:
     articles = [d.article for r in result.players for d in r.notes]
     articles += [e.article for e in result.excluded]
     assert articles and all(a.startswith("feda-1996 ") for a in articles)
+
+
+def test_double_round_robin_expects_each_cycle_9_53() -> None:
+    # Decision: We = cycles x (PD x (n+1) - 0.5), n = 3 opponents. Cycle 1 = RR4, cycle 2 all
+    # drawn. A 2300 (K 25): D 150 -> .70, We = 2 x (2.80 - .5) = 4.60; W 2.5 + 1.5 = 4;
+    # -.6 x 25 = -15 -> 2285. B 2200: D 50 -> .57, We = 2 x (2.28 - .5) = 3.56; W 3;
+    # -.56 x 25 = -14 -> 2186 -> 2185.
+    second = [game(g.black, g.white, "1/2-1/2", round=g.round + 3) for g in RR4]
+    ps = [active(i, r, games=10) for i, r in zip("abcd", (2300, 2200, 2100, 2000), strict=True)]
+    res = by_id(rate(ps, [event("DRR", RR4 + second, system="double_round_robin")]))
+    assert (res["a"].expected, res["b"].expected) == pytest.approx((4.60, 3.56))
+    assert (res["a"].rating_after, res["b"].rating_after) == (2285, 2185)
+
+
+@pytest.mark.parametrize(
+    ("kw", "rated"),
+    [({"kind": "regional_championship"}, True), ({}, False)],
+)
+def test_regional_championship_with_3_rated_7_33(kw: dict, rated: bool) -> None:
+    # 6 players, 3 rated: 7.31 needs 4 (under 10 players); a regional championship 3 (7.33).
+    ids = ["r0", "r1", "r2", "u0", "u1", "u2"]
+    ps = [active(i, 2000) for i in ids[:3]] + [player(i, None, games=0) for i in ids[3:]]
+    games = [game(a, b, "1/2-1/2", round=1) for i, a in enumerate(ids) for b in ids[i + 1:]]
+    result = rate(ps, [event("RR", games, system="round_robin", **kw)])
+    assert by_id(result)["r0"].games == (5 if rated else 0)
+    if not rated:
+        assert {e.article for e in result.excluded} == {"feda-1996 7.31"}
