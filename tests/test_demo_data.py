@@ -1,0 +1,121 @@
+"""The demo federation command and the synthetic-federation generator."""
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db.models import F, Q
+
+from players.models import Player
+from players.names import full_name_key
+from ratings.models import PeriodStatus, PlayerRating, PublishedList, RatingPeriod, RatingSystem
+from tournaments.models import Game, Tournament, TournamentPlayer
+
+
+def _demo() -> str:
+    out = StringIO()
+    call_command("demo_federation", "--players", "2000", "--seed", "3", stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.django_db
+def test_demo_federation_players_systems_users_lists_and_tournaments() -> None:
+    _demo()
+    assert Player.objects.count() >= 2000
+    # Accented names in each language (fixed names, independent of the random draw).
+    for surname, given in (("Núñez Martínez", "José Mª"), ("Puig i Vilaró", "Núria"),
+                           ("Gonçalves da Conceição", "João")):
+        p = Player.objects.get(surname=surname, given_name=given)
+        assert p.name_key == full_name_key(surname, given)
+    for needle in ("ñ", "ç", "à", "ò", "ã", "í"):
+        assert Player.objects.filter(Q(surname__contains=needle) | Q(given_name__contains=needle)).exists(), needle
+    assert Player.objects.filter(federation="POR").exists()
+    assert not Player.objects.filter(name_key="").exists()
+    women = Player.objects.filter(sex="F").count() / Player.objects.count()
+    assert 0.08 < women < 0.25
+    assert Player.objects.exclude(title="").exists()
+
+    assert dict(RatingSystem.objects.values_list("code", "ruleset")) == {
+        "std": "fide-2024", "fce-rapid": "fce", "cnxc": "cnxc-2000"}
+    assert RatingSystem.objects.get(code="cnxc").cycle == "semestral"
+
+    users = get_user_model().objects
+    assert users.get(username="arbiter").groups.filter(name="arbiter").exists()
+    assert users.get(username="officer").groups.filter(name="rating officer").exists()
+    player_user = users.get(username="player")
+    assert player_user.groups.filter(name="player").exists()
+    assert player_user.check_password("player")
+    assert Player.objects.get(user=player_user)
+    assert users.get(username="admin").is_superuser
+
+    for system in RatingSystem.objects.all():
+        published = PublishedList.objects.filter(system=system)
+        assert published.exists()
+        for pl in published:
+            assert pl.entries.count() == pl.entry_count > 0
+            assert pl.period.status == PeriodStatus.PUBLISHED
+        assert RatingPeriod.objects.filter(system=system, status=PeriodStatus.OPEN).count() == 1
+    assert not PlayerRating.objects.filter(rating__gte=2400, reached_2400=False).exists()
+    assert not PlayerRating.objects.filter(rating__lt=2400, reached_2400=True).exists()
+
+    open_std = RatingPeriod.objects.get(system__code="std", status=PeriodStatus.OPEN)
+    tournaments = Tournament.objects.filter(period=open_std)
+    assert {"registered", "report_received", "validated"} <= set(tournaments.values_list("status", flat=True))
+    assert {"swiss", "round_robin"} <= set(tournaments.values_list("system", flat=True))
+    games = Game.objects.filter(tournament__period=open_std)
+    assert games.filter(kind="played").count() > 100
+    assert games.filter(kind="forfeit").exists() and games.filter(kind__startswith="bye").exists()
+    assert not games.filter(white=F("black")).exists()
+    assert not games.exclude(white__tournament=F("tournament")).exists()
+    assert not games.filter(black__isnull=False).exclude(black__tournament=F("tournament")).exists()
+    # Declared points match the games, and each game's points add up.
+    for g in games.filter(black__isnull=False):
+        assert g.white_score + g.black_score == 1
+    for tp in TournamentPlayer.objects.filter(tournament__period=open_std):
+        scored = sum(g.white_score for g in tp.white_games.all()) + sum(g.black_score for g in tp.black_games.all())
+        assert tp.declared_points == scored, tp
+
+
+@pytest.mark.django_db
+def test_demo_federation_twice_does_not_duplicate() -> None:
+    _demo()
+    counts = (Player.objects.count(), PublishedList.objects.count(), Game.objects.count(),
+              get_user_model().objects.count())
+    out = _demo()
+    assert "already present" in out
+    assert counts == (Player.objects.count(), PublishedList.objects.count(), Game.objects.count(),
+                      get_user_model().objects.count())
+
+
+@pytest.mark.django_db
+def test_generate_federation_exact_counts() -> None:
+    out = StringIO()
+    call_command("generate_federation", "--players", "2000", "--games", "1500", "--seed", "2",
+                 "--system-code", "synth-test", stdout=out)
+    system = RatingSystem.objects.get(code="synth-test")
+    assert system.ruleset == "fide-2024"
+    assert Player.objects.count() == 2000
+    assert PlayerRating.objects.filter(system=system).count() == 2000
+    assert RatingPeriod.objects.filter(system=system, status=PeriodStatus.OPEN).count() == 1
+    games = Game.objects.filter(tournament__rating_system=system)
+    assert games.filter(kind="played").count() == 1500
+    assert 0 < games.filter(kind="forfeit").count() < 100
+    assert not games.filter(white=F("black")).exists()
+    assert not games.exclude(white__tournament=F("tournament")).exists()
+    assert Tournament.objects.filter(rating_system=system, system="swiss", rounds=9).exists()
+    assert not Player.objects.filter(name_key="").exists()
+    # Ids reserved from the sequences: ordinary inserts still work afterwards.
+    Player.objects.create(fed_id="AFTER-1", surname="Ferrer", given_name="Àngel", sex="M")
+    assert "1500" in out.getvalue() or "played games: 1500" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_generate_federation_refuses_an_existing_code() -> None:
+    call_command("generate_federation", "--players", "100", "--games", "10", stdout=StringIO())
+    assert Game.objects.filter(kind="played").count() == 10
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError):
+        call_command("generate_federation", "--players", "100", "--games", "10", stdout=StringIO())
