@@ -1,0 +1,242 @@
+"""Importing an existing list (FIDE TXT, CSV): the real 2011 excerpt, errors by row and column,
+nothing written on failure, the officer page and the management command.
+
+Runs on SQLite (Python path) and, with DATABASE_URL set, on PostgreSQL (COPY + SQL path); the
+expected values are the same on both.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.urls import reverse
+
+from players import roles
+from players.models import Player
+from ratings import list_formats as lf
+from ratings.imports import ListImportError, list_import
+from ratings.models import PlayerRating
+from tests.factories import make_player, make_system, make_user
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "fide-list"
+EXCERPT = DATA / "legacy-2011-03-standard-list-excerpt-500.txt"
+
+
+@pytest.fixture
+def excerpt() -> bytes:
+    if not EXCERPT.is_file():
+        pytest.skip("shared FIDE list excerpt not available")
+    return EXCERPT.read_bytes()
+
+
+def _expected_method() -> str:
+    return "copy" if connection.vendor == "postgresql" else "python"
+
+
+# ------------------------------------------------------------------------ pure: the real file
+
+
+def test_real_2011_excerpt_is_read_by_its_header(excerpt: bytes) -> None:
+    problems, raw = lf.read_txt(excerpt.decode("ascii"))
+    raw_rows = list(raw)
+    assert problems == []
+    assert len(raw_rows) == 500  # 501 lines minus the header
+    assert raw_rows[0].labels["rating"] == "Mar11" and raw_rows[0].labels["title"] == "Titl"
+    rows, problems = lf.validate_rows(raw_rows)
+    assert problems == []
+    by_id = {r.fide_id: r for r in rows}
+    andreikin = by_id[4158814]
+    assert (andreikin.name, andreikin.fed, andreikin.rating, andreikin.games,
+            andreikin.birth_year, andreikin.title, andreikin.sex, andreikin.flag) == (
+        "Andreikin, Dmitry", "RUS", 2686, 9, 1990, "GM", "M", "")
+    # Line 3: no rating, no games, no birth year.
+    unrated = by_id[25087835]
+    assert (unrated.name, unrated.fed, unrated.rating, unrated.games, unrated.birth_year) == (
+        ", Vardharajan", "IND", None, 0, None)
+    # Line 10: flag "wi" (woman, inactive).
+    ateng = by_id[8605360]
+    assert (ateng.name, ateng.fed, ateng.rating, ateng.birth_year, ateng.flag, ateng.sex) == (
+        "A La, Teng Hua", "CHN", 1915, 1993, "wi", "F")
+    # Line 11: flag "w", 32 games.
+    assert (by_id[5031605].flag, by_id[5031605].games, by_id[5031605].sex) == ("w", 32, "F")
+    # Line 18: federation "*" and flag "i".
+    assert (by_id[6304966].fed, by_id[6304966].flag, by_id[6304966].rating) == ("*", "i", None)
+
+
+def test_header_of_the_current_combined_list_picks_the_rating_of_the_system() -> None:
+    header = ("ID Number      Name                                                         Fed Sex "
+              "Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag")
+    line = (f"{'1503014':<15}{'Carlsen, Magnus':<61}{'NOR':<4}{'M':<4}{'GM':<5}{'':<5}{'':<15}"
+            f"{'':<4}{'2839':<6}{'5':<4}{'10':<3}{'2825':<6}{'12':<4}{'20':<3}{'2886':<6}"
+            f"{'0':<4}{'20':<3}{'1990':<6}{'':<4}")
+    text = header + "\n" + line + "\n"
+    for rate, rating, games in (("standard", "2839", "5"), ("rapid", "2825", "12"),
+                                ("blitz", "2886", "0")):
+        problems, raw = lf.read_txt(text, rate=rate)
+        (row,) = list(raw)
+        assert problems == []
+        assert (row.values["fide_id"], row.values["name"], row.values["rating"],
+                row.values["games"], row.values["birth_year"]) == (
+            "1503014", "Carlsen, Magnus", rating, games, "1990")
+
+
+def test_a_header_without_a_rating_column_is_refused() -> None:
+    problems, _rows = lf.read_txt("ID Number Name  Fed\n1  A, B  ESP\n")
+    assert [(p.code, p.line, p.field) for p in problems] == [("missing_column", 1, "Rating")]
+
+
+# ---------------------------------------------------------------------------------- database
+
+
+@pytest.mark.django_db
+def test_import_of_the_real_excerpt(excerpt: bytes) -> None:
+    system = make_system(code="fide-std")
+    result = list_import(system=system, data=excerpt, format="txt")
+    assert (result.rows, result.players_created, result.ratings_written) == (500, 500, 500)
+    assert result.method == _expected_method()
+    andreikin = Player.objects.get(fide_id=4158814)
+    assert (andreikin.fed_id, andreikin.surname, andreikin.given_name, andreikin.federation,
+            andreikin.title, andreikin.birth_year, andreikin.sex, andreikin.name_key) == (
+        "FIDE-4158814", "Andreikin", "Dmitry", "RUS", "GM", 1990, "M", "andreikin dmitry")
+    rating = PlayerRating.objects.get(player=andreikin, system=system)
+    assert (rating.rating, rating.games, rating.kind, rating.activity, rating.reached_2400) == (
+        2686, 9, "effective", "active", True)
+    unrated = PlayerRating.objects.get(player__fide_id=25087835, system=system)
+    assert (unrated.rating, unrated.kind, unrated.player.surname, unrated.player.given_name) == (
+        None, "unrated", "", "Vardharajan")
+    wi = PlayerRating.objects.get(player__fide_id=8605360, system=system)
+    assert (wi.rating, wi.activity, wi.reached_2400, wi.player.sex) == (1915, "inactive", False, "F")
+    assert PlayerRating.objects.filter(system=system, activity="inactive").count() == 56 + 7
+
+
+@pytest.mark.django_db
+def test_reimport_matches_by_fide_id_and_keeps_the_registry(excerpt: bytes) -> None:
+    system = make_system()
+    mine = make_player(fed_id="ESP0042", surname="Andreikin", given_name="Dima", fide_id=4158814)
+    first = list_import(system=system, data=excerpt, format="txt")
+    assert (first.players_created, first.players_updated) == (499, 1)
+    mine.refresh_from_db()
+    assert (mine.fed_id, mine.given_name, mine.birth_year, mine.title) == (
+        "ESP0042", "Dima", 1990, "GM")
+    second = list_import(system=system, data=excerpt, format="txt")
+    assert (second.players_created, second.players_updated, second.ratings_written) == (0, 0, 500)
+    assert Player.objects.count() == 500 and PlayerRating.objects.filter(system=system).count() == 500
+
+
+BAD_TXT = (
+    "ID number Name                              TitlFed  Mar11 GamesBorn  Flag\r\n"
+    " 4158814  Andreikin, Dmitry                 g   RUS  2686    9  1990  \r\n"       # 2 ok
+    " 5700230  A B, Muhammad Yusop                   MAS  2x00    0        \r\n"       # 3
+    " 4158814  Andreikin, Again                      RUS  2600    1        \r\n"       # 4
+    "10207538  A E M, Doshtagir                      BAN  4000    0        \r\n"       # 5
+    "10207546  A K M Aminul, Islam                   BAN  1800    0  1964  x \r\n"     # 6
+    "          Nobody, Here                          BAN  1800    0        \r\n"       # 7
+)
+
+
+@pytest.mark.django_db
+def test_errors_name_row_and_column_and_nothing_is_written() -> None:
+    system = make_system()
+    with pytest.raises(ListImportError) as caught:
+        list_import(system=system, data=BAD_TXT.encode(), format="txt")
+    got = [(p.line, p.code, p.field) for p in caught.value.problems]
+    assert got == [
+        (3, "bad_number", "Mar11"),
+        (4, "duplicate_id", "ID number"),
+        (5, "rating_out_of_range", "Mar11"),
+        (6, "bad_flag", "Flag"),
+        (7, "missing_id", "ID number"),
+    ]
+    messages = [p.message for p in caught.value.problems]
+    assert messages[0] == "Row 3, column Mar11: “2x00” is not a whole number."
+    assert messages[1] == "Row 4, column ID number: FIDE ID 4158814 already appears in row 2."
+    assert messages[2] == "Row 5, column Mar11: rating 4000 is outside 100–3500."
+    assert caught.value.total == 5
+    assert Player.objects.count() == 0 and PlayerRating.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_taken_federation_id_is_an_error() -> None:
+    make_player(fed_id="FIDE-4158814", fide_id=None)
+    with pytest.raises(ListImportError) as caught:
+        list_import(system=make_system(), data=BAD_TXT.encode().split(b"\r\n 5700230")[0] + b"\r\n",
+                    format="txt")
+    assert [(p.line, p.code) for p in caught.value.problems] == [(2, "fed_id_taken")]
+    assert Player.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_csv_import_reads_its_header_and_undoes_formula_neutralising() -> None:
+    system = make_system()
+    data = (
+        "fide_id;name;fed;sex;title;rating;games;birth_year;flag\n"
+        "900001;'=HYPERLINK(\"x\"), Eve;ESP;F;WGM;2301;12;1999;w\n"
+        "900002;Núñez-García, José Mª;ESP;M;;;0;;i\n"
+    ).encode("utf-8")
+    result = list_import(system=system, data=data, format="csv")
+    assert (result.rows, result.players_created) == (2, 2)
+    eve = Player.objects.get(fide_id=900001)
+    assert (eve.surname, eve.sex, eve.title, eve.birth_year) == ('=HYPERLINK("x")', "F", "WGM", 1999)
+    jose = Player.objects.get(fide_id=900002)
+    assert jose.name_key == "nunez garcia jose ma"
+    assert PlayerRating.objects.get(player=eve).rating == 2301
+    assert PlayerRating.objects.get(player=jose).activity == "inactive"
+
+
+@pytest.mark.django_db
+def test_csv_errors_use_the_csv_column_names() -> None:
+    data = b"fide_id,name,rating\n1,A B,abc\n1,C D,1500\n"
+    with pytest.raises(ListImportError) as caught:
+        list_import(system=make_system(), data=data, format="csv")
+    assert [(p.line, p.code, p.field) for p in caught.value.problems] == [
+        (2, "bad_number", "rating"), (3, "duplicate_id", "fide_id")]
+
+
+# ------------------------------------------------------------------------ page and command
+
+
+@pytest.mark.django_db
+def test_import_page_is_for_officers_only(client) -> None:
+    url = reverse("ratings:list_import")
+    assert client.get(url).status_code == 302
+    client.force_login(make_user(role=roles.ARBITER))
+    assert client.get(url).status_code == 403
+    client.force_login(make_user(role=roles.RATING_OFFICER))
+    assert client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_import_page_shows_errors_with_rows_then_imports(client, excerpt: bytes) -> None:
+    system = make_system(name="Standard")
+    client.force_login(make_user(role=roles.RATING_OFFICER))
+    url = reverse("ratings:list_import")
+    bad = client.post(url, {"system": system.pk, "format": "txt",
+                            "file": SimpleUploadedFile("bad.txt", BAD_TXT.encode())})
+    assert bad.status_code == 422
+    html = bad.content.decode()
+    assert "Row 3, column Mar11: “2x00” is not a whole number." in html
+    assert "Row 7, column ID number: the FIDE ID is missing." in html
+    assert Player.objects.count() == 0
+    good = client.post(url, {"system": system.pk, "format": "txt",
+                             "file": SimpleUploadedFile("list.txt", excerpt)})
+    assert good.status_code == 200
+    assert "Players created: 500" in good.content.decode()
+
+
+@pytest.mark.django_db
+def test_management_command(tmp_path, excerpt: bytes, capsys) -> None:
+    make_system(code="std")
+    path = tmp_path / "list.txt"
+    path.write_bytes(excerpt)
+    call_command("import_list", "--system", "std", str(path))
+    assert "500 rows: 500 players created" in capsys.readouterr().out
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(BAD_TXT.encode())
+    with pytest.raises(CommandError):
+        call_command("import_list", "--system", "std", str(bad))
+    assert "Row 5, column Mar11: rating 4000 is outside 100–3500." in capsys.readouterr().err
+    with pytest.raises(CommandError):
+        call_command("import_list", "--system", "nope", str(path))
