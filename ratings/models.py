@@ -403,6 +403,7 @@ class DraftResult(models.Model):
     notes = models.JSONField(default=list, blank=True)
     # The state PlayerRating takes when this run is published.
     total_games = models.IntegerField(default=0)
+    games_before = models.IntegerField(default=0)
     last_game_date = models.DateField(null=True, blank=True)
     reached_2400 = models.BooleanField(default=False)
     reached_2200 = models.BooleanField(default=False)

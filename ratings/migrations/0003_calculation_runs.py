@@ -172,6 +172,7 @@ class Migration(migrations.Migration):
                 ('flags', models.JSONField(blank=True, default=list, help_text='Codes of the notes applied.')),
                 ('notes', models.JSONField(blank=True, default=list)),
                 ('total_games', models.IntegerField(default=0)),
+                ('games_before', models.IntegerField(default=0)),
                 ('last_game_date', models.DateField(blank=True, null=True)),
                 ('reached_2400', models.BooleanField(default=False)),
                 ('reached_2200', models.BooleanField(default=False)),

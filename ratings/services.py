@@ -1,0 +1,1042 @@
+"""Writes for rating periods: open/close, calculate (draft), publish, protests, re-rating.
+
+This is the only module that turns database rows into engine inputs and engine outputs back
+into rows. Reads are set-based (one query per table); writes go through COPY on PostgreSQL
+and through bulk_create/executemany on SQLite (the embedded development default).
+See docs/periods.md for the decisions.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import logging
+import os
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ratings import selectors
+from ratings.engine import ENGINE_VERSION, rate_period
+from ratings.engine import types as et
+from ratings.models import (
+    ACTIVE_RUN_STATUSES, CalculationRun, DraftExcluded, DraftGame, DraftResult, PeriodStatus,
+    PlayerRating, Protest, ProtestStatus, PublishedList, RatingPeriod, RatingSystem, RunStatus,
+)
+
+log = logging.getLogger(__name__)
+
+#: fide-2024 periods with at least this many games go through the NumPy bulk path
+#: (PostgreSQL only). Setting: RATINGS_BULK_MIN_GAMES.
+BULK_MIN_GAMES = 5000
+#: Advisory-lock namespace (first key of pg_try_advisory_lock) for "a run of this period".
+LOCK_NAMESPACE = 7301
+RATED_TOURNAMENT_STATUSES = ("validated", "rated", "published")
+
+
+class CalculationRefused(Exception):
+    """A request the office refuses (already running, wrong state, too late…): the message is
+    for the user."""
+
+
+# --------------------------------------------------------------------------- periods
+
+
+def period_open_next(*, system: RatingSystem, today: dt.date | None = None) -> RatingPeriod:
+    """Open the period after the system's latest one (or the one containing today)."""
+    latest = system.periods.order_by("-start").first()
+    day = latest.end + dt.timedelta(days=1) if latest else (today or timezone.localdate())
+    dates = selectors.period_dates(system=system, day=day)
+    period, _created = RatingPeriod.objects.get_or_create(
+        system=system, start=dates.start,
+        defaults={"end": dates.end, "closing_date": dates.closing_date, "list_date": dates.list_date},
+    )
+    return period
+
+
+def period_close(*, period: RatingPeriod) -> RatingPeriod:
+    if period.status != PeriodStatus.OPEN:
+        raise CalculationRefused(_("Only an open period can be closed."))
+    period.status = PeriodStatus.CLOSED
+    period.closed_at = timezone.now()
+    period.save(update_fields=["status", "closed_at"])
+    return period
+
+
+def tournament_assign_period(*, tournament: Any, received_on: dt.date | None = None) -> Any:
+    """Put a tournament in the period its regulation assigns; refuse a too-late report.
+    A late report for an already rated period marks that period for re-rating only when the
+    tournament lands in it; late reports go to the next list, so nothing is re-rated."""
+    assignment = selectors.period_for_tournament(tournament=tournament, received_on=received_on)
+    if assignment.period is None:
+        raise CalculationRefused(assignment.reason)
+    tournament.period = assignment.period
+    tournament.save(update_fields=["period"])
+    return assignment
+
+
+def period_mark_for_recalculation(*, period: RatingPeriod) -> None:
+    """A corrected report changed a rated period: it and every later rated period need
+    re-rating."""
+    RatingPeriod.objects.filter(
+        system=period.system, start__gte=period.start,
+        status__in=[PeriodStatus.CALCULATED, PeriodStatus.PUBLISHED],
+    ).update(needs_recalculation=True)
+
+
+# --------------------------------------------------------------------------- locking
+
+
+def _lock_key(period_id: int) -> tuple[int, int]:
+    return LOCK_NAMESPACE, int(period_id)
+
+
+def _try_lock(period_id: int) -> bool:
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", _lock_key(period_id))
+        return bool(cursor.fetchone()[0])
+
+
+def _unlock(period_id: int) -> None:
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_unlock(%s, %s)", _lock_key(period_id))
+
+
+def _run_is_orphaned(run: CalculationRun) -> bool:
+    """A run marked running whose worker is gone. On PostgreSQL the worker holds a session
+    advisory lock for the whole run, released by the server when the worker dies; elsewhere a
+    run silent for longer than the visibility timeout counts as lost."""
+    visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 6 * 3600)
+    stale = timezone.now() - (run.started_at or run.requested_at) > dt.timedelta(seconds=visibility)
+    if run.status == RunStatus.QUEUED:
+        return stale
+    if connection.vendor != "postgresql":
+        return stale
+    if _try_lock(run.period_id):
+        _unlock(run.period_id)
+        return True
+    return False
+
+
+# --------------------------------------------------------------------------- calculate
+
+
+def calculation_request(*, period: RatingPeriod, user: Any = None, enqueue: bool = True) -> CalculationRun:
+    """Create a run and enqueue its task after commit. Exactly one run per period can be
+    queued or running: the period row is locked (SELECT … FOR UPDATE) while we look, and a
+    partial unique index refuses a second active run whatever happens."""
+    from ratings import tasks
+
+    with transaction.atomic():
+        period = RatingPeriod.objects.select_for_update().select_related("system").get(pk=period.pk)
+        if period.status == PeriodStatus.OPEN:
+            raise CalculationRefused(_("Close the period before calculating it."))
+        active = period.runs.filter(status__in=ACTIVE_RUN_STATUSES).first()
+        if active is not None:
+            if _run_is_orphaned(active):
+                CalculationRun.objects.filter(pk=active.pk).update(
+                    status=RunStatus.LOST, finished_at=timezone.now(),
+                    error=_("The worker stopped during the run; restarted by a new request."),
+                )
+            else:
+                raise CalculationRefused(
+                    _("A calculation of this period is already %(status)s (run %(run)s); "
+                      "wait for it to finish.") % {"status": active.get_status_display().lower(), "run": active.pk}
+                )
+        try:
+            with transaction.atomic():
+                run = CalculationRun.objects.create(
+                    period=period, ruleset=period.system.ruleset, engine_version=ENGINE_VERSION,
+                    requested_by=user if getattr(user, "is_authenticated", False) else None,
+                    phase=_("Queued"),
+                )
+        except IntegrityError:
+            raise CalculationRefused(_("A calculation of this period is already queued or running.")) from None
+        if enqueue:
+            queue = getattr(settings, "RATINGS_QUEUE", None)
+            options = {"queue": queue} if queue else {}
+            transaction.on_commit(lambda: tasks.calculate_period.apply_async(args=[run.pk], **options))
+    return run
+
+
+def _progress(run_id: int, progress: int, phase: str, **extra: Any) -> None:
+    """Progress is committed at once (outside any transaction) so the page can show it."""
+    CalculationRun.objects.filter(pk=run_id).update(progress=progress, phase=phase, **extra)
+
+
+def calculation_run(*, run_id: int) -> CalculationRun | None:
+    """What the Celery task does: read, rate, write the draft in one transaction.
+
+    A worker killed at any point leaves the previous draft and the published lists intact (the
+    write is one transaction); the redelivered message, or a new request, runs it again.
+    """
+    run = CalculationRun.objects.select_related("period__system").get(pk=run_id)
+    if run.status not in ACTIVE_RUN_STATUSES:
+        log.info("run %s is %s; nothing to do", run_id, run.status)
+        return run
+    period_id = run.period_id
+    if not _try_lock(period_id):
+        log.warning("run %s: another worker holds period %s; leaving it", run_id, period_id)
+        return run
+    try:
+        CalculationRun.objects.filter(pk=run_id).update(
+            status=RunStatus.RUNNING, started_at=timezone.now(), attempts=run.attempts + 1,
+            progress=1, phase=_("Reading players"), error="",
+        )
+        try:
+            _calculate(run)
+        except Exception as exc:
+            log.exception("run %s failed", run_id)
+            CalculationRun.objects.filter(pk=run_id).update(
+                status=RunStatus.FAILED, finished_at=timezone.now(), error=f"{type(exc).__name__}: {exc}"[:2000],
+                phase=_("Failed"),
+            )
+            raise
+    finally:
+        _unlock(period_id)
+    return CalculationRun.objects.get(pk=run_id)
+
+
+@dataclass
+class _State:
+    """A player's state at the start of the period (the list in force)."""
+
+    player_id: int
+    rating: int | None
+    games: int
+    status: str
+    reached_2400: bool
+    reached_2200: bool
+    last_game_date: dt.date | None
+    flagged_lists: int
+    prior_results: list[dict[str, Any]]
+    birth_date: dt.date | None
+    birth_year: int | None
+    sex: str
+    federation: str
+    affiliated: bool
+    fide: tuple[int | None, int | None, int | None, int | None, int | None]
+    registered: bool = True  # has a PlayerRating row
+
+
+_STATE_SQL = """
+    SELECT p.id, {rating}, {games}, {status}, COALESCE(pr.reached_2400, FALSE),
+           COALESCE(pr.reached_2200, FALSE), pr.last_game_date, COALESCE(pr.flagged_lists, 0),
+           pr.prior_results, p.birth_date, p.birth_year, p.sex, p.federation, p.affiliated,
+           p.fide_standard, p.fide_rapid, p.fide_blitz, p.iccf_rating, p.fpx_rating,
+           pr.id IS NOT NULL
+    FROM players_player p
+    LEFT JOIN ratings_playerrating pr ON pr.player_id = p.id AND pr.system_id = %(system)s
+    {prev_join}
+    WHERE pr.id IS NOT NULL OR p.id IN (
+        SELECT tp.player_id FROM tournaments_tournamentplayer tp
+        JOIN tournaments_tournament t ON t.id = tp.tournament_id
+        WHERE t.period_id = %(period)s AND t.status IN ('validated', 'rated', 'published')
+          AND tp.player_id IS NOT NULL)
+"""
+_PR_STATUS = (
+    "CASE WHEN pr.out_of_list THEN 'out_of_list' WHEN pr.activity = 'inactive' THEN 'inactive' "
+    "WHEN pr.activity = 'passive' THEN 'passive' WHEN pr.kind = 'provisional' THEN 'provisional' "
+    "ELSE '' END"
+)
+
+
+def _previous_list(period: RatingPeriod) -> PublishedList | None:
+    """The list in force at the start of the period: the latest version of the latest list
+    published for an earlier period of the system."""
+    return (
+        PublishedList.objects.filter(system=period.system, period__start__lt=period.start)
+        .order_by("-period__start", "-version").first()
+    )
+
+
+def _published_run(period: RatingPeriod) -> CalculationRun | None:
+    return period.runs.filter(published_list__isnull=False).order_by("published_list__version").first()
+
+
+def _state_source(period: RatingPeriod) -> tuple[str, str, str, str, dict[str, Any]]:
+    """Where the state at the start of the period comes from: (rating, games, status SQL,
+    join, params). The list in force is the latest version of the latest earlier list; with
+    no earlier list, a period already published restarts from the state its first published
+    run started from; otherwise the players' current state (PlayerRating)."""
+    previous = _previous_list(period)
+    if previous is not None:
+        return (
+            "le.rating", "COALESCE(le.total_games, 0)",
+            "CASE WHEN le.status IN ('rated', 'new', 'unrated') OR le.status IS NULL THEN '' ELSE le.status END",
+            "LEFT JOIN ratings_listentry le ON le.player_id = p.id AND le.published_list_id = %(prev)s",
+            {"prev": previous.pk},
+        )
+    run = _published_run(period)
+    if run is not None:
+        return (
+            "le.rating_before", "COALESCE(le.games_before, 0)", "COALESCE(le.previous_status, '')",
+            "LEFT JOIN ratings_draftresult le ON le.player_id = p.id AND le.run_id = %(prev)s",
+            {"prev": run.pk},
+        )
+    return "pr.rating", "COALESCE(pr.games, 0)", _PR_STATUS, "", {}
+
+
+def _state_query(period: RatingPeriod) -> tuple[str, dict[str, Any]]:
+    rating, games, status, join, extra = _state_source(period)
+    params: dict[str, Any] = {"system": period.system_id, "period": period.pk, **extra}
+    return _STATE_SQL.format(rating=rating, games=games, status=status, prev_join=join), params
+
+
+def _read_states(period: RatingPeriod) -> dict[int, _State]:
+    sql, params = _state_query(period)
+    out: dict[int, _State] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for r in cursor.fetchall():
+            prior = r[8]
+            if isinstance(prior, str):
+                prior = json.loads(prior)
+            out[r[0]] = _State(
+                player_id=r[0], rating=r[1], games=r[2] or 0, status=r[3] or "", reached_2400=bool(r[4]),
+                reached_2200=bool(r[5]), last_game_date=_as_date(r[6]), flagged_lists=r[7] or 0,
+                prior_results=list(prior or []), birth_date=_as_date(r[9]), birth_year=r[10], sex=r[11] or "",
+                federation=r[12] or "", affiliated=bool(r[13]), fide=(r[14], r[15], r[16], r[17], r[18]),
+                registered=bool(r[19]),
+            )
+    return out
+
+
+def _as_date(value: Any) -> dt.date | None:
+    if value is None or isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(str(value)[:10])
+
+
+_GAMES_SQL = """
+    SELECT g.tournament_id, g.round, g.kind, g.result, w.id, w.player_id, w.rating_at_start,
+           b.id, b.player_id, b.rating_at_start
+    FROM tournaments_game g
+    JOIN tournaments_tournament t ON t.id = g.tournament_id
+    JOIN tournaments_tournamentplayer w ON w.id = g.white_id
+    JOIN tournaments_tournamentplayer b ON b.id = g.black_id
+    WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')
+      AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')
+    ORDER BY g.tournament_id, g.round, g.id
+"""
+_RESULT = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "+-": "1-0", "-+": "0-1"}
+
+
+def _key(tp_id: int, player_id: int | None) -> str:
+    return str(player_id) if player_id is not None else f"tp{tp_id}"
+
+
+def _tournaments(period: RatingPeriod) -> dict[int, Any]:
+    from tournaments.models import Tournament
+
+    return {
+        t.pk: t for t in Tournament.objects.filter(period=period, status__in=RATED_TOURNAMENT_STATUSES)
+    }
+
+
+def _player_input(s: _State) -> et.PlayerInput:
+    return et.PlayerInput(
+        id=str(s.player_id), rating=s.rating, games=s.games, birth_date=s.birth_date or (
+            dt.date(s.birth_year, 7, 1) if s.birth_year else None),
+        sex=s.sex, federation=s.federation, reached_2400=s.reached_2400, reached_2200=s.reached_2200,
+        prior_results=tuple(
+            et.PriorResult(opponent_rating=int(p["opponent_rating"]), score=float(p["score"]),
+                           tournament=str(p.get("tournament", "")),
+                           end_date=_as_date(p.get("end_date")), forfeit=bool(p.get("forfeit", False)))
+            for p in s.prior_results
+        ),
+        status=s.status, last_game_date=s.last_game_date, fide_rating=s.fide[0], fide_rapid_rating=s.fide[1],
+        fide_blitz_rating=s.fide[2], iccf_rating=s.fide[3], fpx_rating=s.fide[4], affiliated=s.affiliated,
+        inactive_lists=s.flagged_lists,
+    )
+
+
+def _games_last_year(period: RatingPeriod) -> dict[int, int]:
+    """Rated games of each player in the published periods of the 12 months before the period
+    (the latest version of each list), for regulations that count games per year."""
+    sql = """
+        SELECT g.player_id, COUNT(*) FROM ratings_draftgame g
+        JOIN ratings_calculationrun r ON r.id = g.run_id
+        JOIN ratings_publishedlist pl ON pl.id = r.published_list_id
+        JOIN ratings_ratingperiod p ON p.id = pl.period_id
+        WHERE p.system_id = %s AND p.start >= %s AND p.start < %s
+          AND pl.version = (SELECT MAX(version) FROM ratings_publishedlist x WHERE x.period_id = pl.period_id)
+        GROUP BY g.player_id
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [period.system_id, period.start - dt.timedelta(days=365), period.start])
+        return dict(cursor.fetchall())
+
+
+def _calculate(run: CalculationRun) -> None:
+    period = run.period
+    system = period.system
+    started = time.perf_counter()
+    threshold = getattr(settings, "RATINGS_BULK_MIN_GAMES", BULK_MIN_GAMES)
+    if system.ruleset == "fide-2024" and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT COUNT(*) FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
+                "WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')", [period.pk])
+            n_games = cursor.fetchone()[0]
+        if n_games >= threshold:
+            _calculate_bulk(run)
+            log.info("run %s (bulk) in %.2f s", run.pk, time.perf_counter() - started)
+            return
+    _calculate_engine(run)
+    log.info("run %s (engine) in %.2f s", run.pk, time.perf_counter() - started)
+
+
+def _calculate_engine(run: CalculationRun) -> None:
+    """Any regulation through `rate_period`."""
+    period = run.period
+    system = period.system
+    states = _read_states(period)
+    _progress(run.pk, 20, _("Reading games"))
+    tournaments = _tournaments(period)
+    games_by_t: dict[int, list[et.Game]] = defaultdict(list)
+    extra: dict[str, et.PlayerInput] = {}
+    pooled: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    last_day: dict[int, dt.date] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(_GAMES_SQL, [period.pk])
+        rows = cursor.fetchall()
+    for t_id, rnd, kind, result, w_tp, w_pid, w_r, b_tp, b_pid, b_r in rows:
+        if t_id not in tournaments:
+            continue
+        wk, bk = _key(w_tp, w_pid), _key(b_tp, b_pid)
+        for k, pid, tp, r in ((wk, w_pid, w_tp, w_r), (bk, b_pid, b_tp, b_r)):
+            if pid is None and k not in extra:
+                # Not in the registry: unrated in this system, never written back.
+                extra[k] = et.PlayerInput(id=k, rating=None)
+        games_by_t[t_id].append(et.Game(
+            white=wk, black=bk, result=_RESULT[result], forfeit=kind == "forfeit", round=rnd,
+            played=kind in ("played", "forfeit"),
+        ))
+    players = [_player_input(s) for s in states.values()] + list(extra.values())
+    ratings = {p.id: p.rating for p in players}
+    for t_id, games in games_by_t.items():
+        end = tournaments[t_id].end_date
+        for g in games:
+            if g.forfeit or not g.played:
+                continue
+            ws, bs = et.RESULTS[g.result]
+            for me, opp, score in ((g.white, g.black, ws), (g.black, g.white, bs)):
+                if me.isdigit():
+                    pid = int(me)
+                    last_day[pid] = max(last_day.get(pid, end), end)
+                    if ratings.get(me) is None and ratings.get(opp) is not None:
+                        pooled[pid].append({"opponent_rating": ratings[opp], "score": score,
+                                            "tournament": str(t_id), "end_date": end.isoformat()})
+    period_input = et.PeriodInput(
+        ruleset=system.ruleset, start=period.start, end=period.end, parameters=dict(system.parameters or {}),
+        players=tuple(players),
+        tournaments=tuple(
+            et.TournamentInput(
+                id=str(t.pk), system=t.system, end_date=t.end_date, start_date=t.start_date,
+                rate_of_play=system.rate_of_play, national_championship=t.national_championship,
+                match_length=t.rounds if t.system == "match" else None, kind=t.category,
+                norm_event=t.norm_event, games=tuple(games_by_t.get(t.pk, ())),
+            )
+            for t in sorted(tournaments.values(), key=lambda t: (t.end_date, t.pk))
+        ),
+    )
+    if system.ruleset in ("fide-2000", "feda-1996"):
+        year = _games_last_year(period)
+        if year:
+            from dataclasses import replace
+
+            period_input = replace(period_input, players=tuple(
+                replace(p, games_last_12_months=year.get(int(p.id), 0)) if p.id.isdigit() else p
+                for p in period_input.players
+            ))
+    _progress(run.pk, 40, _("Calculating"), player_count=len(states))
+    result = rate_period(period_input)
+    _progress(run.pk, 60, _("Writing the draft"))
+    results = [
+        _result_row(run, states[int(r.id)], r, last_day.get(int(r.id)), pooled.get(int(r.id), []))
+        for r in result.players if r.id.isdigit() and int(r.id) in states
+    ]
+    game_rows = [
+        (int(t), int(line.player), int(line.opponent) if line.opponent.isdigit() else None, line.opponent,
+         line.opponent_rating, line.score, line.expected, line.change, line.k)
+        for line in result.games if line.player.isdigit() and int(line.player) in states
+        for t in [line.tournament]
+    ]
+    excluded_rows = [
+        (int(e.tournament), e.white, e.black, e.round, e.code, e.reason[:200], e.article) for e in result.excluded
+    ]
+    _write_draft(run, results, game_rows, excluded_rows, ruleset=result.ruleset, engine_version=result.engine_version,
+                 tournaments=list(tournaments))
+
+
+def _notes_json(notes: Iterable[et.Decision]) -> list[dict[str, Any]]:
+    return json.loads(json.dumps(
+        [{"code": n.code, "article": n.article, "template": n.template, "params": dict(n.params)} for n in notes],
+        default=str,
+    ))
+
+
+def _result_row(run: CalculationRun, s: _State, r: et.PlayerResult, last_day: dt.date | None,
+                pooled: list[dict[str, Any]]) -> tuple[Any, ...]:
+    flags = sorted({n.code for n in r.notes} - {"k"})
+    rated_now = r.rating_after is not None
+    total = s.games + (r.games if (rated_now or r.status in ("new", "rated", "provisional")) else 0)
+    after = r.rating_after
+    prior = (s.prior_results + pooled) if r.status == "unrated" else []
+    inactive = r.status == "inactive" or "inactive" in flags
+    return (
+        s.player_id, r.rating_before, after, r.change, r.k, r.k_article[:40], r.games, r.score, r.expected,
+        r.status, s.status, inactive, r.status == "provisional", flags, _notes_json(r.notes), total,
+        max(filter(None, [s.last_game_date, last_day]), default=None),
+        s.reached_2400 or (after or 0) >= 2400, s.reached_2200 or (after or 0) >= 2200,
+        s.flagged_lists + 1 if inactive else 0, prior, s.games,
+    )
+
+
+RESULT_COLUMNS = (
+    "player_id", "rating_before", "rating_after", "change", "k", "k_article", "games", "score", "expected",
+    "status", "previous_status", "inactive", "provisional", "flags", "notes", "total_games", "last_game_date",
+    "reached_2400", "reached_2200", "flagged_lists", "prior_results", "games_before",
+)
+GAME_COLUMNS = ("tournament_id", "player_id", "opponent_id", "opponent_key", "opponent_rating", "score",
+                "expected", "change", "k")
+EXCLUDED_COLUMNS = ("tournament_id", "white_key", "black_key", "round", "code", "reason", "article")
+
+
+def _copy_text(value: Any) -> str:
+    if value is None:
+        return r"\N"
+    if value is True:
+        return "t"
+    if value is False:
+        return "f"
+    if isinstance(value, (list, dict)):
+        value = json.dumps(value)
+    if isinstance(value, str):
+        return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    return str(value)
+
+
+def copy_in(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]] | None = None,
+            text: Iterable[str] | None = None) -> None:
+    """COPY rows (or ready tab-separated lines) into a table (PostgreSQL, psycopg 3)."""
+    with connection.cursor() as cursor:
+        raw = cursor.cursor  # psycopg cursor under Django's wrapper
+        with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            buf = io.StringIO()
+            size = 0
+            chunks = text if text is not None else (
+                "\t".join(map(_copy_text, row)) + "\n" for row in rows or ())
+            for line in chunks:
+                buf.write(line)
+                size += len(line)
+                if size > 4_000_000:
+                    copy.write(buf.getvalue())
+                    buf = io.StringIO()
+                    size = 0
+            if size:
+                copy.write(buf.getvalue())
+
+
+def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
+                 game_rows: Sequence[tuple[Any, ...]] | None, excluded_rows: Sequence[tuple[Any, ...]],
+                 *, ruleset: str, engine_version: str, tournaments: list[int],
+                 result_text: Iterable[str] | None = None, game_text: Iterable[str] | None = None,
+                 counts: tuple[int, int] | None = None) -> None:
+    """Replace the period's draft by this run's rows, in one transaction."""
+    period = run.period
+    tail = (run.pk, ruleset, engine_version)
+    with transaction.atomic():
+        old = list(CalculationRun.objects.filter(period=period, published_list__isnull=True)
+                   .exclude(pk=run.pk).values_list("pk", flat=True))
+        if old:
+            for model in (DraftResult, DraftGame, DraftExcluded):
+                model.objects.filter(run_id__in=old).delete()
+        if connection.vendor == "postgresql":
+            extra = ("run_id", "ruleset", "engine_version")
+            if result_text is not None:
+                copy_in("ratings_draftresult", RESULT_COLUMNS + extra, text=result_text)
+            else:
+                copy_in("ratings_draftresult", RESULT_COLUMNS + extra, rows=(r + tail for r in results or ()))
+            _progress_in_tx(run.pk, 75, _("Writing the game lines"))
+            if game_text is not None:
+                copy_in("ratings_draftgame", GAME_COLUMNS + extra, text=game_text)
+            else:
+                copy_in("ratings_draftgame", GAME_COLUMNS + extra, rows=(g + tail for g in game_rows or ()))
+            copy_in("ratings_draftexcluded", EXCLUDED_COLUMNS + extra, rows=(e + tail for e in excluded_rows))
+        else:
+            common = {"run_id": run.pk, "ruleset": ruleset, "engine_version": engine_version}
+            DraftResult.objects.bulk_create(
+                (DraftResult(**dict(zip(RESULT_COLUMNS, r)), **common) for r in results or ()), batch_size=500)
+            DraftGame.objects.bulk_create(
+                (DraftGame(**dict(zip(GAME_COLUMNS, g)), **common) for g in game_rows or ()), batch_size=500)
+            DraftExcluded.objects.bulk_create(
+                (DraftExcluded(**dict(zip(EXCLUDED_COLUMNS, e)), **common) for e in excluded_rows), batch_size=500)
+        delay = float(os.environ.get("RATINGS_TEST_WRITE_DELAY", "0") or 0)
+        if delay:  # tests only: a window in which to kill the worker mid-write
+            _progress_in_tx(run.pk, 80, "test delay")
+            time.sleep(delay)
+        n_players = counts[0] if counts else len(results or ())
+        n_games = counts[1] if counts else len(game_rows or ())
+        CalculationRun.objects.filter(pk=run.pk).update(
+            status=RunStatus.SUCCEEDED, progress=100, phase=_("Done"), finished_at=timezone.now(),
+            player_count=n_players, game_count=n_games, excluded_count=len(excluded_rows),
+            ruleset=ruleset, engine_version=engine_version,
+            method="bulk" if result_text is not None else "engine",
+        )
+        now = timezone.now()
+        if period.status != PeriodStatus.PUBLISHED:
+            RatingPeriod.objects.filter(pk=period.pk).update(status=PeriodStatus.CALCULATED, calculated_at=now)
+        else:
+            RatingPeriod.objects.filter(pk=period.pk).update(calculated_at=now)
+        from tournaments.models import Tournament
+
+        Tournament.objects.filter(pk__in=tournaments, status="validated").update(status="rated", rated_at=now)
+
+
+def _progress_in_tx(run_id: int, progress: int, phase: str) -> None:
+    """Progress from inside the write transaction: a second connection, so it is visible."""
+    if connection.vendor != "postgresql":
+        return
+    import psycopg
+
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    params.pop("prepare_threshold", None)
+    try:
+        with psycopg.connect(**params, autocommit=True) as other:
+            other.execute("UPDATE ratings_calculationrun SET progress = %s, phase = %s WHERE id = %s",
+                          [progress, phase, run_id])
+    except Exception:  # progress is cosmetic
+        log.debug("progress update failed", exc_info=True)
+
+
+# --------------------------------------------------------------------------- fide-2024 at scale
+
+
+def _copy_out_ints(sql: str, ncols: int) -> Any:
+    """COPY a query of integer columns out and parse it in C (numpy), shape (rows, ncols)."""
+    import numpy as np
+
+    parts: list[bytes] = []
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f"COPY ({sql}) TO STDOUT") as copy:
+            for block in copy:
+                parts.append(bytes(block))
+    text = b"".join(parts).decode()
+    arr = np.fromstring(text, dtype=np.int64, sep=" ") if text else np.zeros(0, dtype=np.int64)
+    return arr.reshape(-1, ncols)
+
+
+_STATUS_CODES = ("", "inactive", "out_of_list", "provisional", "passive")
+
+
+def _calculate_bulk(run: CalculationRun) -> None:
+    """fide-2024 on whole arrays (ratings.engine.bulk) for the rated players; players without a
+    rating (first ratings, pooled results) and players outside the registry go through
+    `rate_period` on the small sub-period of their games. Reads and writes are COPY."""
+    import numpy as np
+
+    from ratings.engine.bulk import BulkInput, rate_rated_fide_2024
+    from ratings.engine.registry import get_regulation
+
+    period = run.period
+    system = period.system
+    params = get_regulation("fide-2024").validate_parameters(system.parameters or {})
+    sql, sparams = _state_query(period)
+    # The state query with integer columns only (ordinals for dates, codes for statuses).
+    base = sql.split("FROM players_player p", 1)
+    rating_expr, games_expr, status_sql, _join, _extra = _state_source(period)
+    year = period.start.year
+    int_sql = (
+        f"SELECT p.id, COALESCE({rating_expr}, -1), {games_expr}, "
+        f"CASE WHEN COALESCE(EXTRACT(YEAR FROM p.birth_date)::int, p.birth_year, 0) + 18 >= {year} THEN 1 ELSE 0 END, "
+        "CASE WHEN COALESCE(pr.reached_2400, FALSE) THEN 1 ELSE 0 END, "
+        "CASE WHEN COALESCE(pr.reached_2200, FALSE) THEN 1 ELSE 0 END, "
+        "COALESCE(pr.last_game_date - DATE '0001-01-01' + 1, 0), COALESCE(pr.flagged_lists, 0), "
+        f"CASE ({status_sql}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' THEN 3 "
+        "WHEN 'passive' THEN 4 ELSE 0 END FROM players_player p" + base[1] + " ORDER BY p.id"
+    )
+    int_sql = int_sql % {k: int(v) for k, v in sparams.items()}
+    P = _copy_out_ints(int_sql, 9)
+    pid = P[:, 0]
+    rating = P[:, 1]
+    rated = rating >= 0
+    _progress(run.pk, 20, _("Reading games"), player_count=len(pid))
+    G = _copy_out_ints(
+        "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), "
+        "CASE g.result WHEN '1-0' THEN 2 WHEN '+-' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END, "
+        "CASE g.kind WHEN 'played' THEN 0 WHEN 'forfeit' THEN 1 ELSE 2 END, g.tournament_id, g.round, "
+        "t.end_date - DATE '0001-01-01' + 1 "
+        "FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
+        "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "
+        "JOIN tournaments_tournamentplayer b ON b.id = g.black_id "
+        f"WHERE t.period_id = {int(period.pk)} AND t.status IN ('validated', 'rated', 'published') "
+        "AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')",
+        7,
+    )
+    gw, gb, ws2, kind, gt, rnd, gend = (G[:, i] for i in range(7))
+    wi = np.searchsorted(pid, gw).clip(0, max(len(pid) - 1, 0))
+    bi = np.searchsorted(pid, gb).clip(0, max(len(pid) - 1, 0))
+    w_linked = (gw > 0) & (pid[wi] == gw) if len(pid) else gw < -1
+    b_linked = (gb > 0) & (pid[bi] == gb) if len(pid) else gb < -1
+    both_rated = w_linked & b_linked & rated[wi] & rated[bi]
+    played = kind == 0
+    in_bulk = played & both_rated
+    small = played & ~both_rated
+    _progress(run.pk, 35, _("Calculating"))
+    out = rate_rated_fide_2024(BulkInput(
+        rating=np.where(rated, rating, 0), rated=rated, games_before=P[:, 2], youth=P[:, 3] == 1,
+        reached_2400=P[:, 4] == 1, inactive_before=P[:, 8] == 1, last_game_ordinal=P[:, 6],
+        white=wi[in_bulk], black=bi[in_bulk], white_score2=ws2[in_bulk],
+        white_counts=np.ones(int(in_bulk.sum()), dtype=bool), black_counts=np.ones(int(in_bulk.sum()), dtype=bool),
+        inactive_cutoff_ordinal=self_cutoff(period, params), floor=int(params["floor"]),
+    ))
+    # Last game day per player (any played game in the period).
+    last = P[:, 6].copy()
+    for idx, linked in ((wi, w_linked), (bi, b_linked)):
+        m = linked & played
+        np.maximum.at(last, idx[m], gend[m])
+
+    # ---- players without a rating: rate_period on their games only
+    unrated_ids = set(pid[~rated].tolist())
+    engine_rows: list[tuple[Any, ...]] = []
+    excluded_rows: list[tuple[Any, ...]] = []
+    for g in np.nonzero(~played)[0].tolist():
+        wk = str(gw[g]) if gw[g] > 0 else f"tp{-gw[g]}"
+        bk = str(gb[g]) if gb[g] > 0 else f"tp{-gb[g]}"
+        code = "forfeit" if kind[g] == 1 else "not_played"
+        excluded_rows.append((int(gt[g]), wk, bk, int(rnd[g]), code,
+                              "not played (forfeit)" if code == "forfeit" else "not played", "fide-2024 5.1"))
+    if unrated_ids or small.any():
+        sub_idx = np.nonzero(small)[0]
+        involved = set(unrated_ids)
+        for g in sub_idx.tolist():
+            for x in (gw[g], gb[g]):
+                if x > 0:
+                    involved.add(int(x))
+        states = _read_states_for(period, involved)
+        tournaments = _tournaments(period)
+        games_by_t: dict[int, list[et.Game]] = defaultdict(list)
+        extra: dict[str, et.PlayerInput] = {}
+        for g in sub_idx.tolist():
+            keys = []
+            for x in (gw[g], gb[g]):
+                k = str(x) if x > 0 else f"tp{-x}"
+                if x <= 0 and k not in extra:
+                    extra[k] = et.PlayerInput(id=k, rating=None)
+                keys.append(k)
+            games_by_t[int(gt[g])].append(et.Game(white=keys[0], black=keys[1],
+                                                  result={2: "1-0", 1: "1/2-1/2", 0: "0-1"}[int(ws2[g])],
+                                                  round=int(rnd[g])))
+        sub = et.PeriodInput(
+            ruleset="fide-2024", start=period.start, end=period.end, parameters=dict(system.parameters or {}),
+            players=tuple(_player_input(s) for s in states.values()) + tuple(extra.values()),
+            tournaments=tuple(
+                et.TournamentInput(id=str(t), system=tournaments[t].system, end_date=tournaments[t].end_date,
+                                   start_date=tournaments[t].start_date, rate_of_play=system.rate_of_play,
+                                   national_championship=tournaments[t].national_championship,
+                                   match_length=tournaments[t].rounds if tournaments[t].system == "match" else None,
+                                   games=tuple(gs))
+                for t, gs in games_by_t.items() if t in tournaments
+            ),
+        )
+        result = rate_period(sub)
+        pooled: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        ratings_of = {p.id: p.rating for p in sub.players}
+        for t, gs in games_by_t.items():
+            end = tournaments[t].end_date.isoformat()
+            for game in gs:
+                ws, bs = et.RESULTS[game.result]
+                for me, opp, score in ((game.white, game.black, ws), (game.black, game.white, bs)):
+                    if me.isdigit() and int(me) in unrated_ids and ratings_of.get(opp) is not None:
+                        pooled[int(me)].append({"opponent_rating": ratings_of[opp], "score": score,
+                                                "tournament": str(t), "end_date": end})
+        row_of = {int(p): i for i, p in enumerate(pid.tolist())} if unrated_ids else {}
+        for r in result.players:
+            if r.id.isdigit() and int(r.id) in unrated_ids:
+                i = row_of[int(r.id)]
+                day = dt.date.fromordinal(int(last[i])) if last[i] > P[i, 6] else None
+                engine_rows.append(_result_row(run, states[int(r.id)], r, day, pooled.get(int(r.id), [])))
+        for e in result.excluded:
+            excluded_rows.append((int(e.tournament), e.white, e.black, e.round, e.code, e.reason[:200], e.article))
+
+    _progress(run.pk, 55, _("Writing the draft"))
+    n_rated = int(rated.sum())
+    result_text = _bulk_result_lines(run, P, out, last, rated) 
+    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
+    engine_text = ("\t".join(map(_copy_text, row)) + tail for row in engine_rows)
+    game_text = _bulk_game_lines(run, wi[in_bulk], bi[in_bulk], ws2[in_bulk], gt[in_bulk], pid, rating, out)
+    import itertools
+
+    _write_draft(
+        run, None, None, excluded_rows, ruleset="fide-2024", engine_version=ENGINE_VERSION,
+        tournaments=sorted(set(gt.tolist())), result_text=itertools.chain(result_text, engine_text),
+        game_text=game_text, counts=(n_rated + len(engine_rows), 2 * int(in_bulk.sum())),
+    )
+
+
+def self_cutoff(period: RatingPeriod, params: Any) -> int:
+    """fide-2024 7.2.2 a: the inactivity cut-off day, as the engine computes it."""
+    from ratings.engine.registry import get_regulation
+
+    return get_regulation("fide-2024")._cutoff(  # type: ignore[attr-defined]
+        et.PeriodInput(ruleset="fide-2024", start=period.start, end=period.end, parameters={},
+                       players=(), tournaments=()), params).toordinal()
+
+
+def _read_states_for(period: RatingPeriod, ids: set[int]) -> dict[int, _State]:
+    if not ids:
+        return {}
+    sql, params = _state_query(period)
+    sql = f"SELECT * FROM ({sql}) s WHERE s.id = ANY(%(ids)s)"
+    params["ids"] = sorted(ids)
+    out: dict[int, _State] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for r in cursor.fetchall():
+            prior = r[8]
+            if isinstance(prior, str):
+                prior = json.loads(prior)
+            out[r[0]] = _State(
+                player_id=r[0], rating=r[1], games=r[2] or 0, status=r[3] or "", reached_2400=bool(r[4]),
+                reached_2200=bool(r[5]), last_game_date=_as_date(r[6]), flagged_lists=r[7] or 0,
+                prior_results=list(prior or []), birth_date=_as_date(r[9]), birth_year=r[10], sex=r[11] or "",
+                federation=r[12] or "", affiliated=bool(r[13]), fide=(r[14], r[15], r[16], r[17], r[18]),
+                registered=bool(r[19]),
+            )
+    return out
+
+
+_BULK_NOTES = {
+    "k_700": "fide-2024 8.3.3", "below_floor": "fide-2024 7.2.1",
+    "inactive": "fide-2024 7.2.2", "reactivated": "fide-2024 7.2.2",
+}
+
+
+def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, rated: Any) -> Iterable[str]:
+    import numpy as np
+
+    idx = np.nonzero(rated)[0]
+    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
+    NULL = r"\N"
+    dates: dict[int, str] = {0: NULL}
+    cols = [
+        P[idx, 0], P[idx, 1], out.rating_after[idx], out.change[idx], out.k[idx], out.games[idx],
+        out.score2[idx], out.expected_milli[idx], out.out_of_list[idx], out.inactive[idx],
+        out.reactivated[idx], out.k_reduced[idx], P[idx, 8], P[idx, 2], last[idx], P[idx, 4], P[idx, 5],
+        P[idx, 7],
+    ]
+    for (p, before, after, change, k, games, score2, exp, ool, inact, react, k700, prev, gb, lastd, r24, r22,
+         flagged) in zip(*(c.tolist() for c in cols)):
+        flags = []
+        if k700 and games:
+            flags.append("k_700")
+        if ool:
+            flags.append("below_floor")
+        if inact:
+            flags.append("inactive")
+        if react:
+            flags.append("reactivated")
+        status = "out_of_list" if ool else "inactive" if inact else "rated"
+        if flags:
+            fj = json.dumps(flags)
+            nj = json.dumps([{"code": f, "article": _BULK_NOTES[f]} for f in flags])
+        else:
+            fj = nj = "[]"
+        d = dates.get(lastd)
+        if d is None:
+            d = dates[lastd] = dt.date.fromordinal(lastd).isoformat()
+        yield (
+            f"{p}\t{before}\t{NULL if ool else after}\t{change}\t{k}\tfide-2024 8.3.3\t{games}\t{score2 / 2}\t"
+            f"{exp / 1000}\t{status}\t{_STATUS_CODES[prev]}\t{'t' if inact else 'f'}\tf\t{fj}\t{nj}\t{gb + games}\t"
+            f"{d}\t{'t' if r24 or after >= 2400 else 'f'}\t{'t' if r22 or after >= 2200 else 'f'}\t"
+            f"{flagged + 1 if inact else 0}\t[]\t{gb}{tail}"
+        )
+
+
+def _bulk_game_lines(run: CalculationRun, w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: Any,
+                     out: Any) -> Iterable[str]:
+    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
+    wexp = out.white_expected_milli
+    cols = [t, pid[w], pid[b], rating[w], rating[b], ws2, wexp, out.k[w], out.k[b]]
+    for tt, pw, pb, rw, rb, s2, e, kw, kb in zip(*(c.tolist() for c in cols)):
+        sw = s2 * 500
+        yield (f"{tt}\t{pw}\t{pb}\t{pb}\t{rb}\t{sw / 1000}\t{e / 1000}\t{kw * (sw - e) / 1000}\t{kw}{tail}")
+        yield (f"{tt}\t{pb}\t{pw}\t{pw}\t{rw}\t{(1000 - sw) / 1000}\t{(1000 - e) / 1000}\t"
+               f"{kb * (e - sw) / 1000}\t{kb}{tail}")
+
+
+# --------------------------------------------------------------------------- publish
+
+
+_KIND_SQL = ("CASE WHEN d.status = 'provisional' THEN 'provisional' "
+             "WHEN d.rating_after IS NULL THEN 'unrated' ELSE 'effective' END")
+_ACTIVITY_SQL = ("CASE WHEN d.status = 'inactive' OR d.inactive THEN 'inactive' "
+                 "WHEN d.status = 'passive' THEN 'passive' ELSE 'active' END")
+
+
+def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> PublishedList:
+    """The current draft becomes an immutable list version (n+1 after a correction); player
+    states advance (unless a later period is already published), tournaments go to
+    "published", and the next period opens."""
+    with transaction.atomic():
+        period = RatingPeriod.objects.select_for_update().select_related("system").get(pk=period.pk)
+        if period.runs.filter(status__in=ACTIVE_RUN_STATUSES).exists():
+            raise CalculationRefused(_("A calculation of this period is running; publish when it has finished."))
+        run = selectors.run_draft(period=period)
+        if run is None or run.published_list_id is not None:
+            raise CalculationRefused(_("There is no new draft to publish: calculate the period first."))
+        version = (period.lists.order_by("-version").values_list("version", flat=True).first() or 0) + 1
+        now = timezone.now()
+        published = PublishedList.objects.create(
+            system=period.system, period=period, version=version, list_date=period.list_date, published_at=now,
+            published_by=user if getattr(user, "is_authenticated", False) else None,
+            ruleset=run.ruleset, engine_version=run.engine_version, note=note, entry_count=run.player_count,
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, k, games,
+                       total_games, status, inactive, provisional, ruleset, engine_version)
+                   SELECT %s, d.player_id, d.rating_after, d.change, d.k, d.games, d.total_games, d.status,
+                          d.inactive, d.provisional, d.ruleset, d.engine_version
+                   FROM ratings_draftresult d WHERE d.run_id = %s""",
+                [published.pk, run.pk],
+            )
+            later = RatingPeriod.objects.filter(system=period.system, start__gt=period.start,
+                                                status=PeriodStatus.PUBLISHED).exists()
+            if not later:
+                cursor.execute(
+                    f"""INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity,
+                           out_of_list, reached_2400, reached_2200, last_game_date, flagged_lists, prior_results,
+                           ruleset, engine_version, updated_at)
+                       SELECT d.player_id, %s, d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
+                              d.status = 'out_of_list', d.reached_2400, d.reached_2200, d.last_game_date,
+                              d.flagged_lists, COALESCE(d.prior_results, '[]'), d.ruleset, d.engine_version, %s
+                       FROM ratings_draftresult d WHERE d.run_id = %s
+                       ON CONFLICT (player_id, system_id) DO UPDATE SET
+                           rating = EXCLUDED.rating, games = EXCLUDED.games, kind = EXCLUDED.kind,
+                           activity = EXCLUDED.activity, out_of_list = EXCLUDED.out_of_list,
+                           reached_2400 = EXCLUDED.reached_2400, reached_2200 = EXCLUDED.reached_2200,
+                           last_game_date = EXCLUDED.last_game_date, flagged_lists = EXCLUDED.flagged_lists,
+                           prior_results = EXCLUDED.prior_results, ruleset = EXCLUDED.ruleset,
+                           engine_version = EXCLUDED.engine_version, updated_at = EXCLUDED.updated_at
+                       WHERE (ratings_playerrating.rating, ratings_playerrating.games, ratings_playerrating.kind,
+                              ratings_playerrating.activity, ratings_playerrating.out_of_list,
+                              ratings_playerrating.flagged_lists, ratings_playerrating.last_game_date,
+                              ratings_playerrating.engine_version)
+                             IS DISTINCT FROM (EXCLUDED.rating, EXCLUDED.games, EXCLUDED.kind, EXCLUDED.activity,
+                              EXCLUDED.out_of_list, EXCLUDED.flagged_lists, EXCLUDED.last_game_date,
+                              EXCLUDED.engine_version)
+                          OR ratings_playerrating.prior_results::text <> EXCLUDED.prior_results::text"""
+                    if connection.vendor == "postgresql" else
+                    f"""INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity,
+                           out_of_list, reached_2400, reached_2200, last_game_date, flagged_lists, prior_results,
+                           ruleset, engine_version, updated_at)
+                       SELECT d.player_id, %s, d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
+                              d.status = 'out_of_list', d.reached_2400, d.reached_2200, d.last_game_date,
+                              d.flagged_lists, COALESCE(d.prior_results, '[]'), d.ruleset, d.engine_version, %s
+                       FROM ratings_draftresult d WHERE d.run_id = %s
+                       ON CONFLICT (player_id, system_id) DO UPDATE SET
+                           rating = excluded.rating, games = excluded.games, kind = excluded.kind,
+                           activity = excluded.activity, out_of_list = excluded.out_of_list,
+                           reached_2400 = excluded.reached_2400, reached_2200 = excluded.reached_2200,
+                           last_game_date = excluded.last_game_date, flagged_lists = excluded.flagged_lists,
+                           prior_results = excluded.prior_results, ruleset = excluded.ruleset,
+                           engine_version = excluded.engine_version, updated_at = excluded.updated_at""",
+                    [period.system_id, now, run.pk],
+                )
+        CalculationRun.objects.filter(pk=run.pk).update(published_list=published)
+        RatingPeriod.objects.filter(pk=period.pk).update(
+            status=PeriodStatus.PUBLISHED, published_at=now, needs_recalculation=False)
+        from tournaments.models import Tournament
+
+        Tournament.objects.filter(period=period, status__in=("validated", "rated")).update(
+            status="published", published_at=now)
+        if later:
+            # A correction of an old list: every later list must be re-rated from it.
+            RatingPeriod.objects.filter(system=period.system, start__gt=period.start,
+                                        status=PeriodStatus.PUBLISHED).update(needs_recalculation=True)
+        else:
+            period_open_next(system=period.system)
+    return published
+
+
+# --------------------------------------------------------------------------- protests
+
+
+def protest_submit(*, published: PublishedList, player: Any, user: Any, text: str) -> Protest:
+    if timezone.now() > selectors.protest_open_until(published=published):
+        raise CalculationRefused(_("The deadline to protest this list (%(days)s days) has passed.")
+                                 % {"days": published.system.protest_days})
+    if not text.strip():
+        raise CalculationRefused(_("Give the grounds of the protest."))
+    return Protest.objects.create(published_list=published, player=player, submitted_by=user, text=text.strip())
+
+
+def protest_decide(*, protest: Protest, user: Any, upheld: bool, decision: str = "") -> Protest:
+    """Upheld: the period is marked for recalculation; the officer recalculates and publishes a
+    correction (version n+1)."""
+    if protest.status != ProtestStatus.SUBMITTED:
+        raise CalculationRefused(_("This protest has already been decided."))
+    protest.status = ProtestStatus.UPHELD if upheld else ProtestStatus.REJECTED
+    protest.decided_by = user
+    protest.decided_at = timezone.now()
+    protest.decision = decision
+    protest.save(update_fields=["status", "decided_by", "decided_at", "decision"])
+    if upheld:
+        period_mark_for_recalculation(period=protest.published_list.period)
+    return protest
+
+
+# --------------------------------------------------------------------------- re-rating
+
+
+def rerate_request(*, period: RatingPeriod, user: Any = None) -> list[int]:
+    """Recalculate and republish this period and every later calculated/published one, in
+    order, as a chain of Celery tasks (each a new list version)."""
+    from celery import chain
+
+    from ratings import tasks
+
+    periods = list(
+        RatingPeriod.objects.filter(system=period.system, start__gte=period.start)
+        .exclude(status=PeriodStatus.OPEN).order_by("start").values_list("pk", flat=True)
+    )
+    if not periods:
+        raise CalculationRefused(_("Nothing to re-rate."))
+    if CalculationRun.objects.filter(period_id__in=periods, status__in=ACTIVE_RUN_STATUSES).exists():
+        raise CalculationRefused(_("A calculation of one of these periods is running; try again when it ends."))
+    user_id = getattr(user, "pk", None)
+    queue = getattr(settings, "RATINGS_QUEUE", None)
+    options = {"queue": queue} if queue else {}
+    signature = chain(*[tasks.rerate_period.si(pk, user_id).set(**options) for pk in periods])
+    transaction.on_commit(lambda: signature.apply_async())
+    return periods
+
+
+def period_rerate(*, period_id: int, user_id: int | None = None) -> PublishedList | None:
+    """One link of the re-rating chain: calculate the period now (in this worker) and publish."""
+    from django.contrib.auth import get_user_model
+
+    period = RatingPeriod.objects.get(pk=period_id)
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+    run = calculation_request(period=period, user=user, enqueue=False)
+    calculation_run(run_id=run.pk)
+    run.refresh_from_db()
+    if run.status != RunStatus.SUCCEEDED:
+        raise CalculationRefused(_("The re-rating of %(period)s failed.") % {"period": period})
+    return list_publish(period=period, user=user, note=_("Re-rating after a correction of an earlier period."))

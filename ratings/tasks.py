@@ -1,0 +1,21 @@
+"""Celery tasks of the rating office: thin, they take ids and call one service.
+
+acks_late + reject_on_worker_lost (also the project defaults, config/settings.py): a worker
+killed mid-run does not lose the message; the draft write is one transaction, so the previous
+draft and every published list stay intact, and the redelivered message runs the period again.
+"""
+from __future__ import annotations
+
+from celery import shared_task
+
+from ratings import services
+
+
+@shared_task(name="ratings.calculate_period", acks_late=True, reject_on_worker_lost=True)
+def calculate_period(run_id: int) -> None:
+    services.calculation_run(run_id=run_id)
+
+
+@shared_task(name="ratings.rerate_period", acks_late=True, reject_on_worker_lost=True)
+def rerate_period(period_id: int, user_id: int | None = None) -> None:
+    services.period_rerate(period_id=period_id, user_id=user_id)

@@ -1,0 +1,161 @@
+"""Calculation and publication through the services (SQLite or PostgreSQL, eager Celery)."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test import override_settings
+
+from players.roles import RATING_OFFICER
+from ratings import selectors, services
+from ratings.engine import ENGINE_VERSION
+from ratings.models import (
+    CalculationRun, DraftExcluded, DraftGame, DraftResult, ListEntry, PeriodStatus, PlayerRating,
+    PublishedList, RunStatus,
+)
+from tests.factories import make_period, make_player, make_system, make_tournament, make_user
+from tournaments.models import Game, TournamentPlayer
+
+pytestmark = pytest.mark.django_db
+
+
+def build(ruleset: str = "fide-2024", **system_fields):
+    """Three rated players (2000, 2100, 2200) and one unrated, three games: a win, a draw
+    against the unrated player, a forfeit."""
+    system = make_system(ruleset=ruleset, **system_fields)
+    period = make_period(system)
+    arbiter = make_user()
+    tournament = make_tournament(system, arbiter, status="validated", period=period)
+    players = [make_player(birth_year=1990) for _ in range(4)]
+    for i, p in enumerate(players[:3]):
+        PlayerRating.objects.create(player=p, system=system, rating=2000 + 100 * i, games=50, kind="effective")
+    tps = [TournamentPlayer.objects.create(tournament=tournament, player=p, start_rank=i + 1, name=str(p))
+           for i, p in enumerate(players)]
+    Game.objects.create(tournament=tournament, round=1, white=tps[0], black=tps[1], result="1-0",
+                        white_score=1, black_score=0)
+    Game.objects.create(tournament=tournament, round=1, white=tps[2], black=tps[3], result="1/2-1/2",
+                        white_score=0.5, black_score=0.5)
+    Game.objects.create(tournament=tournament, round=2, white=tps[1], black=tps[2], result="+-",
+                        kind="forfeit", white_score=1, black_score=0)
+    return system, period, players, tournament
+
+
+def calculate(period, user=None):
+    services.period_close(period=period) if period.status == PeriodStatus.OPEN else None
+    run = services.calculation_request(period=period, user=user)  # eager: runs on commit
+    run.refresh_from_db()
+    return run
+
+
+def test_calculate_writes_a_draft_with_ruleset_and_engine_version(django_capture_on_commit_callbacks) -> None:
+    system, period, players, tournament = build()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.period_close(period=period)
+        run = services.calculation_request(period=period)
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert (run.ruleset, run.engine_version, run.progress) == ("fide-2024", ENGINE_VERSION, 100)
+    rows = {r.player_id: r for r in DraftResult.objects.filter(run=run)}
+    assert set(rows) == {p.pk for p in players}
+    a, b = rows[players[0].pk], rows[players[1].pk]
+    # fide-2024: 2000 beats 2100, D = -100 -> expected 0.36 (table 8.1.2), K = 20 -> +12.8 -> +13.
+    assert (a.rating_before, a.rating_after, a.change, a.k, a.games) == (2000, 2013, 13, 20, 1)
+    assert (b.rating_after, b.change) == (2087, -13)
+    assert {r.ruleset for r in rows.values()} == {"fide-2024"}
+    assert {r.engine_version for r in rows.values()} == {ENGINE_VERSION}
+    lines = DraftGame.objects.filter(run=run, player=players[0])
+    assert [(g.opponent_id, g.opponent_rating, g.score, g.expected, g.k) for g in lines] == [
+        (players[1].pk, 2100, 1.0, 0.36, 20)]
+    assert DraftExcluded.objects.filter(run=run, code="forfeit", article="fide-2024 5.1").count() == 1
+    period.refresh_from_db()
+    assert period.status == PeriodStatus.CALCULATED
+    tournament.refresh_from_db()
+    assert tournament.status == "rated"
+
+
+def test_recalculate_replaces_the_draft_and_publish_makes_an_immutable_version(
+    django_capture_on_commit_callbacks,
+) -> None:
+    system, period, players, tournament = build()
+    officer = make_user(role=RATING_OFFICER)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.period_close(period=period)
+        first = services.calculation_request(period=period, user=officer)
+    with django_capture_on_commit_callbacks(execute=True):
+        second = services.calculation_request(period=period, user=officer)
+    assert not DraftResult.objects.filter(run=first).exists()
+    assert DraftResult.objects.filter(run=second).count() == 4
+    published = services.list_publish(period=period, user=officer)
+    assert published.version == 1 and published.entry_count == 4
+    entries = {e.player_id: e for e in ListEntry.objects.filter(published_list=published)}
+    assert entries[players[0].pk].rating == 2013
+    state = PlayerRating.objects.get(player=players[0], system=system)
+    assert (state.rating, state.games, state.engine_version) == (2013, 51, ENGINE_VERSION)
+    period.refresh_from_db()
+    tournament.refresh_from_db()
+    assert period.status == PeriodStatus.PUBLISHED and tournament.status == "published"
+    nxt = system.periods.get(start=dt.date(2026, 12, 1))
+    assert nxt.status == PeriodStatus.OPEN and nxt.end == dt.date(2026, 12, 31)
+    # A correction: the game becomes a draw; recalculate and publish version 2 with a diff.
+    Game.objects.filter(tournament=tournament, round=1, white__player=players[0]).update(
+        result="1/2-1/2", white_score=0.5, black_score=0.5)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.calculation_request(period=period, user=officer)
+    v2 = services.list_publish(period=period, user=officer, note="correction")
+    assert v2.version == 2
+    assert ListEntry.objects.get(published_list=published, player=players[0]).rating == 2013
+    previous, diff = selectors.list_diff(published=v2)
+    assert previous == published
+    changed = {d["player"].pk: (d["old_rating"], d["new_rating"]) for d in diff}
+    # draw: 0.5 - 0.36 = 0.14 x 20 = 2.8 -> +3
+    assert changed == {players[0].pk: (2013, 2003), players[1].pk: (2087, 2097)}
+
+
+def test_second_request_is_refused_while_a_run_is_active() -> None:
+    system, period, players, tournament = build()
+    services.period_close(period=period)
+    services.calculation_request(period=period, enqueue=False)
+    with pytest.raises(services.CalculationRefused, match="already"):
+        services.calculation_request(period=period, enqueue=False)
+    assert CalculationRun.objects.filter(period=period).count() == 1
+
+
+def test_an_open_period_cannot_be_calculated() -> None:
+    system, period, players, tournament = build()
+    with pytest.raises(services.CalculationRefused):
+        services.calculation_request(period=period, enqueue=False)
+
+
+@pytest.mark.parametrize("ruleset", ["fide-2000", "feda-1996", "fce", "cnxc-2000"])
+def test_other_regulations_go_through_rate_period(ruleset, django_capture_on_commit_callbacks) -> None:
+    cycle = {"fide-2000": "quarterly", "feda-1996": "semestral", "cnxc-2000": "semestral"}.get(ruleset, "monthly")
+    system, period, players, tournament = build(ruleset, cycle=cycle)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.period_close(period=period)
+        run = services.calculation_request(period=period)
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert run.method == "engine" and run.ruleset == ruleset
+    assert DraftResult.objects.filter(run=run).count() == 4
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="the bulk path reads with COPY (PostgreSQL)")
+def test_bulk_path_agrees_with_rate_period(django_capture_on_commit_callbacks) -> None:
+    system, period, players, tournament = build()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.period_close(period=period)
+        engine = services.calculation_request(period=period)
+    with override_settings(RATINGS_BULK_MIN_GAMES=0), django_capture_on_commit_callbacks(execute=True):
+        bulk = services.calculation_request(period=period)
+    bulk.refresh_from_db()
+    assert bulk.method == "bulk", bulk.error
+    want = {(p, a, c, k, g, s) for p, a, c, k, g, s in []}
+    got = set(DraftResult.objects.filter(run=bulk).values_list(
+        "player_id", "rating_after", "change", "k", "games", "status"))
+    assert (players[0].pk, 2013, 13, 20, 1, "rated") in got
+    assert (players[1].pk, 2087, -13, 20, 1, "rated") in got
+    assert len(got) == 4
+    assert DraftGame.objects.filter(run=bulk).count() == 2
+    assert DraftExcluded.objects.filter(run=bulk, code="forfeit").count() == 1
+    del want, engine
