@@ -1,0 +1,335 @@
+"""Per-regulation checks of a tournament and its report. Pure: no Django import.
+
+Every problem carries the article it applies in ``params["article"]`` (e.g. ``"fide-2024 1.1"``)
+and a stable ``code``; errors block rating, warnings are for the officer's attention.
+Digest of the articles: /work/shared/RULESETS.md; the decisions are in docs/arbiters.md.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from tournaments.reports.problems import Problem, Severity
+from tournaments.reports.records import ParsedReport
+
+
+def _(s: str) -> str:
+    return s
+
+
+TEMPLATES: dict[str, str] = {
+    "registration_late": _(
+        "Registered %(days)s days before the start; the regulation asks for %(required)s days. "
+        "A rating officer must approve the late registration"
+    ),
+    "rate_of_play": _(
+        "Rate of play: %(minutes)s minutes per player for 60 moves; at least %(required)s are "
+        "needed because a player is rated %(rating)s"
+    ),
+    "rate_of_play_min": _(
+        "Rate of play: %(minutes)s minutes per player for 60 moves; at least %(required)s are needed"
+    ),
+    "first_control_moves": _(
+        "The first time control is %(moves)s moves; it must be at least %(required)s moves"
+    ),
+    "feda_moves_per_hour": _(
+        "Rate of play: %(rate)s moves an hour; at most %(required)s moves an hour "
+        "(or a guillotine of at least %(minutes)s minutes)"
+    ),
+    "rounds_per_day": _("%(rounds)s rounds on %(day)s; at most %(limit)s rounds a day"),
+    "rounds_per_day_average": _(
+        "%(rounds)s rounds in %(days)s days: some day has more than %(limit)s rounds"
+    ),
+    "hours_per_day": _(
+        "%(rounds)s rounds a day at %(minutes)s minutes per player can take %(hours)s hours; "
+        "at most %(limit)s hours of play a day"
+    ),
+    "duration": _("The tournament lasts %(days)s days; at most %(limit)s days"),
+    "duration_authorised": _(
+        "The tournament lasts %(days)s days; over %(limit)s days needs the federation's authorisation"
+    ),
+    "duration_monthly": _(
+        "The tournament lasts %(days)s days: intermediate results must be reported monthly"
+    ),
+    "rr_rated_share": _(
+        "Round robin with %(players)s players and %(rated)s rated: at least %(required)s must be rated"
+    ),
+    "drr_unrated": _(
+        "Double round robin with unrated players: at least 6 players and 4 rated "
+        "(%(players)s players, %(rated)s rated)"
+    ),
+    "unrated_low_score": _(
+        "Player %(rank)s (unrated) scored %(points)s: their games are not rated"
+    ),
+    "unrated_few_opponents": _(
+        "Player %(rank)s (unrated) met %(opponents)s rated opponents; at least %(required)s are needed"
+    ),
+    "report_late_feda": _(
+        "Report received %(days)s days after the last round; it is due within 14 days"
+    ),
+    "report_too_late": _(
+        "Report received on %(received)s, after the closing date %(deadline)s of the third list "
+        "after the tournament: it is not rated"
+    ),
+    "feda_ascii_missing": _(
+        "%(players)s players: a tournament of over 40 players must also send the FEDA ASCII file"
+    ),
+    "feda_ascii_count": _(
+        "The FEDA ASCII file lists %(ascii)s players but the report has %(players)s"
+    ),
+    "dates_differ": _(
+        "The report's dates %(report)s differ from the registered dates %(registered)s"
+    ),
+}
+
+
+def check(severity: Severity, code: str, article: str, **params: object) -> Problem:
+    return Problem(severity=severity, code=code, template=TEMPLATES[code],
+                   params={**params, "article": article})
+
+
+@dataclass(frozen=True)
+class TournamentFacts:
+    """What the checks need to know about the registered tournament."""
+
+    ruleset: str
+    rate_of_play: str  # standard / rapid / blitz / correspondence
+    pairing_system: str  # swiss / round_robin / double_round_robin / match / team
+    start_date: dt.date
+    end_date: dt.date
+    minutes_for_60_moves: float
+    moves_per_control: int | None = None
+    base_minutes: int = 0
+    increment_seconds: int = 0
+    national_championship: bool = False
+    registration_days: int = 3  # the rating system's default (RatingSystem.registration_days)
+
+
+# --------------------------------------------------------------------------- registration
+
+def registration_days_required(*, ruleset: str, default_days: int, top_rating: int | None = None,
+                               top_woman_rating: int | None = None) -> tuple[int, str]:
+    """Days ahead a tournament must be registered, and the article that says so."""
+    if ruleset == "fide-2024":
+        # fide-2024 0.2: 30 days when a player is over 2700 or a woman over 2500, else 3 days.
+        if (top_rating or 0) > 2700 or (top_woman_rating or 0) > 2500:
+            return 30, "fide-2024 0.2"
+        return 3, "fide-2024 0.2"
+    return default_days, f"{ruleset} (registration_days)"
+
+
+def registration_check(*, facts: TournamentFacts, registered_on: dt.date, approved: bool,
+                       report: ParsedReport | None = None) -> list[Problem]:
+    """Re-checks the deadline with the ratings of the report (a 2700 only known afterwards)."""
+    top = top_w = None
+    if report is not None:
+        top = max((p.rating or 0 for p in report.players), default=0)
+        top_w = max((p.rating or 0 for p in report.players if p.sex == "w"), default=0)
+    required, article = registration_days_required(
+        ruleset=facts.ruleset, default_days=facts.registration_days, top_rating=top, top_woman_rating=top_w)
+    days = (facts.start_date - registered_on).days
+    if days < required and not approved:
+        return [check("error", "registration_late", article, days=days, required=required)]
+    return []
+
+
+# --------------------------------------------------------------------------- rate of play
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+def rate_of_play_checks(facts: TournamentFacts, report: ParsedReport) -> list[Problem]:
+    if facts.rate_of_play != "standard":
+        return []
+    top = max((p.rating or 0 for p in report.players if not p.dummy), default=0)
+    minutes = facts.minutes_for_60_moves
+    out: list[Problem] = []
+    rs = facts.ruleset
+    if rs == "fide-2024":
+        # fide-2024 1.1: 120 min if a player is rated ≥2400, 90 if ≥1800, 60 otherwise.
+        for threshold, required in ((2400, 120), (1800, 90)):
+            if top >= threshold:
+                if minutes < required:
+                    out.append(check("error", "rate_of_play", "fide-2024 1.1", minutes=_fmt(minutes),
+                                     required=required, rating=threshold))
+                break
+        else:
+            if minutes < 60:
+                out.append(check("error", "rate_of_play_min", "fide-2024 1.1", minutes=_fmt(minutes),
+                                 required=60))
+        # fide-2024 1.2: the first control is of at least 30 moves.
+        if facts.moves_per_control is not None and facts.moves_per_control < 30:
+            out.append(check("error", "first_control_moves", "fide-2024 1.2",
+                             moves=facts.moves_per_control, required=30))
+    elif rs == "fide-2000":
+        # fide-2000 1.1x: 120 min if a player is ≥2200, 90 if ≥1600, 60 otherwise.
+        for threshold, required in ((2200, 120), (1600, 90)):
+            if top >= threshold:
+                if minutes < required:
+                    out.append(check("error", "rate_of_play", "fide-2000 1.1", minutes=_fmt(minutes),
+                                     required=required, rating=threshold))
+                break
+        else:
+            if minutes < 60:
+                out.append(check("error", "rate_of_play_min", "fide-2000 1.1", minutes=_fmt(minutes),
+                                 required=60))
+    elif rs == "feda-1996":
+        # feda-1996 2.x: at most 23 moves an hour for the first control, or a guillotine
+        # (whole game, possibly with increment) of at least 60 minutes per player for 60 moves.
+        if facts.moves_per_control and facts.base_minutes:
+            rate = facts.moves_per_control * 60 / facts.base_minutes
+            if rate > 23:
+                out.append(check("error", "feda_moves_per_hour", "feda-1996 2.1", rate=_fmt(round(rate, 1)),
+                                 required=23, minutes=60))
+        elif minutes < 60:
+            out.append(check("error", "rate_of_play_min", "feda-1996 2.2", minutes=_fmt(minutes), required=60))
+    elif rs == "fce":
+        # fce 5.1: at least 60 minutes per player for 60 moves; faster games go to rapid (5.2).
+        if minutes < 60:
+            out.append(check("error", "rate_of_play_min", "fce 5.1", minutes=_fmt(minutes), required=60))
+    return out
+
+
+# --------------------------------------------------------------------------- days and duration
+
+_ROUNDS_PER_DAY = {"fide-2000": (3, "fide-2000 3.1"), "feda-1996": (2, "feda-1996 4.1"),
+                   "fce": (3, "fce 6.1")}
+_HOURS_PER_DAY = {"fide-2024": "fide-2024 3.1", "fide-2000": "fide-2000 3.1"}
+
+
+def schedule_checks(facts: TournamentFacts, report: ParsedReport) -> list[Problem]:
+    out: list[Problem] = []
+    rs = facts.ruleset
+    days = (facts.end_date - facts.start_date).days + 1
+    rounds = report.header.rounds or report.rounds_in_file or 0
+    dated = [d for d in report.header.round_dates if d is not None]
+    per_day = Counter(dated)
+    busiest = max(per_day.values(), default=0) if dated else (math.ceil(rounds / days) if rounds else 0)
+    if rs in _ROUNDS_PER_DAY and facts.rate_of_play == "standard":
+        limit, article = _ROUNDS_PER_DAY[rs]
+        if dated:
+            for day, n in sorted(per_day.items()):
+                if n > limit:
+                    out.append(check("error", "rounds_per_day", article, rounds=n, day=day.isoformat(), limit=limit))
+        elif rounds > limit * days:
+            out.append(check("error", "rounds_per_day_average", article, rounds=rounds, days=days, limit=limit))
+    if rs in _HOURS_PER_DAY and facts.rate_of_play == "standard" and busiest:
+        # A game can last twice each player's time for 60 moves.
+        hours = busiest * 2 * facts.minutes_for_60_moves / 60
+        if hours > 12:
+            out.append(check("warning", "hours_per_day", _HOURS_PER_DAY[rs], rounds=busiest,
+                             minutes=_fmt(facts.minutes_for_60_moves), hours=_fmt(round(hours, 1)), limit=12))
+    team = facts.pairing_system == "team"
+    if rs == "fide-2000" and days > 90:
+        out.append(check("error", "duration", "fide-2000 4.1", days=days, limit=90))
+    elif rs == "feda-1996" and days >= 90:
+        out.append(check("warning", "duration_authorised", "feda-1996 5.1", days=days, limit=90))
+    elif rs == "fce" and days > 90 and not team:
+        out.append(check("error", "duration", "fce 6.2", days=days, limit=90))
+    elif rs == "fide-2024" and days > 30:
+        out.append(check("warning", "duration_monthly", "fide-2024 4.1", days=days))
+    return out
+
+
+# --------------------------------------------------------------------------- composition
+
+def composition_checks(facts: TournamentFacts, report: ParsedReport) -> list[Problem]:
+    rs = facts.ruleset
+    if rs not in ("fide-2000", "feda-1996"):
+        return []
+    chapter = "6" if rs == "fide-2000" else "7"
+    out: list[Problem] = []
+    players = [p for p in report.players if not p.dummy]
+    rated = {p.start_rank for p in players if p.rating}
+    n, r = len(players), len(rated)
+    points = report.points()
+    rr = facts.pairing_system in ("round_robin", "double_round_robin")
+    if rr and not (facts.national_championship and r >= 3):
+        # fide-2000 6.3 / feda-1996 7.3: a third rated; fewer than 10 players → at least 4.
+        # (National championships: 3 rated players suffice, 6.33 / 7.33.)
+        required = max(math.ceil(n / 3), 4 if n < 10 else 0)
+        if r < required:
+            out.append(check("error", "rr_rated_share", f"{rs} {chapter}.31", players=n, rated=r, required=required))
+        if facts.pairing_system == "double_round_robin" and r < n and (n < 6 or r < 4):
+            out.append(check("error", "drr_unrated", f"{rs} {chapter}.32", players=n, rated=r))
+    rated_opponents: dict[int, set[int]] = defaultdict(set)
+    for g in report.games:
+        if g.black_rank is None or not g.is_rated:
+            continue
+        if g.black_rank in rated:
+            rated_opponents[g.white_rank].add(g.black_rank)
+        if g.white_rank in rated:
+            rated_opponents[g.black_rank].add(g.white_rank)
+    low = 0.5 if rs == "fide-2000" else 0.0  # fide-2000 6.1: 0 or ½; feda-1996 7.1: zero
+    needed = 3 if rs == "fide-2000" else 4  # fide-2000 6.42; feda-1996 7.42
+    for p in players:
+        if p.start_rank in rated:
+            continue
+        if points.get(p.start_rank, 0.0) <= low:
+            out.append(check("warning", "unrated_low_score", f"{rs} {chapter}.1", rank=p.start_rank,
+                             points=_fmt(points.get(p.start_rank, 0.0))))
+        elif not rr and len(rated_opponents[p.start_rank]) < needed:
+            out.append(check("warning", "unrated_few_opponents", f"{rs} {chapter}.42", rank=p.start_rank,
+                             opponents=len(rated_opponents[p.start_rank]), required=needed))
+    return out
+
+
+# --------------------------------------------------------------------------- report deadlines
+
+def fide_2024_report_deadline(end_date: dt.date) -> dt.date:
+    """fide-2024 9.1 with 7.1.3: closing date (3 days before) of the third list after the end."""
+    y, m = end_date.year, end_date.month + 3
+    y, m = y + (m - 1) // 12, (m - 1) % 12 + 1
+    return dt.date(y, m, 1) - dt.timedelta(days=3)
+
+
+def deadline_checks(facts: TournamentFacts, *, received_on: dt.date) -> list[Problem]:
+    rs = facts.ruleset
+    if rs == "feda-1996":
+        late = (received_on - facts.end_date).days
+        if late > 14:  # feda-1996 10.1: within two weeks of the last round
+            return [check("warning", "report_late_feda", "feda-1996 10.1", days=late)]
+    if rs == "fide-2024":
+        deadline = fide_2024_report_deadline(facts.end_date)
+        if received_on > deadline:
+            return [check("error", "report_too_late", "fide-2024 9.1", received=received_on.isoformat(),
+                          deadline=deadline.isoformat())]
+    return []
+
+
+def feda_ascii_checks(facts: TournamentFacts, report: ParsedReport, *,
+                      ascii_players: int | None) -> list[Problem]:
+    """feda-1996 10.3: tournaments of over 40 players also send the ASCII file of 10.31."""
+    if facts.ruleset != "feda-1996":
+        return []
+    n = sum(1 for p in report.players if not p.dummy)
+    if report.header.format == "feda":
+        return []
+    if ascii_players is None:
+        if n > 40:
+            return [check("error", "feda_ascii_missing", "feda-1996 10.31", players=n)]
+        return []
+    if ascii_players != n:
+        return [check("warning", "feda_ascii_count", "feda-1996 10.31", ascii=ascii_players, players=n)]
+    return []
+
+
+def dates_checks(facts: TournamentFacts, report: ParsedReport) -> list[Problem]:
+    h = report.header
+    if h.start_date and h.end_date and (h.start_date, h.end_date) != (facts.start_date, facts.end_date):
+        return [check("warning", "dates_differ", "registration", report=f"{h.start_date}–{h.end_date}",
+                      registered=f"{facts.start_date}–{facts.end_date}")]
+    return []
+
+
+def tournament_checks(facts: TournamentFacts, report: ParsedReport, *, received_on: dt.date,
+                      registered_on: dt.date, approved: bool, ascii_players: int | None = None) -> list[Problem]:
+    """Every regulation check, errors first."""
+    out = (registration_check(facts=facts, registered_on=registered_on, approved=approved, report=report)
+           + rate_of_play_checks(facts, report) + schedule_checks(facts, report)
+           + composition_checks(facts, report) + deadline_checks(facts, received_on=received_on)
+           + feda_ascii_checks(facts, report, ascii_players=ascii_players) + dates_checks(facts, report))
+    return sorted(out, key=lambda p: p.severity != "error")

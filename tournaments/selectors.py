@@ -1,0 +1,199 @@
+"""Reads of tournaments, reports and players, with the object permissions.
+
+An arbiter sees and edits only the tournaments they registered (``arbiter=user``); rating
+officers see all; the public sees the public pages only (tournament_public_*).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from players.models import Player
+from players.names import fold
+from players.roles import ARBITER, RATING_OFFICER, user_has_role
+from ratings.models import RatingPeriod, RatingSystem
+from tournaments.models import Report, ReportStatus, Tournament, TournamentPlayer
+
+
+def user_is_officer(*, user: Any) -> bool:
+    return user_has_role(user, RATING_OFFICER)
+
+
+def user_is_arbiter(*, user: Any) -> bool:
+    return user_has_role(user, ARBITER)
+
+
+def tournament_list_public(*, query: str = "", limit: int = 200) -> QuerySet[Tournament]:
+    qs = Tournament.objects.select_related("rating_system").order_by("-end_date", "name")
+    if query:
+        qs = qs.filter(Q(name__icontains=query) | Q(city__icontains=query))
+    return qs[:limit]
+
+
+def tournament_list_for_user(*, user: Any, query: str = "") -> QuerySet[Tournament]:
+    """The tournaments a user may manage: their own (arbiter) or all (officer)."""
+    qs = Tournament.objects.select_related("rating_system", "arbiter").order_by("-end_date", "name")
+    if not user_is_officer(user=user):
+        qs = qs.filter(arbiter=user)
+    if query:
+        qs = qs.filter(Q(name__icontains=query) | Q(city__icontains=query))
+    return qs
+
+
+def tournament_get_for_user(*, user: Any, pk: int) -> Tournament:
+    """Raises Tournament.DoesNotExist when the user may not manage it (views answer 404)."""
+    return tournament_list_for_user(user=user).select_related("period", "approved_by").get(pk=pk)
+
+
+def tournament_get_public(*, pk: int) -> Tournament:
+    return Tournament.objects.select_related("rating_system", "period").get(pk=pk)
+
+
+def tournaments_awaiting_approval() -> QuerySet[Tournament]:
+    return Tournament.objects.filter(late_registration=True, approved_by__isnull=True).select_related(
+        "rating_system", "arbiter")
+
+
+def rating_systems_active() -> QuerySet[RatingSystem]:
+    return RatingSystem.objects.filter(is_active=True).order_by("name")
+
+
+def period_for_tournament(*, tournament: Tournament) -> RatingPeriod | None:
+    """The period of the tournament's system with start ≤ end_date ≤ end (ratings may refine it)."""
+    try:
+        from ratings import selectors as rating_selectors  # type: ignore[attr-defined]
+
+        finder = getattr(rating_selectors, "period_for_tournament", None)
+    except ImportError:
+        finder = None
+    if finder is not None:
+        found = finder(tournament=tournament)
+        # ratings.selectors answers an Assignment (period, late, reason); accept a bare period too.
+        return getattr(found, "period", found)  # type: ignore[no-any-return]
+    return (RatingPeriod.objects.filter(system_id=tournament.rating_system_id, start__lte=tournament.end_date,
+                                        end__gte=tournament.end_date).order_by("-start").first())
+
+
+def report_current(*, tournament: Tournament) -> Report | None:
+    """The accepted report in force (not superseded, not the FEDA companion file)."""
+    return (tournament.reports.filter(status=ReportStatus.ACCEPTED).exclude(format="feda")
+            .order_by("-submission").first()) or (
+        tournament.reports.filter(status=ReportStatus.ACCEPTED, format="feda").order_by("-submission").first())
+
+
+def report_feda_companion(*, tournament: Tournament) -> Report | None:
+    return tournament.reports.filter(status=ReportStatus.ACCEPTED, format="feda").order_by("-submission").first()
+
+
+def report_list(*, tournament: Tournament) -> QuerySet[Report]:
+    return tournament.reports.select_related("uploaded_by").defer("data").order_by("-submission")
+
+
+def tournament_players(*, tournament: Tournament) -> QuerySet[TournamentPlayer]:
+    return tournament.players.select_related("player").order_by("start_rank")
+
+
+# --------------------------------------------------------------------------- matching
+
+@dataclass
+class LineMatch:
+    """How one report line matches the registry."""
+
+    line: TournamentPlayer
+    how: str = ""  # fed_id / fide_id / name_birth / confirmed
+    candidates: list[Player] = field(default_factory=list)
+
+    @property
+    def state(self) -> str:
+        if self.line.player_id:
+            return "matched"
+        return "ambiguous" if self.candidates else "new"
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    if "," in name:
+        surname, given = name.split(",", 1)
+        return surname.strip(), given.strip()
+    parts = name.split()
+    return (" ".join(parts[:-1]), parts[-1]) if len(parts) > 1 else (name.strip(), "")
+
+
+def name_key_of(name: str) -> str:
+    surname, given = _split_name(name)
+    return fold(f"{surname} {given}")
+
+
+def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[Player]]]:
+    """Match lines (objects with start_rank, fed_id, fide_id, name, birth_year) to the registry.
+
+    Order: federation ID, then FIDE ID, then accent- and case-insensitive name with the birth
+    year. Three queries whatever the number of lines. Returns rank → (how, candidates); exactly
+    one candidate found by an ID, or by name and birth year, is a match.
+    """
+    fed_ids = {ln.fed_id for ln in lines if ln.fed_id}
+    fide_ids = {int(ln.fide_id) for ln in lines if ln.fide_id and str(ln.fide_id).isdigit()}
+    keys = {name_key_of(ln.name) for ln in lines if ln.name}
+    by_fed = {p.fed_id: p for p in Player.objects.filter(fed_id__in=fed_ids)} if fed_ids else {}
+    by_fide = {p.fide_id: p for p in Player.objects.filter(fide_id__in=fide_ids)} if fide_ids else {}
+    by_key: dict[str, list[Player]] = defaultdict(list)
+    if keys:
+        for p in Player.objects.filter(name_key__in=keys).order_by("surname", "given_name", "id"):
+            by_key[p.name_key].append(p)
+    out: dict[int, tuple[str, list[Player]]] = {}
+    for ln in lines:
+        if ln.fed_id and ln.fed_id in by_fed:
+            out[ln.start_rank] = ("fed_id", [by_fed[ln.fed_id]])
+            continue
+        if ln.fide_id and str(ln.fide_id).isdigit() and int(ln.fide_id) in by_fide:
+            out[ln.start_rank] = ("fide_id", [by_fide[int(ln.fide_id)]])
+            continue
+        same_name = by_key.get(name_key_of(ln.name), [])
+        if ln.birth_year:
+            exact = [p for p in same_name if p.birth_year == ln.birth_year]
+            if len(exact) == 1:
+                out[ln.start_rank] = ("name_birth", exact)
+                continue
+            # Same name without a known birth year stays a candidate, never an automatic match.
+            same_name = exact + [p for p in same_name if p.birth_year is None]
+        out[ln.start_rank] = ("name", same_name)
+    return out
+
+
+def tournament_matching(*, tournament: Tournament) -> list[LineMatch]:
+    """The review screen: every line, matched, ambiguous (candidates) or new."""
+    lines = list(tournament_players(tournament=tournament))
+    unmatched = [ln for ln in lines if not ln.player_id]
+    found = player_candidates(lines=unmatched) if unmatched else {}
+    result = []
+    for ln in lines:
+        if ln.player_id:
+            result.append(LineMatch(line=ln, how="confirmed"))
+        else:
+            how, cands = found.get(ln.start_rank, ("", []))
+            result.append(LineMatch(line=ln, how=how, candidates=cands))
+    return result
+
+
+def today() -> dt.date:
+    from django.utils import timezone
+
+    return timezone.localdate()
+
+
+def problems_display(*, problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Stored problems → translated messages, errors first, then by line and column."""
+    from django.utils.translation import gettext
+
+    out = []
+    for p in problems:
+        try:
+            message = gettext(p["template"]) % p.get("params", {})
+        except (KeyError, TypeError, ValueError):
+            message = gettext(p["template"])
+        out.append({**p, "message": message})
+    return sorted(out, key=lambda p: (p["severity"] != "error", p.get("line") is None, p.get("line") or 0,
+                                      p.get("column") or 0))
