@@ -1,0 +1,65 @@
+"""An arbiter's evening, in Debian's Chromium: log in, register, upload a TRF, resolve an
+unknown player, see the tournament validated."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from players import roles
+from players.models import Player
+from tests.factories import make_player, make_system, make_user
+from tests.test_tournament_flow import sample_trf
+from tournaments.models import Tournament
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_arbiter_registers_uploads_resolves_and_validates(browser_page, live_server, login) -> None:
+    page = browser_page
+    system = make_system(name="FIDE standard", ruleset="fide-2024", rate_of_play="standard")
+    make_user("arbitra", role=roles.ARBITER)
+    make_player(surname="Muñoz Pérez", given_name="José", fide_id=2200001)
+    make_player(surname="García López", given_name="Ana", sex="F", birth_year=1990)
+    make_player(surname="Vidal", given_name="Marc", fide_id=2200004)
+
+    login(page, "arbitra")
+    page.click("text=Register a tournament")
+    start = timezone.localdate() + dt.timedelta(days=20)
+    page.fill("#id_name", "Obert d'Hivern")
+    page.fill("#id_city", "Sitges")
+    page.fill("#id_start_date", start.isoformat())
+    page.fill("#id_end_date", (start + dt.timedelta(days=2)).isoformat())
+    page.select_option("#id_system", "round_robin")
+    page.fill("#id_rounds", "3")
+    page.fill("#id_base_minutes", "90")
+    page.fill("#id_increment_seconds", "30")
+    page.fill("#id_chief_arbiter", "A. Arbiter")
+    page.select_option("#id_rating_system", str(system.pk))
+    page.click("#register-form button[type=submit]")
+    page.wait_for_selector("text=Tournament registered.")
+    tournament = Tournament.objects.get(name="Obert d'Hivern")
+    assert tournament.status == "registered" and not tournament.late_registration
+
+    page.set_input_files("#id_file", files=[{"name": "hivern.trf", "mimeType": "text/plain",
+                                              "buffer": sample_trf()}])
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#matching-summary")
+    assert "3 matched, 0 ambiguous, 1 new." in page.inner_text("#matching-summary")
+    assert page.inner_text("#tournament-status") == "Report received"
+
+    page.click("#review-players")
+    row = page.locator("tr.match-new")
+    assert "Nuevo Jugador, Pedro" in row.inner_text()
+    assert not Player.objects.filter(surname="Nuevo Jugador").exists()
+    page.select_option("#pick_3", "new")
+    page.click("#confirm-players")
+    page.wait_for_selector("text=The tournament is validated.")
+    assert page.inner_text("#tournament-status") == "Validated"
+    assert page.locator("tr.match-matched").count() == 4
+
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    lifecycle = page.inner_text("#lifecycle")
+    assert "Validated: —" not in lifecycle and "Report received: —" not in lifecycle
+    assert Player.objects.filter(surname="Nuevo Jugador", given_name="Pedro").count() == 1

@@ -1,0 +1,163 @@
+"""Per-regulation checks (pure; expected values from the articles, RULESETS.md)."""
+from __future__ import annotations
+
+import datetime as dt
+
+from tournaments.checks import (
+    TournamentFacts,
+    composition_checks,
+    deadline_checks,
+    feda_ascii_checks,
+    fide_2024_report_deadline,
+    rate_of_play_checks,
+    registration_days_required,
+    schedule_checks,
+    tournament_checks,
+)
+from tournaments.reports.records import ParsedReport, ReportGame, ReportHeader, ReportPlayer
+
+START = dt.date(2026, 11, 10)
+
+
+def facts(**kw) -> TournamentFacts:
+    base = dict(ruleset="fide-2024", rate_of_play="standard", pairing_system="swiss", start_date=START,
+                end_date=START + dt.timedelta(days=4), minutes_for_60_moves=120.0, base_minutes=90,
+                increment_seconds=30)
+    base.update(kw)
+    return TournamentFacts(**base)
+
+
+def report(ratings: list[int | None], *, games: tuple[ReportGame, ...] = (), rounds: int | None = 5,
+           round_dates: tuple[dt.date, ...] = (), sexes: list[str] | None = None, fmt: str = "trf16") -> ParsedReport:
+    players = tuple(ReportPlayer(start_rank=i, name=f"P{i}", rating=r, sex=(sexes or ["m"] * len(ratings))[i - 1])
+                    for i, r in enumerate(ratings, start=1))
+    return ParsedReport(header=ReportHeader(rounds=rounds, round_dates=round_dates, format=fmt),  # type: ignore[arg-type]
+                        players=players, games=games)
+
+
+def codes(problems) -> list[tuple[str, str, str]]:
+    return [(p.severity, p.code, p.params["article"]) for p in problems]
+
+
+def test_registration_deadline_fide_2024_0_2() -> None:
+    assert registration_days_required(ruleset="fide-2024", default_days=7, top_rating=2701) == (30, "fide-2024 0.2")
+    assert registration_days_required(ruleset="fide-2024", default_days=7, top_rating=2700)[0] == 3
+    assert registration_days_required(ruleset="fide-2024", default_days=7, top_woman_rating=2501)[0] == 30
+    assert registration_days_required(ruleset="fide-2024", default_days=7, top_woman_rating=2500)[0] == 3
+    assert registration_days_required(ruleset="fce", default_days=7, top_rating=2800)[0] == 7
+
+
+def test_rate_of_play_fide_2024() -> None:
+    assert codes(rate_of_play_checks(facts(minutes_for_60_moves=90), report([2400, 1500]))) == [
+        ("error", "rate_of_play", "fide-2024 1.1")]
+    assert rate_of_play_checks(facts(minutes_for_60_moves=120), report([2400])) == []
+    assert rate_of_play_checks(facts(minutes_for_60_moves=90), report([2399])) == []
+    assert codes(rate_of_play_checks(facts(minutes_for_60_moves=75), report([1800]))) == [
+        ("error", "rate_of_play", "fide-2024 1.1")]
+    assert rate_of_play_checks(facts(minutes_for_60_moves=60), report([1799, None])) == []
+    assert codes(rate_of_play_checks(facts(minutes_for_60_moves=59), report([1200]))) == [
+        ("error", "rate_of_play_min", "fide-2024 1.1")]
+    assert codes(rate_of_play_checks(facts(moves_per_control=25), report([1200]))) == [
+        ("error", "first_control_moves", "fide-2024 1.2")]
+    assert rate_of_play_checks(facts(rate_of_play="rapid", minutes_for_60_moves=15), report([2500])) == []
+
+
+def test_rate_of_play_other_regulations() -> None:
+    assert codes(rate_of_play_checks(facts(ruleset="fide-2000", minutes_for_60_moves=100), report([2200]))) == [
+        ("error", "rate_of_play", "fide-2000 1.1")]
+    assert rate_of_play_checks(facts(ruleset="fide-2000", minutes_for_60_moves=90), report([2199])) == []
+    # feda-1996 2.x: 40 moves in 90 minutes = 26.7 moves an hour (> 23).
+    bad = facts(ruleset="feda-1996", moves_per_control=40, base_minutes=90)
+    assert codes(rate_of_play_checks(bad, report([2000]))) == [("error", "feda_moves_per_hour", "feda-1996 2.1")]
+    assert rate_of_play_checks(facts(ruleset="feda-1996", moves_per_control=40, base_minutes=120),
+                               report([2000])) == []
+    assert codes(rate_of_play_checks(facts(ruleset="fce", minutes_for_60_moves=55), report([2000]))) == [
+        ("error", "rate_of_play_min", "fce 5.1")]
+
+
+def test_rounds_per_day_and_hours() -> None:
+    d = START
+    three = (d, d, d, d + dt.timedelta(days=1))
+    assert codes(schedule_checks(facts(ruleset="feda-1996"), report([2000], round_dates=three))) == [
+        ("error", "rounds_per_day", "feda-1996 4.1")]
+    assert schedule_checks(facts(ruleset="fide-2000", minutes_for_60_moves=60), report([2000], round_dates=three)) == []
+    # No round dates: 9 rounds in 2 days means some day has 5 (> 3, fce 6.x).
+    two_days = facts(ruleset="fce", end_date=START + dt.timedelta(days=1), minutes_for_60_moves=60)
+    assert ("error", "rounds_per_day_average", "fce 6.1") in codes(schedule_checks(two_days, report([2000], rounds=9)))
+    # 3 rounds in a day at 120 minutes each: up to 12 hours → fine; 4 hours more → warning.
+    busy = facts(minutes_for_60_moves=150.0)
+    assert codes(schedule_checks(busy, report([2000], round_dates=three))) == [
+        ("warning", "hours_per_day", "fide-2024 3.1")]
+
+
+def test_duration() -> None:
+    long = dict(end_date=START + dt.timedelta(days=90))  # 91 days
+    assert codes(schedule_checks(facts(ruleset="fide-2000", **long), report([2000], rounds=1))) == [
+        ("error", "duration", "fide-2000 4.1")]
+    assert codes(schedule_checks(facts(ruleset="feda-1996", **long), report([2000], rounds=1))) == [
+        ("warning", "duration_authorised", "feda-1996 5.1")]
+    assert schedule_checks(facts(ruleset="fce", pairing_system="team", **long), report([2000], rounds=1)) == []
+    assert schedule_checks(facts(ruleset="fide-2000", end_date=START + dt.timedelta(days=89)),
+                           report([2000], rounds=1)) == []
+
+
+def _rr_games(n: int) -> tuple[ReportGame, ...]:
+    return tuple(ReportGame(round=1, white_rank=i, black_rank=j, result="=", white_score=0.5, black_score=0.5,
+                            kind="played") for i in range(1, n + 1) for j in range(i + 1, n + 1))
+
+
+def test_composition_round_robin() -> None:
+    rr = facts(ruleset="fide-2000", pairing_system="round_robin")
+    # 6 players, 3 rated: fewer than 10 players need 4 rated (fide-2000 6.31).
+    found = codes(composition_checks(rr, report([2000, 2100, 2200, None, None, None], games=_rr_games(6))))
+    assert ("error", "rr_rated_share", "fide-2000 6.31") in found
+    assert not [c for c in codes(composition_checks(rr, report([2000, 2100, 2200, 2300, None, None],
+                                                                  games=_rr_games(6)))) if c[0] == "error"]
+    # 12 players need a third: 4 rated.
+    twelve = [2000] * 3 + [None] * 9
+    assert ("error", "rr_rated_share", "fide-2000 6.31") in codes(composition_checks(rr, report(twelve)))
+    feda = facts(ruleset="feda-1996", pairing_system="round_robin")
+    assert ("error", "rr_rated_share", "feda-1996 7.31") in codes(composition_checks(feda, report([2000, None, None])))
+    # National championship: 3 rated suffice (6.33).
+    champ = facts(ruleset="fide-2000", pairing_system="round_robin", national_championship=True)
+    assert composition_checks(champ, report([2000, 2100, 2200, None, None, None], games=_rr_games(6))) == []
+
+
+def test_composition_unrated_in_a_swiss() -> None:
+    games = (ReportGame(round=1, white_rank=3, black_rank=1, result="1", white_score=1, black_score=0, kind="played"),
+             ReportGame(round=2, white_rank=3, black_rank=2, result="1", white_score=1, black_score=0, kind="played"))
+    swiss = facts(ruleset="fide-2000")
+    assert codes(composition_checks(swiss, report([2000, 2100, None], games=games))) == [
+        ("warning", "unrated_few_opponents", "fide-2000 6.42")]
+    zero = (ReportGame(round=1, white_rank=1, black_rank=3, result="1", white_score=1, black_score=0, kind="played"),)
+    assert codes(composition_checks(facts(ruleset="feda-1996"), report([2000, 2100, None], games=zero))) == [
+        ("warning", "unrated_low_score", "feda-1996 7.1")]
+
+
+def test_report_deadlines() -> None:
+    # Ends 15 Nov: lists of 1 Dec, 1 Jan, 1 Feb; the third closes 3 days before 1 Feb.
+    assert fide_2024_report_deadline(dt.date(2026, 11, 15)) == dt.date(2027, 1, 29)
+    f = facts(end_date=dt.date(2026, 11, 15))
+    assert deadline_checks(f, received_on=dt.date(2027, 1, 29)) == []
+    assert codes(deadline_checks(f, received_on=dt.date(2027, 1, 30))) == [("error", "report_too_late", "fide-2024 9.1")]
+    feda = facts(ruleset="feda-1996", end_date=dt.date(2026, 11, 15))
+    assert deadline_checks(feda, received_on=dt.date(2026, 11, 29)) == []
+    assert codes(deadline_checks(feda, received_on=dt.date(2026, 11, 30))) == [
+        ("warning", "report_late_feda", "feda-1996 10.1")]
+
+
+def test_feda_ascii_file_over_40_players() -> None:
+    feda = facts(ruleset="feda-1996")
+    assert codes(feda_ascii_checks(feda, report([2000] * 41), ascii_players=None)) == [
+        ("error", "feda_ascii_missing", "feda-1996 10.31")]
+    assert feda_ascii_checks(feda, report([2000] * 40), ascii_players=None) == []
+    assert feda_ascii_checks(feda, report([2000] * 41), ascii_players=41) == []
+    assert feda_ascii_checks(facts(), report([2000] * 41), ascii_players=None) == []
+
+
+def test_all_checks_put_errors_first() -> None:
+    found = tournament_checks(facts(minutes_for_60_moves=60, end_date=START + dt.timedelta(days=40)),
+                              report([2500]), received_on=START, registered_on=START - dt.timedelta(days=1),
+                              approved=False)
+    assert [p.severity for p in found] == ["error", "error", "warning"]
+    assert {p.params["article"] for p in found} == {"fide-2024 0.2", "fide-2024 1.1", "fide-2024 4.1"}
