@@ -17,8 +17,18 @@ from django.utils.translation import gettext as _
 
 from players.roles import RATING_OFFICER, user_has_role
 from ratings.models import (
-    CalculationRun, DraftExcluded, DraftGame, DraftResult, ListCycle, PeriodStatus, Protest,
-    ProtestStatus, PublishedList, RatingPeriod, RatingSystem, RunStatus,
+    CalculationRun,
+    DraftExcluded,
+    DraftGame,
+    DraftResult,
+    ListCycle,
+    PeriodStatus,
+    Protest,
+    ProtestStatus,
+    PublishedList,
+    RatingPeriod,
+    RatingSystem,
+    RunStatus,
 )
 
 

@@ -27,8 +27,18 @@ from ratings import selectors
 from ratings.engine import ENGINE_VERSION, rate_period
 from ratings.engine import types as et
 from ratings.models import (
-    ACTIVE_RUN_STATUSES, CalculationRun, DraftExcluded, DraftGame, DraftResult, PeriodStatus,
-    PlayerRating, Protest, ProtestStatus, PublishedList, RatingPeriod, RatingSystem, RunStatus,
+    ACTIVE_RUN_STATUSES,
+    CalculationRun,
+    DraftExcluded,
+    DraftGame,
+    DraftResult,
+    PeriodStatus,
+    Protest,
+    ProtestStatus,
+    PublishedList,
+    RatingPeriod,
+    RatingSystem,
+    RunStatus,
 )
 
 log = logging.getLogger(__name__)
@@ -632,10 +642,9 @@ def _copy_out_ints(sql: str, ncols: int) -> Any:
     import numpy as np
 
     parts: list[bytes] = []
-    with connection.cursor() as cursor:
-        with cursor.cursor.copy(f"COPY ({sql}) TO STDOUT") as copy:
-            for block in copy:
-                parts.append(bytes(block))
+    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY ({sql}) TO STDOUT") as copy:
+        for block in copy:
+            parts.append(bytes(block))
     text = b"".join(parts).decode()
     arr = np.fromstring(text, dtype=np.int64, sep=" ") if text else np.zeros(0, dtype=np.int64)
     return arr.reshape(-1, ncols)

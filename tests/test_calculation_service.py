@@ -4,15 +4,20 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connection
 from django.test import override_settings
 
 from players.roles import RATING_OFFICER
 from ratings import selectors, services
 from ratings.engine import ENGINE_VERSION
 from ratings.models import (
-    CalculationRun, DraftExcluded, DraftGame, DraftResult, ListEntry, PeriodStatus, PlayerRating,
-    PublishedList, RunStatus,
+    CalculationRun,
+    DraftExcluded,
+    DraftGame,
+    DraftResult,
+    ListEntry,
+    PeriodStatus,
+    PlayerRating,
+    RunStatus,
 )
 from tests.factories import make_period, make_player, make_system, make_tournament, make_user
 from tournaments.models import Game, TournamentPlayer
