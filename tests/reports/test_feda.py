@@ -29,6 +29,7 @@ def test_article_example() -> None:
         "MONTECATINE RIOS Rdo", "MEDINA CARRASCO Ant.", "ESPINOSA SANCHEZ a",
         "ALBA HUESCAR Pedro"]
     a, b, c, d = r.players
+    assert b.national_id == "1149"
     assert (a.national_id, a.sex, a.federation, a.birth_date) == ("512", "m", "AND",
                                                                   date(1959, 3, 6))
     assert (a.declared_points, a.declared_games, a.opponents_average) == (7.0, 9, 2347)

@@ -48,7 +48,7 @@ def parse_date(text: str, *, short_year_first: bool = False) -> date | None:
             if y > 12 >= x:
                 return _make(z, x, y)
             return _make(z, y, x)
-        if short_year_first or len(a) == 2 and x > 31:
+        if short_year_first or (len(a) == 2 and x > 31):
             # YY/MM/DD, or YY.DD.MM when the middle part cannot be a month
             if y > 12 >= z:
                 return _make(_year2(x), z, y)

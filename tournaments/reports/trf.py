@@ -5,6 +5,7 @@ Columns below are 1-based, as in the FIDE specification (FORMATS.md).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 from datetime import date
@@ -107,11 +108,9 @@ class _TrfReader:
         if code in _HEADER_TEXT:
             self.header[_HEADER_TEXT[code]] = value
         elif code in _HEADER_INT:
-            try:
+            with contextlib.suppress(ValueError):
                 self.header[_HEADER_INT[code]] = self.number(
                     lineno, 5, _HEADER_INT[code], value, severity="warning")
-            except ValueError:
-                pass
         elif code in ("042", "052"):
             field = "start_date" if code == "042" else "end_date"
             if value:
@@ -141,11 +140,9 @@ class _TrfReader:
 
     def rounds_line(self, lineno: int, line: str) -> None:
         # `XXR n` (TRF16 + JaVaFo) or `142 n` (TRF26)
-        try:
+        with contextlib.suppress(ValueError):
             self.declared_rounds = self.number(lineno, 5, "rounds", line[4:].strip()[:4],
                                                severity="warning")
-        except ValueError:
-            pass
 
     def team_013(self, lineno: int, line: str) -> None:
         name = _cut(line, 5, 36).strip()
@@ -201,10 +198,8 @@ class _TrfReader:
             self.problems.append(warning("unknown_title", line=lineno, column=11,
                                          field="title", rank=start_rank, value=title_raw))
         rating: int | None = None
-        try:
+        with contextlib.suppress(ValueError):
             rating = self.number(lineno, 49, "rating", _cut(line, 49, 52)) or None
-        except ValueError:
-            pass
         fide_id = _cut(line, 58, 68).strip()
         if fide_id and not fide_id.isdigit():
             self.problems.append(warning("malformed_number", line=lineno, column=58,
@@ -223,10 +218,8 @@ class _TrfReader:
             self.problems.append(error("malformed_number", line=lineno, column=81,
                                        field="points", value=_cut(line, 81, 84).strip()))
         rank: int | None = None
-        try:
+        with contextlib.suppress(ValueError):
             rank = self.number(lineno, 86, "rank", _cut(line, 86, 89)) or None
-        except ValueError:
-            pass
         player = ReportPlayer(
             start_rank=start_rank, name=name, sex=sex, title=title, rating=rating,
             federation=_cut(line, 54, 56).strip(), fide_id=fide_id,

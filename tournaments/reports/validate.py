@@ -319,7 +319,7 @@ def build_crosstable_games(
         if i > j:
             continue
         if len(a.results) != len(b.results) or not all(
-            MIRROR.get(x) == y or x == y == "-" for x, y in zip(a.results, b.results)
+            MIRROR.get(x) == y or x == y == "-" for x, y in zip(a.results, b.results, strict=False)
         ):
             problems.append(error(
                 "result_mismatch", line=b.line, column=b.column, field="result",
@@ -327,7 +327,7 @@ def build_crosstable_games(
                 opponent_result=" ".join(a.results),
             ))
             continue
-        for x, y in zip(a.results, b.results):
+        for x, y in zip(a.results, b.results, strict=False):
             games.append(ReportGame(
                 round=0, white_rank=i, black_rank=j, result=x, white_score=POINTS[x],
                 black_score=POINTS[y], kind=game_kind(x), line=a.line, colours_known=False,
