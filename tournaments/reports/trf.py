@@ -37,6 +37,7 @@ _HEADER_INT = {"062": "declared_players", "072": "declared_rated_players",
 _COLUMNS = {"start_rank": 5, "sex": 10, "title": 11, "name": 15, "rating": 49,
             "federation": 54, "fide_id": 58, "birth_date": 70, "points": 81, "rank": 86}
 _IGNORED_PREFIX = re.compile(r"^(XX.|BB.|DAT|###|[A-Z]{3}\b|\d{3}\b)")
+_FAST_SLOT = re.compile(r"([ 0-9]{3}[0-9]|    ) ([wWbB\- ]) ([10=+\-WDLHFUZwdlhfuz ])\Z")
 ROUND0 = 92  # column of round 1's opponent
 ROUND_STEP = 10
 
@@ -240,7 +241,22 @@ class _TrfReader:
             col = ROUND0 + ROUND_STEP * k
             rnd = k + 1
             k += 1
-            slot = _cut(line, col, col + 7).ljust(8)
+            slot = line[col - 1:col + 7]
+            if slot.isspace() or not slot:
+                continue
+            m = _FAST_SLOT.match(slot)
+            if m is not None:  # fast path: a well-formed cell
+                opp_text, colour, result = m.groups()
+                colour = colour.lower()
+                result = result.upper()
+                self.max_round = rnd if rnd > self.max_round else self.max_round
+                self.entries.append(RoundEntry(
+                    rank, rnd, int(opp_text) or None if opp_text.strip() else None,
+                    "-" if colour == " " else colour, "" if result == " " else result,
+                    lineno, col, col + 5, col + 7,
+                ))
+                continue
+            slot = slot.ljust(8)
             if not slot.strip():
                 continue
             opp_raw, colour_raw, result_raw = slot[0:4], slot[5], slot[7]
