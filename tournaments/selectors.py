@@ -127,39 +127,62 @@ def name_key_of(name: str) -> str:
     return fold(f"{surname} {given}")
 
 
-def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[Player]]]:
+@dataclass(frozen=True)
+class ReportLine:
+    """What matching reads of a report line (TournamentPlayer has the same attributes)."""
+
+    start_rank: int
+    name: str
+    fide_id: str = ""
+    fed_id: str = ""
+    birth_year: int | None = None
+
+
+SURE_MATCHES = frozenset({"fed_id", "fide_id", "name_birth"})
+
+
+def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
     """Match lines (objects with start_rank, fed_id, fide_id, name, birth_year) to the registry.
 
-    Order: federation ID, then FIDE ID, then accent- and case-insensitive name with the birth
-    year. Three queries whatever the number of lines. Returns rank → (how, candidates); exactly
-    one candidate found by an ID, or by name and birth year, is a match.
+    Order: federation ID, then FIDE ID, then accent- and case-insensitive name (Player.name_key)
+    with the birth year. At most three queries whatever the number of lines. Returns
+    rank → (how, candidate player ids); one candidate found by an ID, or by name and birth year
+    (``SURE_MATCHES``), is a match; a name alone never is.
     """
+    out: dict[int, tuple[str, list[int]]] = {}
     fed_ids = {ln.fed_id for ln in lines if ln.fed_id}
-    fide_ids = {int(ln.fide_id) for ln in lines if ln.fide_id and str(ln.fide_id).isdigit()}
-    keys = {name_key_of(ln.name) for ln in lines if ln.name}
-    by_fed = {p.fed_id: p for p in Player.objects.filter(fed_id__in=fed_ids)} if fed_ids else {}
-    by_fide = {p.fide_id: p for p in Player.objects.filter(fide_id__in=fide_ids)} if fide_ids else {}
-    by_key: dict[str, list[Player]] = defaultdict(list)
-    if keys:
-        for p in Player.objects.filter(name_key__in=keys).order_by("surname", "given_name", "id"):
-            by_key[p.name_key].append(p)
-    out: dict[int, tuple[str, list[Player]]] = {}
+    by_fed = dict(Player.objects.filter(fed_id__in=fed_ids).values_list("fed_id", "id")) if fed_ids else {}
+    rest = []
     for ln in lines:
         if ln.fed_id and ln.fed_id in by_fed:
             out[ln.start_rank] = ("fed_id", [by_fed[ln.fed_id]])
-            continue
+        else:
+            rest.append(ln)
+    fide_ids = {int(ln.fide_id) for ln in rest if ln.fide_id and str(ln.fide_id).isdigit()}
+    by_fide = dict(Player.objects.filter(fide_id__in=fide_ids).values_list("fide_id", "id")) if fide_ids else {}
+    remaining = []
+    for ln in rest:
         if ln.fide_id and str(ln.fide_id).isdigit() and int(ln.fide_id) in by_fide:
             out[ln.start_rank] = ("fide_id", [by_fide[int(ln.fide_id)]])
-            continue
+        else:
+            remaining.append(ln)
+    keys = {name_key_of(ln.name) for ln in remaining if ln.name}
+    by_key: dict[str, list[tuple[int, int | None]]] = defaultdict(list)
+    if keys:
+        for pk, key, year in Player.objects.filter(name_key__in=keys).order_by("surname", "given_name", "id") \
+                .values_list("id", "name_key", "birth_year"):
+            by_key[key].append((pk, year))
+    for ln in remaining:
         same_name = by_key.get(name_key_of(ln.name), [])
         if ln.birth_year:
-            exact = [p for p in same_name if p.birth_year == ln.birth_year]
+            exact = [pk for pk, year in same_name if year == ln.birth_year]
             if len(exact) == 1:
                 out[ln.start_rank] = ("name_birth", exact)
                 continue
             # Same name without a known birth year stays a candidate, never an automatic match.
-            same_name = exact + [p for p in same_name if p.birth_year is None]
-        out[ln.start_rank] = ("name", same_name)
+            out[ln.start_rank] = ("name", exact + [pk for pk, year in same_name if year is None])
+        else:
+            out[ln.start_rank] = ("name", [pk for pk, _year in same_name])
     return out
 
 
@@ -168,13 +191,14 @@ def tournament_matching(*, tournament: Tournament) -> list[LineMatch]:
     lines = list(tournament_players(tournament=tournament))
     unmatched = [ln for ln in lines if not ln.player_id]
     found = player_candidates(lines=unmatched) if unmatched else {}
+    players = Player.objects.in_bulk([pk for _how, ids in found.values() for pk in ids])
     result = []
     for ln in lines:
         if ln.player_id:
             result.append(LineMatch(line=ln, how="confirmed"))
         else:
-            how, cands = found.get(ln.start_rank, ("", []))
-            result.append(LineMatch(line=ln, how=how, candidates=cands))
+            how, ids = found.get(ln.start_rank, ("", []))
+            result.append(LineMatch(line=ln, how=how, candidates=[players[pk] for pk in ids if pk in players]))
     return result
 
 

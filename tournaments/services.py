@@ -20,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -72,6 +72,36 @@ def _plain_problem(code: str, template: str, **params: object) -> dict[str, Any]
     return {"severity": "error", "code": code, "template": template,
             "params": {k: _jsonable(v) for k, v in params.items()}, "line": None, "column": None,
             "field": "", "article": ""}
+
+
+# --------------------------------------------------------------------------- set-based writes
+
+def _insert_rows(model: type, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+    """Insert many rows set-based: COPY on PostgreSQL, one multi-row INSERT per batch elsewhere."""
+    if not rows:
+        return
+    table = model._meta.db_table  # type: ignore[attr-defined]
+    qn = connection.ops.quote_name
+    cols = ", ".join(qn(c) for c in columns)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            raw = cursor.cursor  # psycopg 3
+            with raw.copy(f"COPY {qn(table)} ({cols}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        width = len(columns)
+        batch = max(1, 900 // width)  # SQLite's limit on bound parameters
+        for i in range(0, len(rows), batch):
+            chunk = rows[i:i + batch]
+            marks = ", ".join("(" + ", ".join(["%s"] * width) + ")" for _ in chunk)
+            cursor.execute(f"INSERT INTO {qn(table)} ({cols}) VALUES {marks}",
+                           [v for row in chunk for v in row])
+
+
+def _delete_rows(model: type, **where: Any) -> None:
+    """DELETE without Django's collector (the caller has deleted the dependent rows first)."""
+    model._default_manager.filter(**where)._raw_delete(connection.alias)  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------- registration
@@ -216,28 +246,30 @@ def _write_lines(*, tournament: Tournament, parsed: ParsedReport) -> None:
         _line_key(n, f, d): pid for n, f, d, pid in
         tournament.players.filter(player__isnull=False).values_list("name", "fide_id", "fed_id", "player_id")
     }
-    Game.objects.filter(tournament=tournament).delete()
-    TournamentPlayer.objects.filter(tournament=tournament).delete()
-    people = [p for p in parsed.players if not p.dummy]
+    _delete_rows(Game, tournament=tournament)
+    _delete_rows(TournamentPlayer, tournament=tournament)
+    lines = []
+    for p in parsed.players:
+        if p.dummy:
+            continue
+        lines.append(selectors.ReportLine(
+            start_rank=p.start_rank, name=p.name[:120], fide_id=p.fide_id[:15], fed_id=p.national_id[:16],
+            birth_year=p.birth_year or (p.birth_date.year if p.birth_date else None)))
+    found = selectors.player_candidates(lines=lines)
+    by_rank = {p.start_rank: p for p in parsed.players}
     rows = []
-    for p in people:
+    for ln in lines:
+        p = by_rank[ln.start_rank]
+        how, cands = found.get(ln.start_rank, ("", []))
+        player_id = cands[0] if how in selectors.SURE_MATCHES and len(cands) == 1 else previous.get(
+            _line_key(ln.name, ln.fide_id, ln.fed_id))
         rating = p.rating if p.rating is not None and 0 < p.rating <= 3500 else None
-        rows.append(TournamentPlayer(
-            tournament=tournament, start_rank=p.start_rank, name=p.name[:120],
-            sex={"m": "M", "w": "F"}.get(p.sex, ""), title=p.title[:4], fide_id=p.fide_id[:15],
-            fed_id=p.national_id[:16], federation=p.federation[:3],
-            birth_year=p.birth_year or (p.birth_date.year if p.birth_date else None),
-            rating_at_start=rating,
-            declared_points=Decimal(str(p.declared_points)) if p.declared_points is not None else None,
-        ))
-    found = selectors.player_candidates(lines=rows)
-    for row in rows:
-        how, cands = found.get(row.start_rank, ("", []))
-        if how in ("fed_id", "fide_id", "name_birth") and len(cands) == 1:
-            row.player = cands[0]
-        else:
-            row.player_id = previous.get(_line_key(row.name, row.fide_id, row.fed_id))
-    TournamentPlayer.objects.bulk_create(rows, batch_size=1000)
+        rows.append((tournament.pk, player_id, ln.start_rank, ln.name, {"m": "M", "w": "F"}.get(p.sex, ""),
+                     p.title[:4], ln.fide_id, ln.fed_id, p.federation[:3], ln.birth_year, rating,
+                     Decimal(str(p.declared_points)) if p.declared_points is not None else None))
+    _insert_rows(TournamentPlayer, ["tournament_id", "player_id", "start_rank", "name", "sex", "title", "fide_id",
+                                    "fed_id", "federation", "birth_year", "rating_at_start", "declared_points"],
+                 rows)
 
 
 _RESULT = {
@@ -252,11 +284,12 @@ _BYE = {"bye_half": GameKind.BYE_HALF, "bye_full": GameKind.BYE_FULL, "bye_pab":
 
 
 def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
-    """All games in one bulk insert. Crosstables have no rounds: the k-th game of a pair is round k."""
-    Game.objects.filter(tournament=tournament).delete()
+    """All games in one set-based insert. Crosstables have no rounds: the k-th game of a pair is round k."""
+    _delete_rows(Game, tournament=tournament)
     ids = dict(tournament.players.values_list("start_rank", "id"))
     seen: Counter[tuple[int, int]] = Counter()
-    games = []
+    rows = []
+    t = tournament.pk
     for g in parsed.games:
         white = ids.get(g.white_rank)
         if white is None:
@@ -267,9 +300,8 @@ def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
             seen[pair] += 1
             rnd = seen[pair]
         if g.black_rank is None:
-            games.append(Game(tournament=tournament, round=rnd, white_id=white, black=None,
-                              result=GameResult.BYE, kind=_BYE.get(g.kind, GameKind.BYE_ZERO),
-                              white_score=Decimal(str(g.white_score)), black_score=None))
+            rows.append((t, rnd, white, None, GameResult.BYE.value, _BYE.get(g.kind, GameKind.BYE_ZERO).value,
+                         _DEC[g.white_score], None))
             continue
         black = ids.get(g.black_rank)
         if black is None:
@@ -277,11 +309,20 @@ def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
         result, kind = _RESULT.get(g.result, (GameResult.DRAW, GameKind.PLAYED))
         if g.result == "-" and (g.black_score or 0) == 0:
             result = GameResult.DOUBLE_FORFEIT
-        games.append(Game(tournament=tournament, round=rnd, white_id=white, black_id=black, result=result,
-                          kind=kind, white_score=Decimal(str(g.white_score)),
-                          black_score=Decimal(str(g.black_score if g.black_score is not None else 0))))
-    Game.objects.bulk_create(games, batch_size=2000)
-    return len(games)
+        rows.append((t, rnd, white, black, result.value, kind.value, _DEC[g.white_score],
+                     _DEC[g.black_score if g.black_score is not None else 0.0]))
+    _insert_rows(Game, ["tournament_id", "round", "white_id", "black_id", "result", "kind", "white_score",
+                        "black_score"], rows)
+    return len(rows)
+
+
+class _Decimals(dict):  # type: ignore[type-arg]
+    def __missing__(self, key: float) -> Decimal:
+        value = self[key] = Decimal(str(key))
+        return value
+
+
+_DEC = _Decimals()
 
 
 def _facts(tournament: Tournament) -> checks.TournamentFacts:
