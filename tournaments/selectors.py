@@ -215,7 +215,7 @@ def problems_display(*, problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for p in problems:
         try:
-            message = gettext(p["template"]) % p.get("params", {})
+            message = gettext(p["template"]) % {"field": p.get("field", ""), **p.get("params", {})}
         except (KeyError, TypeError, ValueError):
             message = gettext(p["template"])
         out.append({**p, "message": message})

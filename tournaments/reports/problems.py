@@ -32,7 +32,8 @@ class Problem:
     def message(self) -> str:
         """The English message (untranslated template formatted with its params)."""
         try:
-            return self.template % dict(self.params)
+            # Templates such as malformed_number name the problem's ``field`` (kept outside params).
+            return self.template % {"field": self.field, **dict(self.params)}
         except (KeyError, TypeError, ValueError):
             return self.template
 
