@@ -111,6 +111,10 @@ def test_malformed_numbers() -> None:
     r = parse_trf(trf(trf_player(1, "A", [], points="1..")))
     p = only(r.problems, "malformed_number")
     assert (p.field, p.column) == ("points", 81)
+    assert p.message == "points: 1.. is not a valid number"
+    # a digit-space-digit opponent is malformed, not a crash (found by the fuzz test)
+    r = parse_trf(trf(trf_player(1, "A", ["1  4 w 1"])))
+    assert only(r.problems, "malformed_number").column == R1
 
 
 def test_invalid_colour_and_result() -> None:

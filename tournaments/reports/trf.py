@@ -37,7 +37,7 @@ _HEADER_INT = {"062": "declared_players", "072": "declared_rated_players",
 _COLUMNS = {"start_rank": 5, "sex": 10, "title": 11, "name": 15, "rating": 49,
             "federation": 54, "fide_id": 58, "birth_date": 70, "points": 81, "rank": 86}
 _IGNORED_PREFIX = re.compile(r"^(XX.|BB.|DAT|###|[A-Z]{3}\b|\d{3}\b)")
-_FAST_SLOT = re.compile(r"([ 0-9]{3}[0-9]|    ) ([wWbB\- ]) ([10=+\-WDLHFUZwdlhfuz ])\Z")
+_FAST_SLOT = re.compile(r"( {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4}| {4}) ([wWbB\- ]) ([10=+\-WDLHFUZwdlhfuz ])\Z")
 ROUND0 = 92  # column of round 1's opponent
 ROUND_STEP = 10
 
