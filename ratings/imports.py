@@ -15,6 +15,8 @@ INSERT … SELECT (… ON CONFLICT for the ratings). SQLite: the same checks in 
 """
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -79,11 +81,13 @@ def _fail(problems: list[Problem]) -> ListImportError:
 def list_import(*, system: RatingSystem, data: bytes, format: str) -> ListImportResult:  # noqa: A002
     fmt = format.lower()
     text = decode_list(data)
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown list format {fmt!r}")
+    if connection.vendor == "postgresql":
+        return _import_postgresql(system=system, text=text, fmt=fmt)
     header_problems, raw_rows = _read(text, fmt, _rate(system))
     if header_problems:
         raise _fail(header_problems)
-    if connection.vendor == "postgresql":
-        return _import_postgresql(system=system, raw_rows=raw_rows)
     return _import_python(system=system, raw_rows=raw_rows)
 
 
@@ -93,6 +97,9 @@ def list_import(*, system: RatingSystem, data: bytes, format: str) -> ListImport
 
 def _new_fed_id(fide_id: int) -> str:
     return f"{FED_ID_PREFIX}{fide_id}"
+
+
+_COMPARED = ("rating", "games", "kind", "activity", "reached_2400", "reached_2200")
 
 
 def _import_python(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow]) -> ListImportResult:
@@ -120,7 +127,7 @@ def _import_python(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow]) -> Li
             created.append(Player(
                 fed_id=_new_fed_id(r.fide_id or 0), surname=surname, given_name=given, sex=r.sex,
                 birth_year=r.birth_year, federation=r.fed, title=r.title, fide_id=r.fide_id,
-                name_key=fold(f"{surname} {given}"), created_at=now, updated_at=now,
+                name_key=name_key(surname, given), created_at=now, updated_at=now,
             ))
         Player.objects.bulk_create(created, batch_size=500)
         by_fide = {r.fide_id: r for r in rows}
@@ -148,14 +155,17 @@ def _import_python(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow]) -> Li
             pid = ids[r.fide_id]
             old = current.get(pid)
             rated = r.rating is not None
-            ratings.append(PlayerRating(
+            new = PlayerRating(
                 player_id=pid, system=system, rating=r.rating, games=r.games,
                 kind="effective" if rated else "unrated",
                 activity="inactive" if "i" in r.flag else "active",
                 reached_2400=(old is not None and old.reached_2400) or (rated and r.rating >= 2400),
                 reached_2200=(old is not None and old.reached_2200) or (rated and r.rating >= 2200),
                 ruleset=system.ruleset, engine_version=ENGINE_VERSION,
-            ))
+            )
+            if old is not None and all(getattr(old, f) == getattr(new, f) for f in _COMPARED):
+                continue
+            ratings.append(new)
         PlayerRating.objects.bulk_create(
             ratings, batch_size=500, update_conflicts=True, unique_fields=["player", "system"],
             update_fields=["rating", "games", "kind", "activity", "reached_2400", "reached_2200",
@@ -171,64 +181,115 @@ def _import_python(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow]) -> Li
 
 _STAGE_COLUMNS = ("row_no", "fide_id", "surname", "given_name", "fed", "sex", "title", "rating",
                   "games", "k", "birth", "flag", "name_key")
+_READ_FIELDS = ("fide_id", "name", "fed", "sex", "title", "rating", "games", "k", "birth_year",
+                "flag")
 _ESCAPE = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 _NUM = r"'^[0-9]{1,9}$'"
 _ID = r"'^[0-9]{1,18}$'"
+_ASCII_SEPARATORS = re.compile(r"[\s,.;'`\-]+")
 
 
-def _stage_lines(raw_rows: Iterable[lf.RawRow], labels_out: dict[str, str]) -> Iterator[str]:
-    """COPY text-format lines; names split and folded here (name_key = players.names.fold)."""
-    split, title_of, sex_of = lf.split_name, lf.normal_title, lf.normal_sex
-    first = True
-    for raw in raw_rows:
-        if first:
-            labels_out.update(raw.labels)
-            first = False
-        v = raw.values
-        surname, given = split(v.get("name", ""))
-        flag = v.get("flag", "")
-        values = (str(raw.row), v.get("fide_id", ""), surname, given, v.get("fed", "").upper(),
-                  sex_of(v.get("sex", ""), flag), title_of(v.get("title", "")),
-                  v.get("rating", ""), v.get("games", ""), v.get("k", ""),
-                  v.get("birth_year", ""), flag, fold(f"{surname} {given}"))
+def name_key(surname: str, given_name: str) -> str:
+    """players.names.full_name_key, with a shortcut for ASCII names (same result: NFKD and
+    the accent/ß/ª/º rules change nothing in ASCII, and casefold() is lower() there)."""
+    text = f"{surname} {given_name}"
+    if text.isascii():
+        return _ASCII_SEPARATORS.sub(" ", text.lower()).strip()
+    return fold(text)
+
+
+def _tuples(text: str, fmt: str, rate: str):  # noqa: ANN202
+    """(problems, labels, iterator of (row, [values in _READ_FIELDS order]))."""
+    if fmt == "txt":
+        return lf.read_txt_tuples(text, fields=_READ_FIELDS, rate=rate)
+    problems, raw_rows = _read(text, fmt, rate)
+    raw_rows = iter(raw_rows)
+    first = next(raw_rows, None)
+    labels = dict(first.labels) if first else {}
+
+    def rows():  # noqa: ANN202
+        if first is None:
+            return
+        for raw in itertools.chain([first], raw_rows):
+            yield raw.row, [raw.values.get(f, "") for f in _READ_FIELDS]
+
+    return problems, labels, rows()
+
+
+def _stage_lines(rows: Iterable[tuple[int, list[str]]]) -> Iterator[str]:
+    """COPY text-format lines; names split and keyed here (name_key, see name_key())."""
+    split, title_of, sex_of, key = lf.split_name, lf.normal_title, lf.normal_sex, name_key
+    for row, (fide_id, name, fed, sex, title, rating, games, k, birth, flag) in rows:
+        surname, given = split(name)
+        values = (str(row), fide_id, surname, given, fed.upper(), sex_of(sex, flag),
+                  title_of(title), rating, games, k, birth, flag, key(surname, given))
         line = "\t".join(values)
         if "\\" in line or line.count("\t") != 12:
             line = "\t".join(x.translate(_ESCAPE) for x in values)
         yield line + "\n"
 
 
-def _validation_sql() -> str:
-    checks = []
-    for col, fld in (("fide_id", "fide_id"), ("rating", "rating"), ("games", "games"),
-                     ("k", "k"), ("birth", "birth_year")):
-        pattern = _ID if col == "fide_id" else _NUM
-        checks.append(f"SELECT row_no, 'bad_number', '{fld}', {col}, NULL::int FROM list_stage "
-                      f"WHERE {col} <> '' AND {col} !~ {pattern}")
-    checks += [
-        "SELECT row_no, 'missing_id', 'fide_id', '', NULL FROM list_stage WHERE fide_id = ''",
-        f"SELECT row_no, 'rating_out_of_range', 'rating', rating, NULL FROM list_stage "
-        f"WHERE CASE WHEN rating ~ {_NUM} THEN rating::int NOT IN (0) AND rating::int NOT "
-        f"BETWEEN {lf.RATING_MIN} AND {lf.RATING_MAX} ELSE false END",
-        f"SELECT row_no, 'birth_out_of_range', 'birth_year', birth, NULL FROM list_stage "
-        f"WHERE CASE WHEN birth ~ {_NUM} THEN birth::int NOT IN (0) AND birth::int NOT "
-        f"BETWEEN {lf.BIRTH_MIN} AND {lf.BIRTH_MAX} ELSE false END",
-        "SELECT row_no, 'bad_flag', 'flag', flag, NULL FROM list_stage "
-        "WHERE lower(flag) NOT IN ('', 'i', 'w', 'wi')",
-        "SELECT row_no, 'bad_federation', 'fed', fed, NULL FROM list_stage WHERE length(fed) > 3",
-        "SELECT row_no, 'duplicate_id', 'fide_id', id::text, first FROM ("
-        f" SELECT row_no, fide_id::bigint AS id, min(row_no) OVER (PARTITION BY fide_id::bigint)"
-        f" AS first FROM list_stage WHERE fide_id ~ {_ID}) d WHERE row_no > first",
-    ]
-    return " UNION ALL ".join(checks)
+_TYPED_SQL = f"""
+CREATE TEMP TABLE list_typed ON COMMIT DROP AS SELECT row_no,
+  fide_id AS fide_raw, CASE WHEN fide_id ~ {_ID} THEN fide_id::bigint END AS fide_id,
+  surname, given_name, fed, sex, title,
+  rating AS rating_raw, CASE WHEN rating ~ {_NUM} THEN rating::int END AS rating,
+  games AS games_raw, CASE WHEN games ~ {_NUM} THEN games::int END AS games,
+  k AS k_raw, CASE WHEN k ~ {_NUM} THEN k::int END AS k,
+  birth AS birth_raw, CASE WHEN birth ~ {_NUM} THEN birth::int END AS birth_year,
+  flag AS flag_raw, lower(flag) AS flag, name_key
+FROM list_stage
+"""
+
+_BAD_ROW = """(fide_id IS NULL
+  OR (rating IS NULL AND rating_raw <> '') OR (rating <> 0 AND rating NOT BETWEEN %(rmin)s AND %(rmax)s)
+  OR (games IS NULL AND games_raw <> '') OR (k IS NULL AND k_raw <> '')
+  OR (birth_year IS NULL AND birth_raw <> '')
+  OR (birth_year <> 0 AND birth_year NOT BETWEEN %(bmin)s AND %(bmax)s)
+  OR flag NOT IN ('', 'i', 'w', 'wi') OR length(fed) > 3)"""
+
+_VALIDATION_SQL = f"""
+SELECT row_no, code, fld, value, first, count(*) OVER () FROM (
+  SELECT b.row_no, v.code, v.fld, v.value, NULL::int AS first
+  FROM (SELECT * FROM list_typed WHERE {_BAD_ROW}) b, LATERAL (VALUES
+    (CASE WHEN fide_raw = '' THEN 'missing_id' WHEN fide_id IS NULL THEN 'bad_number' END,
+     'fide_id', fide_raw),
+    (CASE WHEN rating IS NULL AND rating_raw <> '' THEN 'bad_number'
+          WHEN rating <> 0 AND rating NOT BETWEEN %(rmin)s AND %(rmax)s
+          THEN 'rating_out_of_range' END, 'rating', rating_raw),
+    (CASE WHEN games IS NULL AND games_raw <> '' THEN 'bad_number' END, 'games', games_raw),
+    (CASE WHEN k IS NULL AND k_raw <> '' THEN 'bad_number' END, 'k', k_raw),
+    (CASE WHEN birth_year IS NULL AND birth_raw <> '' THEN 'bad_number'
+          WHEN birth_year <> 0 AND birth_year NOT BETWEEN %(bmin)s AND %(bmax)s
+          THEN 'birth_out_of_range' END, 'birth_year', birth_raw),
+    (CASE WHEN flag NOT IN ('', 'i', 'w', 'wi') THEN 'bad_flag' END, 'flag', flag_raw),
+    (CASE WHEN length(fed) > 3 THEN 'bad_federation' END, 'fed', fed)
+  ) v(code, fld, value) WHERE v.code IS NOT NULL
+  UNION ALL
+  SELECT t.row_no, 'duplicate_id', 'fide_id', t.fide_id::text, d.first
+  FROM list_typed t JOIN (SELECT fide_id, min(row_no) AS first FROM list_typed
+                          WHERE fide_id IS NOT NULL GROUP BY fide_id HAVING count(*) > 1) d
+    ON d.fide_id = t.fide_id
+  WHERE t.row_no > d.first
+) e ORDER BY row_no, code COLLATE "C" LIMIT %(limit)s
+"""
+
+# The new state of each row, joined to its player (after the players are written).
+_NEW_RATINGS = """(SELECT p.id AS player_id, NULLIF(t.rating, 0) AS rating,
+  COALESCE(t.games, 0) AS games,
+  CASE WHEN NULLIF(t.rating, 0) IS NULL THEN 'unrated' ELSE 'effective' END AS kind,
+  CASE WHEN position('i' in t.flag) > 0 THEN 'inactive' ELSE 'active' END AS activity,
+  COALESCE(t.rating >= 2400, false) AS r2400, COALESCE(t.rating >= 2200, false) AS r2200
+  FROM list_typed t JOIN players_player p ON p.fide_id = t.fide_id)"""
 
 
 _DEFAULT_LABELS = {"fide_id": "ID", "rating": "Rating", "games": "Games", "k": "K",
                    "birth_year": "B-day", "flag": "Flag", "fed": "Fed"}
 
 
-def _problems_from(rows: list[tuple], labels: dict[str, str]) -> list[Problem]:
+def _problems_from(rows: list[tuple], labels: dict[str, str]) -> list[Problem]:  # type: ignore[type-arg]
     out = []
-    for row_no, code, fld, value, first in rows:
+    for row_no, code, fld, value, first, *_rest in rows:
         column = labels.get(fld, _DEFAULT_LABELS.get(fld, fld))
         params: dict[str, object] = {"value": value}
         if code == "rating_out_of_range":
@@ -256,8 +317,12 @@ def _copy_in(cursor, sql: str, lines: Iterable[str], block: int = 1 << 20) -> No
             copy.write("".join(buf))
 
 
-def _import_postgresql(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow]) -> ListImportResult:
-    labels: dict[str, str] = {}
+def _import_postgresql(*, system: RatingSystem, text: str, fmt: str) -> ListImportResult:
+    header_problems, labels, rows = _tuples(text, fmt, _rate(system))
+    if header_problems:
+        raise _fail(header_problems)
+    limits = {"rmin": lf.RATING_MIN, "rmax": lf.RATING_MAX, "bmin": lf.BIRTH_MIN,
+              "bmax": lf.BIRTH_MAX, "limit": lf.MAX_PROBLEMS}
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("DROP TABLE IF EXISTS list_stage; DROP TABLE IF EXISTS list_typed")
         cursor.execute(
@@ -266,22 +331,14 @@ def _import_postgresql(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow]) -
             "birth text, flag text, name_key text) ON COMMIT DROP"
         )
         _copy_in(cursor.cursor, f"COPY list_stage ({', '.join(_STAGE_COLUMNS)}) FROM STDIN",
-                 _stage_lines(raw_rows, labels))
-        cursor.execute(f"SELECT count(*) FROM ({_validation_sql()}) e")
-        total = cursor.fetchone()[0]
-        if total:
-            cursor.execute(f"SELECT * FROM ({_validation_sql()}) e ORDER BY 1, 2 LIMIT %s",
-                           [lf.MAX_PROBLEMS])
-            raise ListImportError(_problems_from(cursor.fetchall(), labels), total=total)
-        cursor.execute(
-            "CREATE TEMP TABLE list_typed ON COMMIT DROP AS SELECT row_no, fide_id::bigint AS"
-            " fide_id, surname, given_name, fed, sex, title,"
-            " NULLIF(NULLIF(rating, '')::int, 0) AS rating, COALESCE(NULLIF(games, '')::int, 0)"
-            " AS games, NULLIF(NULLIF(birth, '')::int, 0) AS birth_year, lower(flag) AS flag,"
-            " name_key FROM list_stage"
-        )
-        cursor.execute("SELECT count(*) FROM list_typed")
-        rows = cursor.fetchone()[0]
+                 _stage_lines(rows))
+        cursor.execute(_TYPED_SQL)
+        rows_count = cursor.rowcount
+        cursor.execute("DROP TABLE list_stage")
+        cursor.execute(_VALIDATION_SQL, limits)
+        found = cursor.fetchall()
+        if found:
+            raise ListImportError(_problems_from(found, labels), total=found[0][5])
         cursor.execute("ANALYZE list_typed")
         # A new player's derived fed_id must be free.
         cursor.execute(
@@ -295,41 +352,47 @@ def _import_postgresql(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow]) -
         if clashes:
             raise ListImportError(_problems_from(clashes, labels))
         cursor.execute(
-            "UPDATE players_player p SET birth_year = COALESCE(p.birth_year, t.birth_year),"
+            "UPDATE players_player p SET birth_year = COALESCE(p.birth_year, NULLIF(t.birth_year, 0)),"
             " title = CASE WHEN p.title = '' THEN t.title ELSE p.title END, updated_at = now()"
             " FROM list_typed t WHERE p.fide_id = t.fide_id AND ("
-            " (p.birth_year IS NULL AND t.birth_year IS NOT NULL) OR (p.title = '' AND t.title <> ''))"
+            " (p.birth_year IS NULL AND NULLIF(t.birth_year, 0) IS NOT NULL)"
+            " OR (p.title = '' AND t.title <> ''))"
         )
         updated = cursor.rowcount
         cursor.execute(
             "INSERT INTO players_player (fed_id, surname, given_name, sex, birth_year, club,"
             " region, federation, title, fide_id, affiliated, name_key, created_at, updated_at)"
-            " SELECT %s || t.fide_id, t.surname, t.given_name, t.sex, t.birth_year, '', '', t.fed,"
-            " t.title, t.fide_id, true, t.name_key, now(), now() FROM list_typed t"
+            " SELECT %s || t.fide_id, t.surname, t.given_name, t.sex, NULLIF(t.birth_year, 0),"
+            " '', '', t.fed, t.title, t.fide_id, true, t.name_key, now(), now() FROM list_typed t"
             " WHERE NOT EXISTS (SELECT 1 FROM players_player p WHERE p.fide_id = t.fide_id)"
             " ORDER BY t.row_no",
             [FED_ID_PREFIX],
         )
         created = cursor.rowcount
+        params = {"system": system.pk, "ruleset": system.ruleset, "engine": ENGINE_VERSION}
+        cursor.execute(
+            "UPDATE ratings_playerrating r SET rating = n.rating, games = n.games, kind = n.kind,"
+            " activity = n.activity, reached_2400 = r.reached_2400 OR n.r2400,"
+            " reached_2200 = r.reached_2200 OR n.r2200, ruleset = %(ruleset)s,"
+            f" engine_version = %(engine)s, updated_at = now() FROM {_NEW_RATINGS} n"
+            " WHERE r.player_id = n.player_id AND r.system_id = %(system)s"
+            " AND ((r.rating, r.games, r.kind, r.activity) IS DISTINCT FROM"
+            " (n.rating, n.games, n.kind, n.activity)"
+            " OR (n.r2400 AND NOT r.reached_2400) OR (n.r2200 AND NOT r.reached_2200))",
+            params,
+        )
+        written = cursor.rowcount
         cursor.execute(
             "INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity,"
             " out_of_list, reached_2400, reached_2200, flagged_lists, prior_results, ruleset,"
             " engine_version, updated_at)"
-            " SELECT p.id, %s, t.rating, t.games,"
-            " CASE WHEN t.rating IS NULL THEN 'unrated' ELSE 'effective' END,"
-            " CASE WHEN position('i' in t.flag) > 0 THEN 'inactive' ELSE 'active' END,"
-            " false, COALESCE(t.rating >= 2400, false), COALESCE(t.rating >= 2200, false), 0,"
-            " '[]'::jsonb, %s, %s, now()"
-            " FROM list_typed t JOIN players_player p ON p.fide_id = t.fide_id"
-            " ON CONFLICT (player_id, system_id) DO UPDATE SET rating = EXCLUDED.rating,"
-            " games = EXCLUDED.games, kind = EXCLUDED.kind, activity = EXCLUDED.activity,"
-            " reached_2400 = ratings_playerrating.reached_2400 OR EXCLUDED.reached_2400,"
-            " reached_2200 = ratings_playerrating.reached_2200 OR EXCLUDED.reached_2200,"
-            " ruleset = EXCLUDED.ruleset, engine_version = EXCLUDED.engine_version,"
-            " updated_at = now()",
-            [system.pk, system.ruleset, ENGINE_VERSION],
+            " SELECT n.player_id, %(system)s, n.rating, n.games, n.kind, n.activity, false,"
+            f" n.r2400, n.r2200, 0, '[]'::jsonb, %(ruleset)s, %(engine)s, now() FROM {_NEW_RATINGS} n"
+            " WHERE NOT EXISTS (SELECT 1 FROM ratings_playerrating r"
+            " WHERE r.player_id = n.player_id AND r.system_id = %(system)s)",
+            params,
         )
-        written = cursor.rowcount
-        cursor.execute("DROP TABLE list_stage; DROP TABLE list_typed")
-    return ListImportResult(rows=rows, players_created=created, players_updated=updated,
+        written += cursor.rowcount
+        cursor.execute("DROP TABLE list_typed")
+    return ListImportResult(rows=rows_count, players_created=created, players_updated=updated,
                             ratings_written=written, method="copy")

@@ -278,21 +278,20 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
         yield number, line
 
 
-def read_txt(text: str, *, rate: str = "standard") -> tuple[list[Problem], Iterator[RawRow]]:
-    """Locate the columns from the header line; yield the raw text of each field per row."""
+def _txt_layout(text: str, rate: str):  # noqa: ANN202
     text = text.lstrip("\ufeff")
     lines = _lines(text)
     for number, header in lines:
         if header.strip():
             break
     else:
-        return [problem("empty_file")], iter(())
+        return [problem("empty_file")], [], {}, iter(())
     columns = header_columns(header, rate=rate)
     found = {f for _p, _t, f in columns if f}
     missing = [label for f, label in (("fide_id", "ID"), ("name", "Name"), ("rating", "Rating"))
                if f not in found]
     if missing:
-        return [problem("missing_column", row=number, column=m) for m in missing], iter(())
+        return [problem("missing_column", row=number, column=m) for m in missing], [], {}, iter(())
     spans: list[tuple[str, int, int | None]] = []
     labels: dict[str, str] = {}
     for idx, (pos, tok, fld) in enumerate(columns):
@@ -300,6 +299,12 @@ def read_txt(text: str, *, rate: str = "standard") -> tuple[list[Problem], Itera
         if fld and fld not in labels:
             spans.append((fld, pos, end))
             labels[fld] = tok
+    return [], spans, labels, lines
+
+
+def read_txt(text: str, *, rate: str = "standard") -> tuple[list[Problem], Iterator[RawRow]]:
+    """Locate the columns from the header line; yield the raw text of each field per row."""
+    problems, spans, labels, lines = _txt_layout(text, rate)
 
     def rows() -> Iterator[RawRow]:
         for n, line in lines:
@@ -307,7 +312,25 @@ def read_txt(text: str, *, rate: str = "standard") -> tuple[list[Problem], Itera
                 continue
             yield RawRow(n, {f: line[a:b].strip() for f, a, b in spans}, labels)
 
-    return [], rows()
+    return problems, rows()
+
+
+def read_txt_tuples(
+    text: str, *, fields: tuple[str, ...], rate: str = "standard"
+) -> tuple[list[Problem], dict[str, str], Iterator[tuple[int, list[str]]]]:
+    """Like read_txt, but each row is (row number, [values in the order of ``fields``]);
+    a field the file lacks is "". The bulk import's fast path."""
+    problems, spans, labels, lines = _txt_layout(text, rate)
+    where = {f: slice(a, b) for f, a, b in spans}
+    slices = [where.get(f) for f in fields]
+
+    def rows() -> Iterator[tuple[int, list[str]]]:
+        for n, line in lines:
+            if not line or line.isspace():
+                continue
+            yield n, [line[s].strip() if s is not None else "" for s in slices]
+
+    return problems, labels, rows()
 
 
 _CSV_ALIASES = {**{k: v for k, v in _LABELS.items() if ":" not in v},
