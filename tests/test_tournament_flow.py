@@ -292,3 +292,39 @@ def test_crosstable_form(client, setup) -> None:
     assert lines[1].player == setup["marc"] and lines[3].player is None
     too_many = client.get(url + "?size=50").content.decode()
     assert 'name="name_20"' in too_many and 'name="name_21"' not in too_many
+
+
+def test_an_upload_is_one_transaction(setup, monkeypatch) -> None:
+    t = setup["tournament"]
+    make_player(surname="Nuevo Jugador", given_name="Pedro", birth_year=2001)  # every line matches
+
+    def broken(**kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(services, "_write_games", broken)
+    with pytest.raises(RuntimeError):
+        services.report_upload(tournament=t, user=setup["arbiter"], data=sample_trf(), filename="r.trf")
+    assert not Report.objects.exists() and not TournamentPlayer.objects.exists() and not Game.objects.exists()
+    t.refresh_from_db()
+    assert t.status == "registered" and t.report_received_at is None
+
+
+def test_messages_name_the_field_line_and_column(client, setup) -> None:
+    t = setup["tournament"]
+    client.force_login(setup["arbiter"])
+    bad = sample_trf().replace(b"   1 m    MU", b"   X m    MU")  # start rank of line 6 is not a number
+    response = upload(client, t, bad)
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "start_rank: X is not a valid number" in html
+    report = Report.objects.get(tournament=t)
+    assert {(p["line"], p["column"]) for p in report.problems if p["code"] == "malformed_number"} == {(6, 5)}
+
+
+def test_confirmation_after_rating_needs_an_officer(client, setup) -> None:
+    t = setup["tournament"]
+    client.force_login(setup["arbiter"])
+    upload(client, t, sample_trf())
+    Tournament.objects.filter(pk=t.pk).update(status="published")
+    assert client.post(reverse("tournaments:matching", args=[t.pk]), {"pick_3": "new"}).status_code == 403
+    assert not Player.objects.filter(surname="Nuevo Jugador").exists()
