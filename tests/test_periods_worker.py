@@ -1,0 +1,332 @@
+"""End to end with a real Celery worker (Redis broker, PostgreSQL): the full flow, a worker
+SIGKILLed mid-run, two simultaneous requests, immutable published rows, and re-rating.
+
+The worker is a subprocess (`celery -A config worker --pool solo -Q <own queue>`) pointed at
+pytest's test database through DATABASE_URL; `django_db(transaction=True)` commits the rows it
+must see. Redis database 11 and a queue of our own keep other suites' tasks apart.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.test import override_settings
+
+from ratings import services
+from ratings.models import (
+    CalculationRun, DraftGame, DraftResult, ListEntry, PeriodStatus, PlayerRating, PublishedList, RunStatus,
+)
+from tests.factories import make_period, make_player, make_system, make_tournament, make_user
+from tests.test_calculation_service import build
+from tournaments.models import Game, TournamentPlayer
+
+ROOT = Path(__file__).resolve().parents[1]
+REDIS_URL = os.environ.get("RATINGS_TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
+
+postgres_only = pytest.mark.skipif(
+    "connection.vendor != 'postgresql'", reason="needs PostgreSQL (set DATABASE_URL): triggers, advisory locks, COPY"
+)
+pytestmark = [pytest.mark.django_db(transaction=True), postgres_only]
+
+
+def _redis_up() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+class Worker:
+    def __init__(self, queue: str, **env: str):
+        db = connection.settings_dict
+        url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+        self.log = Path(f"/tmp/ratings-worker-{queue}-{uuid.uuid4().hex[:6]}.log")
+        environment = {**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": REDIS_URL, **env}
+        self.proc = subprocess.Popen(
+            [str(Path(sys.executable).parent / "celery"), "-A", "config", "worker", "--pool", "solo",
+             "-Q", queue, "--without-gossip", "--without-mingle", "-l", "info", "-n", f"{queue}@%h"],
+            cwd=ROOT, env=environment, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 40
+        while "ready" not in self.log.read_text():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("worker did not start:\n" + self.log.read_text()[-3000:])
+            time.sleep(0.2)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def celery_broker():
+    """Send tasks to Redis (not eagerly) on a queue of our own; yields a worker factory."""
+    if not _redis_up():
+        pytest.skip("Redis is not reachable on 127.0.0.1:6379")
+    from config.celery import app
+
+    queue = f"ratings-test-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+    _reset_pools(app)
+    workers: list[Worker] = []
+
+    def start(**env: str) -> Worker:
+        worker = Worker(queue, **env)
+        workers.append(worker)
+        return worker
+
+    # Celery reads the CELERY_* Django settings live (namespace "CELERY").
+    with override_settings(RATINGS_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=REDIS_URL):
+        assert not app.conf.task_always_eager
+        yield start
+        for worker in workers:
+            worker.stop()
+    _reset_pools(app)
+
+
+def _reset_pools(app) -> None:
+    """Forget the producer connections so the next send uses the current broker URL."""
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+def _queue() -> str:
+    from django.conf import settings
+
+    return settings.RATINGS_QUEUE
+
+
+def _redeliver_unacked(*, queue: str) -> int:
+    """Restore the unacknowledged messages of our queue (kombu's restore after the visibility
+    timeout)."""
+    import json
+
+    from config.celery import app
+
+    restored = 0
+    with app.connection_for_write() as conn:
+        channel = conn.default_channel
+        client = channel.client
+        for tag, raw in client.hgetall(channel.unacked_key).items():
+            _message, _exchange, routing_key = json.loads(raw)
+            if routing_key == queue:
+                channel.qos.restore_by_tag(tag.decode() if isinstance(tag, bytes) else tag, client)
+                restored += 1
+    return restored
+
+
+def wait_for(predicate, timeout: float = 60, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def run_status(run_id: int) -> str:
+    return CalculationRun.objects.get(pk=run_id).status
+
+
+def draft_snapshot(run_id: int) -> list[tuple]:
+    return sorted(DraftResult.objects.filter(run_id=run_id).values_list("player_id", "rating_after", "change"))
+
+
+def test_full_flow_with_a_real_worker(celery_broker) -> None:
+    celery_broker()
+    system, period, players, tournament = build()
+    services.period_close(period=period)
+    run = services.calculation_request(period=period)
+    wait_for(lambda: run_status(run.pk) == RunStatus.SUCCEEDED, what="the worker to finish")
+    run.refresh_from_db()
+    assert run.progress == 100 and run.player_count == 4
+    assert dict(DraftResult.objects.filter(run=run).values_list("player_id", "rating_after"))[players[0].pk] == 2013
+    published = services.list_publish(period=period)
+    assert ListEntry.objects.filter(published_list=published).count() == 4
+    assert PlayerRating.objects.get(player=players[0], system=system).rating == 2013
+
+
+def test_worker_killed_mid_run_leaves_draft_and_lists_intact_and_the_rerun_completes(celery_broker) -> None:
+    first = celery_broker()
+    system, period, players, tournament = build()
+    services.period_close(period=period)
+    r1 = services.calculation_request(period=period)
+    wait_for(lambda: run_status(r1.pk) == RunStatus.SUCCEEDED, what="run 1")
+    published = services.list_publish(period=period)
+    entries_before = sorted(ListEntry.objects.filter(published_list=published).values_list("player_id", "rating"))
+    Game.objects.filter(tournament=tournament, round=1, white__player=players[0]).update(
+        result="1/2-1/2", white_score=0.5, black_score=0.5)
+    r2 = services.calculation_request(period=period)
+    wait_for(lambda: run_status(r2.pk) == RunStatus.SUCCEEDED, what="run 2")
+    draft_before = draft_snapshot(r2.pk)
+    first.stop()
+
+    slow = celery_broker(RATINGS_TEST_WRITE_DELAY="60")
+    r3 = services.calculation_request(period=period)
+    wait_for(lambda: CalculationRun.objects.get(pk=r3.pk).phase == "test delay", what="run 3 to be writing")
+    slow.kill()
+
+    assert draft_snapshot(r2.pk) == draft_before
+    assert not DraftResult.objects.filter(run_id=r3.pk).exists()
+    assert sorted(ListEntry.objects.filter(published_list=published).values_list("player_id", "rating")) \
+        == entries_before
+    assert run_status(r3.pk) == RunStatus.RUNNING  # as the dead worker left it
+    # acks_late + reject_on_worker_lost: the message is still in Redis, unacknowledged. Redis
+    # hands it out again once the visibility timeout has passed (6 h in production); the test
+    # does now what the next worker's restore loop would do then.
+    assert _redeliver_unacked(queue=_queue()) == 1
+    celery_broker()
+    wait_for(lambda: run_status(r3.pk) == RunStatus.SUCCEEDED, timeout=60, what="the redelivered run 3")
+    assert not DraftResult.objects.filter(run_id=r2.pk).exists()
+    assert dict(draft_snapshot(r3.pk) and DraftResult.objects.filter(run_id=r3.pk)
+                .values_list("player_id", "rating_after"))[players[0].pk] == 2003
+    assert CalculationRun.objects.get(pk=r3.pk).attempts == 2
+
+
+def test_a_new_request_restarts_a_run_whose_worker_died(celery_broker) -> None:
+    system, period, players, tournament = build()
+    services.period_close(period=period)
+    slow = celery_broker(RATINGS_TEST_WRITE_DELAY="60")
+    dead = services.calculation_request(period=period)
+    wait_for(lambda: CalculationRun.objects.get(pk=dead.pk).phase == "test delay", what="the run to be writing")
+    with pytest.raises(services.CalculationRefused):
+        services.calculation_request(period=period)  # the worker is alive: refused
+    slow.kill()
+    celery_broker()
+    run = wait_for(lambda: _try_request(period), timeout=20, what="the dead worker's lock to be released")
+    wait_for(lambda: run_status(run.pk) == RunStatus.SUCCEEDED, what="the restarted run")
+    assert run_status(dead.pk) == RunStatus.LOST
+
+
+def _try_request(period):
+    try:
+        return services.calculation_request(period=period)
+    except services.CalculationRefused:
+        return None
+
+
+def test_two_simultaneous_requests_exactly_one_runs() -> None:
+    system, period, players, tournament = build()
+    services.period_close(period=period)
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def request() -> None:
+        from django.db import connection as conn
+
+        try:
+            barrier.wait()
+            services.calculation_request(period=period, enqueue=False)
+            outcomes.append("ran")
+        except services.CalculationRefused as exc:
+            outcomes.append(f"refused: {exc}")
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=request) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(o.split(":")[0] for o in outcomes) == ["ran", "refused"], outcomes
+    assert CalculationRun.objects.filter(period=period).count() == 1
+    # And the database itself refuses a second active run, whatever the code does.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        CalculationRun.objects.create(period=period, ruleset="fide-2024", engine_version="x")
+
+
+def test_published_rows_refuse_update_and_delete(django_capture_on_commit_callbacks) -> None:
+    system, period, players, tournament = build()
+    services.period_close(period=period)
+    run = services.calculation_request(period=period)  # eager here (no worker fixture)
+    run.refresh_from_db()
+    published = services.list_publish(period=period)
+    statements = [
+        "UPDATE ratings_listentry SET rating = 1 WHERE published_list_id = %s",
+        "DELETE FROM ratings_listentry WHERE published_list_id = %s",
+        "UPDATE ratings_publishedlist SET note = 'x' WHERE id = %s",
+        "DELETE FROM ratings_publishedlist WHERE id = %s",
+    ]
+    run_statements = [
+        "UPDATE ratings_draftresult SET rating_after = 1 WHERE run_id = %s",
+        "DELETE FROM ratings_draftresult WHERE run_id = %s",
+        "UPDATE ratings_draftgame SET change = 0 WHERE run_id = %s",
+        "DELETE FROM ratings_draftgame WHERE run_id = %s",
+        "DELETE FROM ratings_draftexcluded WHERE run_id = %s",
+        "UPDATE ratings_calculationrun SET progress = 1 WHERE id = %s",
+        "DELETE FROM ratings_calculationrun WHERE id = %s",
+    ]
+    for sql, arg in [(s, published.pk) for s in statements] + [(s, run.pk) for s in run_statements]:
+        with pytest.raises(IntegrityError, match="immutable"), transaction.atomic(), connection.cursor() as c:
+            c.execute(sql, [arg])
+    assert DraftResult.objects.filter(run=run).count() == 4
+    # An unpublished draft can be replaced: a recalculation deletes it.
+    r2 = services.calculation_request(period=period)
+    r3 = services.calculation_request(period=period)
+    assert not DraftResult.objects.filter(run=r2).exists() and DraftResult.objects.filter(run=r3).count() == 4
+    assert DraftResult.objects.filter(run=run).count() == 4
+
+
+def test_rerating_republishes_the_period_and_two_later_ones(celery_broker) -> None:
+    celery_broker()
+    system = make_system()
+    arbiter = make_user()
+    a, b = make_player(birth_year=1980), make_player(birth_year=1980)
+    for p, r in ((a, 2000), (b, 2100)):
+        PlayerRating.objects.create(player=p, system=system, rating=r, games=100, kind="effective")
+    periods = []
+    for month in (9, 10, 11):
+        # Publishing a period opens the next one.
+        period = system.periods.filter(start=dt.date(2026, month, 1)).first() or make_period(
+            system, dt.date(2026, month, 1))
+        t = make_tournament(system, arbiter, status="validated", period=period,
+                            start_date=dt.date(2026, month, 5), end_date=dt.date(2026, month, 6))
+        ta = TournamentPlayer.objects.create(tournament=t, player=a, start_rank=1, name="A")
+        tb = TournamentPlayer.objects.create(tournament=t, player=b, start_rank=2, name="B")
+        Game.objects.create(tournament=t, round=1, white=ta, black=tb, result="1-0", white_score=1, black_score=0)
+        services.period_close(period=period)
+        run = services.calculation_request(period=period)
+        wait_for(lambda: run_status(run.pk) == RunStatus.SUCCEEDED, what=f"period {month}")
+        services.list_publish(period=period)
+        periods.append(period)
+    v1 = [dict(ListEntry.objects.filter(published_list__period=p).values_list("player_id", "rating")) for p in periods]
+    # 2000 beats 2100 (+13 / -13), then 2013 vs 2087 (expected 0.40: +12), then 2025 vs 2075.
+    assert [x[a.pk] for x in v1] == [2013, 2025, 2036]
+    # A corrected report of September: the game was a draw.
+    Game.objects.filter(tournament__period=periods[0]).update(result="1/2-1/2", white_score=0.5, black_score=0.5)
+    services.period_mark_for_recalculation(period=periods[0])
+    assert all(p.needs_recalculation for p in (type(periods[0]).objects.filter(pk__in=[p.pk for p in periods])))
+    services.rerate_request(period=periods[0])
+    wait_for(lambda: PublishedList.objects.filter(period=periods[2], version=2).exists(), timeout=90,
+             what="the chain to republish November")
+    v2 = [dict(ListEntry.objects.filter(published_list__period=p, published_list__version=2)
+               .values_list("player_id", "rating")) for p in periods]
+    # Draw at 2000 vs 2100: +2.8 -> 2003; then 2003 beats 2097 (D -94, expected 0.37): +12.6 -> 2016;
+    # then 2016 beats 2084 (D -68, expected 0.40): +12 -> 2028.
+    assert [x[a.pk] for x in v2] == [2003, 2016, 2028]
+    assert [x[a.pk] for x in v1] == [
+        dict(ListEntry.objects.filter(published_list__period=p, published_list__version=1)
+             .values_list("player_id", "rating"))[a.pk] for p in periods]
+    assert PlayerRating.objects.get(player=a, system=system).rating == 2028
+    assert not type(periods[0]).objects.filter(pk__in=[p.pk for p in periods], needs_recalculation=True).exists()
+    assert all(p.status == PeriodStatus.PUBLISHED for p in type(periods[0]).objects.filter(system=system)
+               if p.pk in {q.pk for q in periods})
