@@ -3,15 +3,11 @@ live_server. Tests using them are marked ``@pytest.mark.browser`` and
 ``@pytest.mark.django_db(transaction=True)`` (live_server runs in another thread)."""
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-# Playwright's sync API runs its own event loop; Django's ORM refuses that without this.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu",
@@ -35,8 +31,14 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def browser_page(browser: Any) -> Iterator[Any]:
-    """A fresh page (own cookies) with a 10-second default timeout."""
+def browser_page(browser: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A fresh page (own cookies) with a 10-second default timeout.
+
+    Playwright's sync API runs its own event loop, and Django's ORM refuses to run beside one
+    unless DJANGO_ALLOW_ASYNC_UNSAFE is set: set for the test only (monkeypatch restores it), so
+    it never leaks into later tests or their subprocesses (`manage.py check --deploy` fails on it).
+    """
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     context = browser.new_context(locale="en-GB")
     page = context.new_page()
     page.set_default_timeout(10_000)
