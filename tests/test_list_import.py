@@ -240,3 +240,47 @@ def test_management_command(tmp_path, excerpt: bytes, capsys) -> None:
     assert "Row 5, column Mar11: rating 4000 is outside 100–3500." in capsys.readouterr().err
     with pytest.raises(CommandError):
         call_command("import_list", "--system", "nope", str(path))
+
+
+@pytest.mark.parametrize("surname, given", [
+    ("O'Neill-Smith", "J. R."), ("  Van  der Berg", "Jan;Piet"), ("A,B", "c`d"),
+    ("Núñez-García", "José Mª"), ("Müller", "Zoë"), ("Straße", "Ǆemal"), ("", "Vardharajan"),
+    ("Tab\tName", "x"), ("Ŀlull", "Ramon Llull’s"),
+])
+def test_name_key_shortcut_equals_players_names(surname: str, given: str) -> None:
+    from players.names import full_name_key
+    from ratings.imports import name_key
+
+    assert name_key(surname, given) == full_name_key(surname, given)
+
+
+@pytest.mark.django_db
+def test_only_changed_ratings_are_written_and_2400_is_kept(excerpt: bytes) -> None:
+    system = make_system()
+    list_import(system=system, data=excerpt, format="txt")
+    # Next list: Andreikin drops to 2390 (reached_2400 stays), A La Teng Hua becomes active.
+    changed = excerpt.replace(b"RUS  2686    9  1990  ", b"RUS  2390   11  1990  ").replace(
+        b"CHN  1915    0  1993  wi", b"CHN  1915    4  1993  w ")
+    result = list_import(system=system, data=changed, format="txt")
+    assert (result.players_created, result.ratings_written) == (0, 2)
+    andreikin = PlayerRating.objects.get(player__fide_id=4158814, system=system)
+    assert (andreikin.rating, andreikin.games, andreikin.reached_2400) == (2390, 11, True)
+    assert PlayerRating.objects.get(player__fide_id=8605360, system=system).activity == "active"
+
+
+@pytest.mark.django_db
+def test_our_own_txt_and_csv_downloads_import_back(client) -> None:
+    from tests.factories import make_period, make_published_list
+
+    players = [make_player(surname=f"Player{i}", given_name="Test", fide_id=700000 + i,
+                           birth_year=1980 + i) for i in range(5)]
+    published = make_published_list(make_period(make_system()), players)
+    for fmt in ("txt", "csv"):
+        target = make_system()
+        response = client.get(reverse("ratings:list_download", args=[published.pk, fmt]))
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        result = list_import(system=target, data=body, format=fmt)
+        assert (result.rows, result.players_created) == (5, 0)
+        got = dict(PlayerRating.objects.filter(system=target)
+                   .values_list("player__fide_id", "rating"))
+        assert got == {700000 + i: 2000 + i for i in range(5)}

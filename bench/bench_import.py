@@ -1,0 +1,138 @@
+"""Benchmark of the list import on PostgreSQL: a 500,000-row FIDE TXT list.
+
+    .venv/bin/python bench/bench_import.py [--rows N] [--admin-url URL] [--keep]
+
+Creates a scratch database (``rating_office_bench_import`` on the server of --admin-url,
+default postgres://postgres@127.0.0.1:5432/postgres), applies the migrations, writes a
+synthetic list in a temp dir in FIDE's single-list TXT layout, and prints:
+
+- the import into an empty registry (parse + COPY into staging + SQL checks + inserts);
+- a second import of the same file (every player matched, nothing to change);
+- an import of "next month's" list: the same IDs with new ratings, games and flags;
+- the bare COPY of the same file into a one-column plain table: the I/O floor.
+
+The scratch database is dropped at the end unless --keep is given.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+SURNAMES = ["García", "Martínez", "López", "Núñez", "Pérez", "Smith", "Ivanov", "Kowalski",
+            "Müller", "Rossi", "Silva", "Nguyen", "Çağlar", "O'Neill", "Andersson", "Ferreira"]
+GIVEN = ["José", "María", "Ana", "Jordi", "Núria", "Dmitry", "Anna", "Li", "João", "Inês",
+         "Pere", "Magnus", "Olga", "Ali", "Søren", "Zoë"]
+FEDS = ["ESP", "POR", "RUS", "IND", "GER", "FRA", "ITA", "USA", "BRA", "CHN", "AND"]
+TITLES = ["", "", "", "", "", "", "", "", "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM"]
+
+
+def write_list(path: Path, rows: int, seed: int) -> None:
+    from ratings import list_formats as lf
+
+    rng = random.Random(seed)
+
+    def gen():  # noqa: ANN202
+        for i in range(rows):
+            woman = rng.random() < 0.15
+            rated = rng.random() < 0.85
+            flag = ("w" if woman else "") + ("i" if rng.random() < 0.3 else "")
+            yield lf.ListRow(
+                fide_id=1_000_000 + i * 7,
+                name=f"{rng.choice(SURNAMES)}{i}, {rng.choice(GIVEN)}",
+                fed=rng.choice(FEDS), sex="F" if woman else "M", title=rng.choice(TITLES),
+                rating=rng.randint(1000, 2850) if rated else None,
+                games=rng.randint(0, 40), k=rng.choice([10, 20, 40]),
+                birth_year=rng.randint(1930, 2020) if rng.random() < 0.95 else None, flag=flag,
+            )
+
+    with path.open("w", encoding="utf-8", newline="") as out:
+        out.writelines(lf.render_txt(gen(), rating_label="NOV26"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=500_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--scratch", default="rating_office_bench_import")
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args()
+
+    import psycopg
+
+    admin = psycopg.connect(args.admin_url, autocommit=True)
+    admin.execute(f'DROP DATABASE IF EXISTS "{args.scratch}" WITH (FORCE)')
+    admin.execute(f'CREATE DATABASE "{args.scratch}"')
+    scratch_url = args.admin_url.rsplit("/", 1)[0] + "/" + args.scratch
+    os.environ["DATABASE_URL"] = scratch_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import config.testing  # noqa: F401  (throw-away SECRET_KEY etc. for a local run)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection, connections
+
+    from ratings.imports import list_import
+    from ratings.models import RatingSystem
+
+    try:
+        call_command("migrate", verbosity=0)
+        system = RatingSystem.objects.create(code="bench", name="Bench", ruleset="fide-2024",
+                                             rate_of_play="standard", cycle="monthly")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "players_list.txt"
+            t0 = time.perf_counter()
+            write_list(path, args.rows, args.seed)
+            size_mb = path.stat().st_size / 1e6
+            print(f"generated {args.rows:,} rows ({size_mb:.1f} MB) in "
+                  f"{time.perf_counter() - t0:.1f} s: {path}")
+
+            t0 = time.perf_counter()
+            result = list_import(system=system, data=path.read_bytes(), format="txt")
+            first = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            again = list_import(system=system, data=path.read_bytes(), format="txt")
+            second = time.perf_counter() - t0
+            # Next month: the same players (same IDs), new ratings, games and flags.
+            month = Path(tmp) / "players_list_next.txt"
+            write_list(month, args.rows, args.seed + 1)
+            t0 = time.perf_counter()
+            update = list_import(system=system, data=month.read_bytes(), format="txt")
+            third = time.perf_counter() - t0
+
+            with connection.cursor() as cursor:
+                cursor.execute("CREATE TABLE bench_floor (line text)")
+                t0 = time.perf_counter()
+                with path.open("rb") as f, cursor.cursor.copy(
+                        "COPY bench_floor (line) FROM STDIN") as copy:
+                    while block := f.read(1 << 20):
+                        copy.write(block)
+                floor = time.perf_counter() - t0
+                cursor.execute("SELECT count(*) FROM bench_floor")
+                floor_rows = cursor.fetchone()[0]
+
+        print(f"import, empty registry : {first:6.2f} s  ({result.rows:,} rows, "
+              f"{result.players_created:,} players created, {result.ratings_written:,} ratings)")
+        print(f"same file again        : {second:6.2f} s  ({again.players_created:,} created, "
+              f"{again.ratings_written:,} ratings changed)")
+        print(f"next month's list      : {third:6.2f} s  ({update.players_created:,} created, "
+              f"{update.players_updated:,} completed, {update.ratings_written:,} ratings changed)")
+        print(f"bare COPY (I/O floor)  : {floor:6.2f} s  ({floor_rows:,} lines into a plain table)")
+        print(f"import / floor         : {first / floor:6.1f}x")
+    finally:
+        connections.close_all()
+        if not args.keep:
+            admin.execute(f'DROP DATABASE IF EXISTS "{args.scratch}" WITH (FORCE)')
+        admin.close()
+
+
+if __name__ == "__main__":
+    main()
