@@ -38,7 +38,7 @@ def write_list(path: Path, rows: int, seed: int) -> None:
 
     rng = random.Random(seed)
 
-    def gen():  # noqa: ANN202
+    def gen():
         for i in range(rows):
             woman = rng.random() < 0.15
             rated = rng.random() < 0.85
@@ -73,8 +73,9 @@ def main() -> None:
     scratch_url = args.admin_url.rsplit("/", 1)[0] + "/" + args.scratch
     os.environ["DATABASE_URL"] = scratch_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import config.testing  # noqa: F401  (throw-away SECRET_KEY etc. for a local run)
     import django
+
+    import config.testing  # noqa: F401  (throw-away SECRET_KEY etc. for a local run)
 
     django.setup()
     from django.core.management import call_command

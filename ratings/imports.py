@@ -78,7 +78,7 @@ def _fail(problems: list[Problem]) -> ListImportError:
     return ListImportError(shown, total=len(ordered))
 
 
-def list_import(*, system: RatingSystem, data: bytes, format: str) -> ListImportResult:  # noqa: A002
+def list_import(*, system: RatingSystem, data: bytes, format: str) -> ListImportResult:
     fmt = format.lower()
     text = decode_list(data)
     if fmt not in FORMATS:
@@ -109,7 +109,7 @@ def _import_python(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow]) -> Li
     if problems:
         raise _fail(problems)
     existing = dict(Player.objects.filter(fide_id__isnull=False).values_list("fide_id", "id"))
-    new_rows = [(raw_row.row, row) for raw_row, row in zip(raw, rows)
+    new_rows = [(raw_row.row, row) for raw_row, row in zip(raw, rows, strict=True)
                 if row.fide_id not in existing]
     taken = set(Player.objects.filter(
         fed_id__in=[_new_fed_id(r.fide_id) for _n, r in new_rows if r.fide_id is not None]
@@ -196,7 +196,7 @@ def name_key(surname: str, given_name: str) -> str:
     return fold(text)
 
 
-def _tuples(text: str, fmt: str, rate: str):  # noqa: ANN202
+def _tuples(text: str, fmt: str, rate: str):
     """(problems, labels, iterator of (row, [values in _READ_FIELDS order]))."""
     if fmt == "txt":
         return lf.read_txt_tuples(text, fields=_READ_FIELDS, rate=rate)
@@ -205,7 +205,7 @@ def _tuples(text: str, fmt: str, rate: str):  # noqa: ANN202
     first = next(raw_rows, None)
     labels = dict(first.labels) if first else {}
 
-    def rows():  # noqa: ANN202
+    def rows():
         if first is None:
             return
         for raw in itertools.chain([first], raw_rows):
@@ -309,7 +309,7 @@ def _problems_from(rows: list[tuple], labels: dict[str, str]) -> list[Problem]: 
     return out
 
 
-def _copy_in(cursor, sql: str, lines: Iterable[str], block: int = 1 << 20) -> None:  # noqa: ANN001
+def _copy_in(cursor, sql: str, lines: Iterable[str], block: int = 1 << 20) -> None:
     with cursor.copy(sql) as copy:
         buf: list[str] = []
         size = 0

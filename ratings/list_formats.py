@@ -274,14 +274,13 @@ def header_columns(header: str, *, rate: str = "standard") -> list[tuple[int, st
 
 
 def _lines(text: str) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(text.splitlines(), start=1):
-        yield number, line
+    return enumerate(text.splitlines(), start=1)
 
 
-def _txt_layout(text: str, rate: str):  # noqa: ANN202
+def _txt_layout(text: str, rate: str):
     text = text.lstrip("\ufeff")
     lines = _lines(text)
-    for number, header in lines:
+    for number, header in lines:  # noqa: B007 (number is used after the loop)
         if header.strip():
             break
     else:

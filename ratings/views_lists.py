@@ -107,7 +107,7 @@ def list_import(request: HttpRequest) -> HttpResponse:
     }, status=status)
 
 
-def _render_problem(problem) -> str:  # noqa: ANN001
+def _render_problem(problem) -> str:
     """Translate the template, then format it with the params (CONTRIBUTING.md)."""
     try:
         return gettext(problem.template) % dict(problem.params)

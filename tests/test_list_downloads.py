@@ -104,7 +104,7 @@ def test_csv_neutralises_formulas(client, published) -> None:
 def test_json_download(client, published) -> None:
     data = json.loads(_body(_get(client, published, "json")))
     assert data["list"]["version"] == 1 and data["list"]["system"] == "cat-std"
-    assert [p["name"] for p in data["players"]][0] == "Vilaró, Núria"
+    assert data["players"][0]["name"] == "Vilaró, Núria"
     assert data["players"][0]["o_title"] == "MC" and data["players"][0]["title"] == ""
     assert data["players"][2]["title"] == "WGM" and data["players"][2]["w_title"] == "WGM"
 

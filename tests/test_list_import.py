@@ -175,7 +175,7 @@ def test_csv_import_reads_its_header_and_undoes_formula_neutralising() -> None:
         "fide_id;name;fed;sex;title;rating;games;birth_year;flag\n"
         "900001;'=HYPERLINK(\"x\"), Eve;ESP;F;WGM;2301;12;1999;w\n"
         "900002;Núñez-García, José Mª;ESP;M;;;0;;i\n"
-    ).encode("utf-8")
+    ).encode()
     result = list_import(system=system, data=data, format="csv")
     assert (result.rows, result.players_created) == (2, 2)
     eve = Player.objects.get(fide_id=900001)
