@@ -35,8 +35,15 @@ _ENTRY_FIELDS = ("player__fide_id", "player__fed_id", "player__surname", "player
                  "games", "k", "player__birth_year", "inactive")
 
 
+def _identity(published_list: PublishedList) -> str:
+    """List id + version, plus the publication instant (immutable too), so a database rebuilt
+    from scratch that reuses an id never meets a stale cached body or ETag."""
+    stamp = int(published_list.published_at.timestamp() * 1_000_000)
+    return f"{published_list.pk}-v{published_list.version}-{stamp:x}"
+
+
 def list_etag(*, published_list: PublishedList, fmt: str) -> str:
-    return f'"list-{published_list.pk}-v{published_list.version}-{fmt}-r{RENDER_VERSION}"'
+    return f'"list-{_identity(published_list)}-{fmt}-r{RENDER_VERSION}"'
 
 
 def list_filename(*, published_list: PublishedList, fmt: str) -> str:
@@ -103,7 +110,7 @@ def _encode(pieces: Iterable[str]) -> Iterator[bytes]:
 
 
 def _cache_key(published_list: PublishedList, fmt: str) -> str:
-    return f"list-download:{published_list.pk}:{published_list.version}:{fmt}:r{RENDER_VERSION}"
+    return f"list-download:{_identity(published_list)}:{fmt}:r{RENDER_VERSION}"
 
 
 def list_download(*, published_list: PublishedList, fmt: str) -> bytes | Iterator[bytes]:
