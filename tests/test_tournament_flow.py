@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from players import roles
 from players.models import Player
-from ratings.models import RatingPeriod
 from tests.factories import make_period, make_player, make_system, make_tournament, make_user
 from tournaments import services
 from tournaments.models import Game, Report, Tournament, TournamentPlayer

@@ -186,10 +186,9 @@ def rate_of_play_checks(facts: TournamentFacts, report: ParsedReport) -> list[Pr
                                  required=23, minutes=60))
         elif minutes < 60:
             out.append(check("error", "rate_of_play_min", "feda-1996 2.2", minutes=_fmt(minutes), required=60))
-    elif rs == "fce":
+    elif rs == "fce" and minutes < 60:
         # fce 5.1: at least 60 minutes per player for 60 moves; faster games go to rapid (5.2).
-        if minutes < 60:
-            out.append(check("error", "rate_of_play_min", "fce 5.1", minutes=_fmt(minutes), required=60))
+        out.append(check("error", "rate_of_play_min", "fce 5.1", minutes=_fmt(minutes), required=60))
     return out
 
 

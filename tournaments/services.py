@@ -40,7 +40,13 @@ from tournaments.models import (
     TournamentPlayer,
     TournamentStatus,
 )
-from tournaments.reports import ParsedReport, Problem, ReportDecodeError, decode_report, parse_report
+from tournaments.reports import (
+    ParsedReport,
+    Problem,
+    ReportDecodeError,
+    decode_report,
+    parse_report,
+)
 from tournaments.reports.problems import _ as mark
 
 LOCKED = (TournamentStatus.RATED, TournamentStatus.PUBLISHED)
@@ -229,9 +235,8 @@ def report_upload(*, tournament: Tournament, user: Any, data: bytes, filename: s
 
 
 def _report_format(parsed: ParsedReport | None, family: str | None) -> str:
-    if parsed is not None and parsed.header.format in ReportFormat.values:
-        if parsed.players or family is None:
-            return parsed.header.format
+    if parsed is not None and parsed.header.format in ReportFormat.values and (parsed.players or family is None):
+        return parsed.header.format
     return {"trf": ReportFormat.TRF16, "csv": ReportFormat.CSV, "feda": ReportFormat.FEDA}.get(
         family or "", ReportFormat.TRF16)
 

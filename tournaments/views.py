@@ -11,7 +11,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors, services
-from tournaments.forms import MAX_FORM_PLAYERS, CrosstableForm, ReportUploadForm, TournamentRegistrationForm
+from tournaments.forms import (
+    MAX_FORM_PLAYERS,
+    CrosstableForm,
+    ReportUploadForm,
+    TournamentRegistrationForm,
+)
 from tournaments.models import ReportFormat, ReportStatus, Tournament
 
 

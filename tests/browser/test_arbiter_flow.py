@@ -63,3 +63,33 @@ def test_arbiter_registers_uploads_resolves_and_validates(browser_page, live_ser
     lifecycle = page.inner_text("#lifecycle")
     assert "Validated: —" not in lifecycle and "Report received: —" not in lifecycle
     assert Player.objects.filter(surname="Nuevo Jugador", given_name="Pedro").count() == 1
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_crosstable_form_picks_registry_players(browser_page, live_server, login) -> None:
+    from tests.factories import make_tournament
+    from tournaments.models import TournamentPlayer
+
+    page = browser_page
+    system = make_system(ruleset="fide-2024")
+    arbiter = make_user("arbitre", role=roles.ARBITER)
+    start = timezone.localdate() + dt.timedelta(days=20)
+    tournament = make_tournament(system, arbiter, start_date=start, end_date=start)
+    marc = make_player(surname="Vidal", given_name="Marc", fide_id=2200004)
+    login(page, "arbitre")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/crosstable/?size=2")
+    page.fill("[name=name_1]", "Vida")
+    page.wait_for_function("document.querySelectorAll('#registry-players option').length > 0")
+    option = page.get_attribute("#registry-players option", "value")
+    assert option == f"Vidal, Marc ({marc.fed_id})"
+    page.fill("[name=name_1]", option)
+    assert page.input_value("[name=fed_id_1]") == marc.fed_id
+    assert page.input_value("[name=name_1]") == "Vidal, Marc"
+    page.fill("[name=name_2]", "Nou, Jugador")
+    page.fill("[name=cell_1_2]", "1 ½")
+    page.fill("[name=cell_2_1]", "0 ½")
+    page.click("#crosstable-form button[type=submit]")
+    page.wait_for_selector("text=Crosstable accepted")
+    line = TournamentPlayer.objects.get(tournament=tournament, start_rank=1)
+    assert line.player == marc
