@@ -109,7 +109,7 @@ def main() -> None:
     from django.db import transaction
 
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("CREATE TEMP TABLE bench_listentry (LIKE ratings_listentry INCLUDING DEFAULTS "
+        cursor.execute("CREATE TEMP TABLE bench_listentry (LIKE ratings_listentry INCLUDING DEFAULTS INCLUDING IDENTITY "
                        "INCLUDING INDEXES) ON COMMIT DROP")
         started = time.perf_counter()
         with cursor.cursor.copy(

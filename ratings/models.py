@@ -385,7 +385,11 @@ class CalculationRun(models.Model):
 class DraftResult(models.Model):
     """A player's result in one run: what the list will say if this run is published."""
 
-    run = models.ForeignKey(CalculationRun, on_delete=models.CASCADE, related_name="results")
+    # No FK constraint or single-column index: COPY of a million rows skips the per-row RI
+    # check, and the composite indexes below start with run.
+    run = models.ForeignKey(
+        CalculationRun, on_delete=models.CASCADE, related_name="results", db_constraint=False, db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
     rating_before = models.SmallIntegerField(null=True, blank=True)
     rating_after = models.SmallIntegerField(null=True, blank=True)
@@ -421,7 +425,9 @@ class DraftResult(models.Model):
 class DraftGame(models.Model):
     """One counted game of one player in a run (the per-player calculation table)."""
 
-    run = models.ForeignKey(CalculationRun, on_delete=models.CASCADE, related_name="game_lines")
+    run = models.ForeignKey(
+        CalculationRun, on_delete=models.CASCADE, related_name="game_lines", db_constraint=False, db_index=False
+    )
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
     )
@@ -441,13 +447,16 @@ class DraftGame(models.Model):
     class Meta:
         verbose_name = _("draft game line")
         verbose_name_plural = _("draft game lines")
-        indexes = [models.Index(fields=["run", "player"]), models.Index(fields=["run", "tournament"])]
+        # One index only: every extra index costs a second per million COPYed lines.
+        indexes = [models.Index(fields=["run", "player"])]
 
 
 class DraftExcluded(models.Model):
     """A game left out of a run, with the reason and the article."""
 
-    run = models.ForeignKey(CalculationRun, on_delete=models.CASCADE, related_name="excluded")
+    run = models.ForeignKey(
+        CalculationRun, on_delete=models.CASCADE, related_name="excluded", db_constraint=False, db_index=False
+    )
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
     )

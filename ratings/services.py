@@ -51,6 +51,19 @@ LOCK_NAMESPACE = 7301
 RATED_TOURNAMENT_STATUSES = ("validated", "rated", "published")
 
 
+class _Timer:
+    """Logs the seconds of each step (INFO): where a run or a publication spends its time."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.last = time.perf_counter()
+
+    def step(self, name: str) -> None:
+        now = time.perf_counter()
+        log.info("%s: %s %.2f s", self.label, name, now - self.last)
+        self.last = now
+
+
 class CalculationRefused(Exception):
     """A request the office refuses (already running, wrong state, too late…): the message is
     for the user."""
@@ -246,14 +259,15 @@ _STATE_SQL = """
            pr.prior_results, p.birth_date, p.birth_year, p.sex, p.federation, p.affiliated,
            p.fide_standard, p.fide_rapid, p.fide_blitz, p.iccf_rating, p.fpx_rating,
            pr.id IS NOT NULL
-    FROM players_player p
+    FROM (SELECT player_id FROM ratings_playerrating WHERE system_id = %(system)s {only}
+          UNION
+          SELECT tp.player_id FROM tournaments_tournamentplayer tp
+          JOIN tournaments_tournament t ON t.id = tp.tournament_id
+          WHERE t.period_id = %(period)s AND t.status IN ('validated', 'rated', 'published')
+            AND tp.player_id IS NOT NULL {only_tp}) u
+    JOIN players_player p ON p.id = u.player_id
     LEFT JOIN ratings_playerrating pr ON pr.player_id = p.id AND pr.system_id = %(system)s
     {prev_join}
-    WHERE pr.id IS NOT NULL OR p.id IN (
-        SELECT tp.player_id FROM tournaments_tournamentplayer tp
-        JOIN tournaments_tournament t ON t.id = tp.tournament_id
-        WHERE t.period_id = %(period)s AND t.status IN ('validated', 'rated', 'published')
-          AND tp.player_id IS NOT NULL)
 """
 _PR_STATUS = (
     "CASE WHEN pr.out_of_list THEN 'out_of_list' WHEN pr.activity = 'inactive' THEN 'inactive' "
@@ -290,18 +304,28 @@ def _state_source(period: RatingPeriod) -> tuple[str, str, str, str, dict[str, A
         )
     run = _published_run(period)
     if run is not None:
+        # Players without a row in that run were untouched by it: their state is unchanged.
         return (
-            "le.rating_before", "COALESCE(le.games_before, 0)", "COALESCE(le.previous_status, '')",
+            "CASE WHEN le.id IS NULL THEN pr.rating ELSE le.rating_before END",
+            "CASE WHEN le.id IS NULL THEN COALESCE(pr.games, 0) ELSE le.games_before END",
+            f"CASE WHEN le.id IS NULL THEN {_PR_STATUS} ELSE COALESCE(le.previous_status, '') END",
             "LEFT JOIN ratings_draftresult le ON le.player_id = p.id AND le.run_id = %(prev)s",
             {"prev": run.pk},
         )
     return "pr.rating", "COALESCE(pr.games, 0)", _PR_STATUS, "", {}
 
 
-def _state_query(period: RatingPeriod) -> tuple[str, dict[str, Any]]:
+def _state_query(period: RatingPeriod, ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
+    """The state of every player of the system and every registry player of the period's
+    tournaments (or only of `ids`)."""
     rating, games, status, join, extra = _state_source(period)
     params: dict[str, Any] = {"system": period.system_id, "period": period.pk, **extra}
-    return _STATE_SQL.format(rating=rating, games=games, status=status, prev_join=join), params
+    only = only_tp = ""
+    if ids is not None:
+        params["ids"] = list(ids)
+        only, only_tp = "AND player_id = ANY(%(ids)s)", "AND tp.player_id = ANY(%(ids)s)"
+    sql = _STATE_SQL.format(rating=rating, games=games, status=status, prev_join=join, only=only, only_tp=only_tp)
+    return sql, params
 
 
 def _read_states(period: RatingPeriod) -> dict[int, _State]:
@@ -544,7 +568,10 @@ def copy_in(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]] | 
     """COPY rows (or ready tab-separated lines) into a table (PostgreSQL, psycopg 3)."""
     with connection.cursor() as cursor:
         raw = cursor.cursor  # psycopg cursor under Django's wrapper
-        with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        from psycopg.copy import QueuedLibpqWriter
+
+        # A writer thread sends while Python formats the next chunk.
+        with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN", writer=QueuedLibpqWriter(raw)) as copy:
             buf = io.StringIO()
             size = 0
             chunks = text if text is not None else (
@@ -568,7 +595,9 @@ def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
     """Replace the period's draft by this run's rows, in one transaction."""
     period = run.period
     tail = (run.pk, ruleset, engine_version)
+    timer = _Timer(f"run {run.pk} write")
     with transaction.atomic():
+        _tune_transaction()
         old = list(CalculationRun.objects.filter(period=period, published_list__isnull=True)
                    .exclude(pk=run.pk).values_list("pk", flat=True))
         if old:
@@ -580,12 +609,14 @@ def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
                 copy_in("ratings_draftresult", RESULT_COLUMNS + extra, text=result_text)
             else:
                 copy_in("ratings_draftresult", RESULT_COLUMNS + extra, rows=(r + tail for r in results or ()))
+            timer.step("player rows")
             _progress_in_tx(run.pk, 75, _("Writing the game lines"))
             if game_text is not None:
                 copy_in("ratings_draftgame", GAME_COLUMNS + extra, text=game_text)
             else:
                 copy_in("ratings_draftgame", GAME_COLUMNS + extra, rows=(g + tail for g in game_rows or ()))
             copy_in("ratings_draftexcluded", EXCLUDED_COLUMNS + extra, rows=(e + tail for e in excluded_rows))
+            timer.step("game lines")
         else:
             common = {"run_id": run.pk, "ruleset": ruleset, "engine_version": engine_version}
             DraftResult.objects.bulk_create(
@@ -614,6 +645,7 @@ def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
         from tournaments.models import Tournament
 
         Tournament.objects.filter(pk__in=tournaments, status="validated").update(status="rated", rated_at=now)
+    timer.step("commit")
 
 
 def _progress_in_tx(run_id: int, progress: int, phase: str) -> None:
@@ -637,15 +669,26 @@ def _progress_in_tx(run_id: int, progress: int, phase: str) -> None:
 # --------------------------------------------------------------------------- fide-2024 at scale
 
 
+def _tune_transaction() -> None:
+    """Big set-based statements: no JIT (its compile time exceeds its gain here), memory for
+    hash joins, and no nested loops over half a million rows when statistics lag behind."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL jit = off; SET LOCAL work_mem = '256MB'; SET LOCAL enable_nestloop = off")
+
+
 def _copy_out_ints(sql: str, ncols: int) -> Any:
-    """COPY a query of integer columns out and parse it in C (numpy), shape (rows, ncols)."""
+    """Read a query of integer columns as one text value (string_agg, set-based in the server)
+    and parse it in C (numpy); shape (rows, ncols). One round trip instead of COPY's one
+    message per row, which costs more in Python than the server's work."""
     import numpy as np
 
-    parts: list[bytes] = []
-    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY ({sql}) TO STDOUT") as copy:
-        for block in copy:
-            parts.append(bytes(block))
-    text = b"".join(parts).decode()
+    cols = " || ' ' || ".join(f"c{i}" for i in range(ncols))
+    names = ", ".join(f"c{i}" for i in range(ncols))
+    with transaction.atomic(), connection.cursor() as cursor:
+        _tune_transaction()
+        cursor.execute(f"SELECT string_agg({cols}, ' ' ORDER BY c0) FROM ({sql}) AS q ({names})")
+        text = cursor.fetchone()[0] or ""
     arr = np.fromstring(text, dtype=np.int64, sep=" ") if text else np.zeros(0, dtype=np.int64)
     return arr.reshape(-1, ncols)
 
@@ -667,7 +710,7 @@ def _calculate_bulk(run: CalculationRun) -> None:
     params = get_regulation("fide-2024").validate_parameters(system.parameters or {})
     sql, sparams = _state_query(period)
     # The state query with integer columns only (ordinals for dates, codes for statuses).
-    base = sql.split("FROM players_player p", 1)
+    base = sql.split("FROM (SELECT player_id", 1)
     rating_expr, games_expr, status_sql, _join, _extra = _state_source(period)
     year = period.start.year
     int_sql = (
@@ -677,10 +720,12 @@ def _calculate_bulk(run: CalculationRun) -> None:
         "CASE WHEN COALESCE(pr.reached_2200, FALSE) THEN 1 ELSE 0 END, "
         "COALESCE(pr.last_game_date - DATE '0001-01-01' + 1, 0), COALESCE(pr.flagged_lists, 0), "
         f"CASE ({status_sql}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' THEN 3 "
-        "WHEN 'passive' THEN 4 ELSE 0 END FROM players_player p" + base[1] + " ORDER BY p.id"
+        "WHEN 'passive' THEN 4 ELSE 0 END FROM (SELECT player_id" + base[1]
     )
     int_sql = int_sql % {k: int(v) for k, v in sparams.items()}
+    timer = _Timer(f"run {run.pk} (bulk)")
     P = _copy_out_ints(int_sql, 9)
+    timer.step("read players")
     pid = P[:, 0]
     rating = P[:, 1]
     rated = rating >= 0
@@ -697,6 +742,7 @@ def _calculate_bulk(run: CalculationRun) -> None:
         "AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')",
         7,
     )
+    timer.step("read games")
     gw, gb, ws2, kind, gt, rnd, gend = (G[:, i] for i in range(7))
     wi = np.searchsorted(pid, gw).clip(0, max(len(pid) - 1, 0))
     bi = np.searchsorted(pid, gb).clip(0, max(len(pid) - 1, 0))
@@ -714,6 +760,7 @@ def _calculate_bulk(run: CalculationRun) -> None:
         white_counts=np.ones(int(in_bulk.sum()), dtype=bool), black_counts=np.ones(int(in_bulk.sum()), dtype=bool),
         inactive_cutoff_ordinal=self_cutoff(period, params), floor=int(params["floor"]),
     ))
+    timer.step("bulk fide-2024")
     # Last game day per player (any played game in the period).
     last = P[:, 6].copy()
     for idx, linked in ((wi, w_linked), (bi, b_linked)):
@@ -730,6 +777,11 @@ def _calculate_bulk(run: CalculationRun) -> None:
         code = "forfeit" if kind[g] == 1 else "not_played"
         excluded_rows.append((int(gt[g]), wk, bk, int(rnd[g]), code,
                               "not played (forfeit)" if code == "forfeit" else "not played", "fide-2024 5.1"))
+    # Unrated players with no game this period keep their state (prior results unchanged:
+    # NULL, kept by the publication).
+    playing = set(gw[played & w_linked].tolist()) | set(gb[played & b_linked].tolist())
+    idle_unrated = np.nonzero(~rated & ~np.isin(pid, np.fromiter(playing, dtype=np.int64)))[0]
+    unrated_ids -= set(pid[idle_unrated].tolist())
     if unrated_ids or small.any():
         sub_idx = np.nonzero(small)[0]
         involved = set(unrated_ids)
@@ -783,18 +835,31 @@ def _calculate_bulk(run: CalculationRun) -> None:
         for e in result.excluded:
             excluded_rows.append((int(e.tournament), e.white, e.black, e.round, e.code, e.reason[:200], e.article))
 
+    timer.step("first ratings (rate_period)")
     _progress(run.pk, 55, _("Writing the draft"))
-    n_rated = int(rated.sum())
-    result_text = _bulk_result_lines(run, P, out, last, rated) 
     tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
     engine_text = ("\t".join(map(_copy_text, row)) + tail for row in engine_rows)
     game_text = _bulk_game_lines(run, wi[in_bulk], bi[in_bulk], ws2[in_bulk], gt[in_bulk], pid, rating, out)
     import itertools
 
+    # Only players the period touched get a draft row: a game, a change, a new status; and
+    # everyone the published run of this period touched (a correction may undo it). The others
+    # are carried over unchanged by the publication (docs/periods.md).
+    new_code = np.where(out.out_of_list, 2, np.where(out.inactive, 1, 0))
+    touched = rated & ((out.games > 0) | (out.change != 0) | (new_code != np.where(P[:, 8] == 1, 1, 0))
+                       | (P[:, 8] > 1))
+    published_run = _published_run(period)
+    if published_run is not None:
+        before = np.array(sorted(DraftResult.objects.filter(run=published_run).values_list("player_id", flat=True)),
+                          dtype=np.int64)
+        touched |= rated & np.isin(pid, before)
+    engine_rows_n = len(engine_rows)
+    n_rated = int(touched.sum())
+    result_text = _bulk_result_lines(run, P, out, last, touched)
     _write_draft(
         run, None, None, excluded_rows, ruleset="fide-2024", engine_version=ENGINE_VERSION,
         tournaments=sorted(set(gt.tolist())), result_text=itertools.chain(result_text, engine_text),
-        game_text=game_text, counts=(n_rated + len(engine_rows), 2 * int(in_bulk.sum())),
+        game_text=game_text, counts=(n_rated + engine_rows_n, 2 * int(in_bulk.sum())),
     )
 
 
@@ -810,9 +875,7 @@ def self_cutoff(period: RatingPeriod, params: Any) -> int:
 def _read_states_for(period: RatingPeriod, ids: set[int]) -> dict[int, _State]:
     if not ids:
         return {}
-    sql, params = _state_query(period)
-    sql = f"SELECT * FROM ({sql}) s WHERE s.id = ANY(%(ids)s)"
-    params["ids"] = sorted(ids)
+    sql, params = _state_query(period, sorted(ids))
     out: dict[int, _State] = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -836,13 +899,14 @@ _BULK_NOTES = {
 }
 
 
-def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, rated: Any) -> Iterable[str]:
+def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: Any) -> Iterable[str]:
     import numpy as np
 
-    idx = np.nonzero(rated)[0]
+    idx = np.nonzero(mask)[0]
     tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
     NULL = r"\N"
     dates: dict[int, str] = {0: NULL}
+    notes_cache: dict[tuple[str, ...], tuple[str, str]] = {}
     cols = [
         P[idx, 0], P[idx, 1], out.rating_after[idx], out.change[idx], out.k[idx], out.games[idx],
         out.score2[idx], out.expected_milli[idx], out.out_of_list[idx], out.inactive[idx],
@@ -862,8 +926,12 @@ def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, rated: 
             flags.append("reactivated")
         status = "out_of_list" if ool else "inactive" if inact else "rated"
         if flags:
-            fj = json.dumps(flags)
-            nj = json.dumps([{"code": f, "article": _BULK_NOTES[f]} for f in flags])
+            key = tuple(flags)
+            cached = notes_cache.get(key)
+            if cached is None:
+                cached = notes_cache[key] = (
+                    json.dumps(flags), json.dumps([{"code": f, "article": _BULK_NOTES[f]} for f in flags]))
+            fj, nj = cached
         else:
             fj = nj = "[]"
         d = dates.get(lastd)
@@ -884,8 +952,8 @@ def _bulk_game_lines(run: CalculationRun, w: Any, b: Any, ws2: Any, t: Any, pid:
     cols = [t, pid[w], pid[b], rating[w], rating[b], ws2, wexp, out.k[w], out.k[b]]
     for tt, pw, pb, rw, rb, s2, e, kw, kb in zip(*(c.tolist() for c in cols)):
         sw = s2 * 500
-        yield (f"{tt}\t{pw}\t{pb}\t{pb}\t{rb}\t{sw / 1000}\t{e / 1000}\t{kw * (sw - e) / 1000}\t{kw}{tail}")
-        yield (f"{tt}\t{pb}\t{pw}\t{pw}\t{rw}\t{(1000 - sw) / 1000}\t{(1000 - e) / 1000}\t"
+        yield (f"{tt}\t{pw}\t{pb}\t\t{rb}\t{sw / 1000}\t{e / 1000}\t{kw * (sw - e) / 1000}\t{kw}{tail}")
+        yield (f"{tt}\t{pb}\t{pw}\t\t{rw}\t{(1000 - sw) / 1000}\t{(1000 - e) / 1000}\t"
                f"{kb * (e - sw) / 1000}\t{kb}{tail}")
 
 
@@ -896,6 +964,32 @@ _KIND_SQL = ("CASE WHEN d.status = 'provisional' THEN 'provisional' "
              "WHEN d.rating_after IS NULL THEN 'unrated' ELSE 'effective' END")
 _ACTIVITY_SQL = ("CASE WHEN d.status = 'inactive' OR d.inactive THEN 'inactive' "
                  "WHEN d.status = 'passive' THEN 'passive' ELSE 'active' END")
+
+
+def _reserve_id(table: str) -> int:
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id'))", [table])
+        else:  # SQLite serialises writers; the transaction holds the write lock from here on
+            cursor.execute(f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table}")
+        return int(cursor.fetchone()[0])
+
+
+def _carry_source(period: RatingPeriod) -> tuple[str, list[Any]]:
+    """The entries of players the run did not touch, unchanged: from the list in force (the
+    latest version of the previous period's list) or, with none, from the players' state."""
+    previous = _previous_list(period)
+    if previous is not None:
+        return (
+            "SELECT player_id, rating, total_games AS games, "
+            "CASE WHEN status = 'new' THEN 'rated' ELSE status END AS status, inactive, provisional "
+            "FROM ratings_listentry WHERE published_list_id = %s", [previous.pk])
+    return (
+        "SELECT player_id, rating, games, CASE WHEN out_of_list THEN 'out_of_list' "
+        "WHEN activity = 'inactive' THEN 'inactive' WHEN activity = 'passive' THEN 'passive' "
+        "WHEN kind = 'provisional' THEN 'provisional' ELSE 'rated' END AS status, "
+        "activity = 'inactive' AS inactive, kind = 'provisional' AS provisional "
+        "FROM ratings_playerrating WHERE system_id = %s", [period.system_id])
 
 
 def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> PublishedList:
@@ -911,20 +1005,34 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
             raise CalculationRefused(_("There is no new draft to publish: calculate the period first."))
         version = (period.lists.order_by("-version").values_list("version", flat=True).first() or 0) + 1
         now = timezone.now()
-        published = PublishedList.objects.create(
-            system=period.system, period=period, version=version, list_date=period.list_date, published_at=now,
-            published_by=user if getattr(user, "is_authenticated", False) else None,
-            ruleset=run.ruleset, engine_version=run.engine_version, note=note, entry_count=run.player_count,
-        )
+        # The list row is written last, with its entry count (it is immutable once written); its
+        # id is reserved first (the entries' foreign key is checked at commit).
+        list_id = _reserve_id("ratings_publishedlist")
+        timer = _Timer(f"publish period {period.pk}")
         with connection.cursor() as cursor:
+            _tune_transaction()
+            carry_sql, carry_params = _carry_source(period)
             cursor.execute(
-                """INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, k, games,
+                f"""INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, k, games,
                        total_games, status, inactive, provisional, ruleset, engine_version)
                    SELECT %s, d.player_id, d.rating_after, d.change, d.k, d.games, d.total_games, d.status,
                           d.inactive, d.provisional, d.ruleset, d.engine_version
-                   FROM ratings_draftresult d WHERE d.run_id = %s""",
-                [published.pk, run.pk],
+                   FROM ratings_draftresult d WHERE d.run_id = %s
+                   UNION ALL
+                   SELECT %s, c.player_id, c.rating, 0, NULL, 0, c.games, c.status, c.inactive, c.provisional,
+                          %s, %s
+                   FROM ({carry_sql}) c
+                   WHERE c.rating IS NOT NULL AND NOT EXISTS (
+                       SELECT 1 FROM ratings_draftresult x WHERE x.run_id = %s AND x.player_id = c.player_id)""",
+                [list_id, run.pk, list_id, run.ruleset, run.engine_version, *carry_params, run.pk],
             )
+            entry_count = cursor.rowcount
+            published = PublishedList.objects.create(
+                id=list_id, system=period.system, period=period, version=version, list_date=period.list_date,
+                published_at=now, published_by=user if getattr(user, "is_authenticated", False) else None,
+                ruleset=run.ruleset, engine_version=run.engine_version, note=note, entry_count=entry_count,
+            )
+            timer.step("list entries")
             later = RatingPeriod.objects.filter(system=period.system, start__gt=period.start,
                                                 status=PeriodStatus.PUBLISHED).exists()
             if not later:
@@ -934,31 +1042,35 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
                            ruleset, engine_version, updated_at)
                        SELECT d.player_id, %s, d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
                               d.status = 'out_of_list', d.reached_2400, d.reached_2200, d.last_game_date,
-                              d.flagged_lists, COALESCE(d.prior_results, '[]'), d.ruleset, d.engine_version, %s
-                       FROM ratings_draftresult d WHERE d.run_id = %s
+                              d.flagged_lists, COALESCE(d.prior_results, cur.prior_results, '[]'), d.ruleset,
+                              d.engine_version, %s
+                       FROM ratings_draftresult d
+                       LEFT JOIN ratings_playerrating cur ON cur.player_id = d.player_id AND cur.system_id = %s
+                       WHERE d.run_id = %s AND (cur.id IS NULL
+                          OR (cur.rating, cur.games, cur.kind, cur.activity, cur.out_of_list, cur.flagged_lists,
+                              cur.last_game_date, cur.engine_version, cur.reached_2400, cur.reached_2200)
+                             IS DISTINCT FROM (d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
+                              d.status = 'out_of_list', d.flagged_lists, d.last_game_date, d.engine_version,
+                              d.reached_2400, d.reached_2200)
+                          OR (d.prior_results IS NOT NULL AND d.prior_results::text <> cur.prior_results::text))
                        ON CONFLICT (player_id, system_id) DO UPDATE SET
                            rating = EXCLUDED.rating, games = EXCLUDED.games, kind = EXCLUDED.kind,
                            activity = EXCLUDED.activity, out_of_list = EXCLUDED.out_of_list,
                            reached_2400 = EXCLUDED.reached_2400, reached_2200 = EXCLUDED.reached_2200,
                            last_game_date = EXCLUDED.last_game_date, flagged_lists = EXCLUDED.flagged_lists,
                            prior_results = EXCLUDED.prior_results, ruleset = EXCLUDED.ruleset,
-                           engine_version = EXCLUDED.engine_version, updated_at = EXCLUDED.updated_at
-                       WHERE (ratings_playerrating.rating, ratings_playerrating.games, ratings_playerrating.kind,
-                              ratings_playerrating.activity, ratings_playerrating.out_of_list,
-                              ratings_playerrating.flagged_lists, ratings_playerrating.last_game_date,
-                              ratings_playerrating.engine_version)
-                             IS DISTINCT FROM (EXCLUDED.rating, EXCLUDED.games, EXCLUDED.kind, EXCLUDED.activity,
-                              EXCLUDED.out_of_list, EXCLUDED.flagged_lists, EXCLUDED.last_game_date,
-                              EXCLUDED.engine_version)
-                          OR ratings_playerrating.prior_results::text <> EXCLUDED.prior_results::text"""
+                           engine_version = EXCLUDED.engine_version, updated_at = EXCLUDED.updated_at"""
                     if connection.vendor == "postgresql" else
                     f"""INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity,
                            out_of_list, reached_2400, reached_2200, last_game_date, flagged_lists, prior_results,
                            ruleset, engine_version, updated_at)
                        SELECT d.player_id, %s, d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
                               d.status = 'out_of_list', d.reached_2400, d.reached_2200, d.last_game_date,
-                              d.flagged_lists, COALESCE(d.prior_results, '[]'), d.ruleset, d.engine_version, %s
-                       FROM ratings_draftresult d WHERE d.run_id = %s
+                              d.flagged_lists, COALESCE(d.prior_results, cur.prior_results, '[]'), d.ruleset,
+                              d.engine_version, %s
+                       FROM ratings_draftresult d
+                       LEFT JOIN ratings_playerrating cur ON cur.player_id = d.player_id AND cur.system_id = %s
+                       WHERE d.run_id = %s
                        ON CONFLICT (player_id, system_id) DO UPDATE SET
                            rating = excluded.rating, games = excluded.games, kind = excluded.kind,
                            activity = excluded.activity, out_of_list = excluded.out_of_list,
@@ -966,8 +1078,9 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
                            last_game_date = excluded.last_game_date, flagged_lists = excluded.flagged_lists,
                            prior_results = excluded.prior_results, ruleset = excluded.ruleset,
                            engine_version = excluded.engine_version, updated_at = excluded.updated_at""",
-                    [period.system_id, now, run.pk],
+                    [period.system_id, now, period.system_id, run.pk],
                 )
+                timer.step("player states")
         CalculationRun.objects.filter(pk=run.pk).update(published_list=published)
         RatingPeriod.objects.filter(pk=period.pk).update(
             status=PeriodStatus.PUBLISHED, published_at=now, needs_recalculation=False)
@@ -981,6 +1094,8 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
                                         status=PeriodStatus.PUBLISHED).update(needs_recalculation=True)
         else:
             period_open_next(system=period.system)
+        timer.step("periods and tournaments")
+    timer.step("commit")
     return published
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import connection  # noqa: F401 (used by the skipif condition)
 from django.test import override_settings
 
 from players.roles import RATING_OFFICER
@@ -155,12 +156,17 @@ def test_bulk_path_agrees_with_rate_period(django_capture_on_commit_callbacks) -
         bulk = services.calculation_request(period=period)
     bulk.refresh_from_db()
     assert bulk.method == "bulk", bulk.error
-    want = {(p, a, c, k, g, s) for p, a, c, k, g, s in []}
     got = set(DraftResult.objects.filter(run=bulk).values_list(
         "player_id", "rating_after", "change", "k", "games", "status"))
     assert (players[0].pk, 2013, 13, 20, 1, "rated") in got
     assert (players[1].pk, 2087, -13, 20, 1, "rated") in got
-    assert len(got) == 4
+    # The 2200 player's only game was against an unrated player: untouched, no draft row (the
+    # publication carries his entry over unchanged).
+    assert len(got) == 3 and (players[3].pk, None, 0, None, 1, "unrated") in got
+    published = services.list_publish(period=period)
+    entries = dict(ListEntry.objects.filter(published_list=published).values_list("player_id", "rating"))
+    assert entries == {players[0].pk: 2013, players[1].pk: 2087, players[2].pk: 2200, players[3].pk: None}
+    assert published.entry_count == 4
     assert DraftGame.objects.filter(run=bulk).count() == 2
     assert DraftExcluded.objects.filter(run=bulk, code="forfeit").count() == 1
-    del want, engine
+    del engine

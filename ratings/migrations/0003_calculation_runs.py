@@ -123,7 +123,7 @@ class Migration(migrations.Migration):
                 ('article', models.CharField(max_length=40)),
                 ('ruleset', models.CharField(max_length=20)),
                 ('engine_version', models.CharField(max_length=20)),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='excluded', to='ratings.calculationrun')),
+                ('run', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='excluded', to='ratings.calculationrun')),
                 ('tournament', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.tournament')),
             ],
             options={
@@ -145,7 +145,7 @@ class Migration(migrations.Migration):
                 ('engine_version', models.CharField(max_length=20)),
                 ('opponent', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='players.player')),
                 ('player', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='players.player')),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='game_lines', to='ratings.calculationrun')),
+                ('run', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='game_lines', to='ratings.calculationrun')),
                 ('tournament', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.tournament')),
             ],
             options={
@@ -181,7 +181,7 @@ class Migration(migrations.Migration):
                 ('ruleset', models.CharField(max_length=20)),
                 ('engine_version', models.CharField(max_length=20)),
                 ('player', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='players.player')),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='results', to='ratings.calculationrun')),
+                ('run', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='results', to='ratings.calculationrun')),
             ],
             options={
                 'verbose_name': 'draft result',
@@ -199,10 +199,6 @@ class Migration(migrations.Migration):
         migrations.AddIndex(
             model_name='draftgame',
             index=models.Index(fields=['run', 'player'], name='ratings_dra_run_id_594a6b_idx'),
-        ),
-        migrations.AddIndex(
-            model_name='draftgame',
-            index=models.Index(fields=['run', 'tournament'], name='ratings_dra_run_id_d6e8cb_idx'),
         ),
         migrations.AddConstraint(
             model_name='draftresult',
