@@ -39,7 +39,6 @@ class Player(models.Model):
     fed_id = models.CharField(
         _("federation ID"),
         max_length=16,
-        unique=True,
         validators=[RegexValidator(r"^[0-9A-Za-z\-]+$", _("Letters, digits and hyphens only."))],
     )
     surname = models.CharField(_("surname(s)"), max_length=120)
@@ -91,7 +90,7 @@ class Player(models.Model):
     )
     # Accent- and case-folded "surname given name", kept in step by save() and bulk loaders,
     # so matching a report line is one indexed look-up.
-    name_key = models.CharField(max_length=250, db_index=True, editable=False)
+    name_key = models.CharField(max_length=250, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -99,7 +98,15 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         ordering = ["surname", "given_name"]
-        indexes = [models.Index(fields=["surname", "given_name"])]
+        # Uniqueness and indexes are declared here rather than with unique=/db_index= on the
+        # fields: on PostgreSQL those also add a varchar_pattern_ops "_like" index per field,
+        # which no query here uses (name search is "%…%") and which slows the 500,000-row
+        # list import and the synthetic generator.
+        constraints = [models.UniqueConstraint(fields=["fed_id"], name="player_unique_fed_id")]
+        indexes = [
+            models.Index(fields=["surname", "given_name"]),
+            models.Index(fields=["name_key"], name="player_name_key_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.surname}, {self.given_name}"
