@@ -320,7 +320,7 @@ class Protest(models.Model):
 
 
 # --------------------------------------------------------------------------- calculations
-# A calculation run writes a draft (DraftResult per player, DraftGame per counted game line,
+# A calculation run writes a draft (DraftResult per player, DraftTournament with the counted game lines,
 # DraftExcluded per game left out). Publishing turns the draft of one run into a PublishedList;
 # from then on the run and its rows are part of the published record and PostgreSQL refuses to
 # change them (triggers in migration 0003). Drafts of unpublished runs are replaced freely.
@@ -422,33 +422,49 @@ class DraftResult(models.Model):
         constraints = [models.UniqueConstraint(fields=["run", "player"], name="draft_result_unique_player")]
 
 
-class DraftGame(models.Model):
-    """One counted game of one player in a run (the per-player calculation table)."""
+#: One counted game line of one player, packed (little-endian) for DraftTournament.lines.
+#: `opponent` is a registry player id, or minus the TournamentPlayer id of a player outside the
+#: registry; `score2` is twice the score; `change` is K x (score - expected) before rounding.
+LINE_DTYPE = [
+    ("player", "<i4"), ("opponent", "<i4"), ("opponent_rating", "<i2"), ("score2", "i1"), ("k", "<i2"),
+    ("expected", "<f4"), ("change", "<f4"),
+]
+
+
+class DraftTournament(models.Model):
+    """The counted game lines of one tournament in a run (per game and player: opponent,
+    rating, score, expected score, change, K), packed in one row per tournament: a FIDE-scale
+    semester has millions of lines, and one row per line costs more to write than to compute.
+    Totals per tournament are columns, for the review page."""
 
     run = models.ForeignKey(
-        CalculationRun, on_delete=models.CASCADE, related_name="game_lines", db_constraint=False, db_index=False
+        CalculationRun, on_delete=models.CASCADE, related_name="tournament_lines", db_constraint=False,
+        db_index=False,
     )
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
     )
-    player = models.ForeignKey(Player, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
-    opponent = models.ForeignKey(
-        Player, on_delete=models.DO_NOTHING, db_constraint=False, null=True, blank=True, related_name="+"
-    )
-    opponent_key = models.CharField(max_length=20, blank=True)
-    opponent_rating = models.SmallIntegerField(null=True, blank=True)
-    score = models.FloatField()
-    expected = models.FloatField()
-    change = models.FloatField()
-    k = models.SmallIntegerField()
+    lines = models.BinaryField(_("game lines (packed)"))
+    line_count = models.PositiveIntegerField(default=0)
+    player_count = models.PositiveIntegerField(default=0)
+    change_sum = models.FloatField(default=0)
+    change_max = models.FloatField(null=True, blank=True)
+    change_min = models.FloatField(null=True, blank=True)
     ruleset = models.CharField(max_length=20)
     engine_version = models.CharField(max_length=20)
 
     class Meta:
-        verbose_name = _("draft game line")
-        verbose_name_plural = _("draft game lines")
-        # One index only: every extra index costs a second per million COPYed lines.
-        indexes = [models.Index(fields=["run", "player"])]
+        verbose_name = _("draft game lines of a tournament")
+        verbose_name_plural = _("draft game lines of tournaments")
+        constraints = [
+            models.UniqueConstraint(fields=["run", "tournament"], name="draft_tournament_unique"),
+        ]
+
+    def decode(self) -> Any:
+        """The lines as a NumPy structured array (LINE_DTYPE)."""
+        import numpy as np
+
+        return np.frombuffer(bytes(self.lines), dtype=np.dtype(LINE_DTYPE))
 
 
 class DraftExcluded(models.Model):

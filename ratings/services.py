@@ -30,8 +30,8 @@ from ratings.models import (
     ACTIVE_RUN_STATUSES,
     CalculationRun,
     DraftExcluded,
-    DraftGame,
     DraftResult,
+    DraftTournament,
     PeriodStatus,
     Protest,
     ProtestStatus,
@@ -397,20 +397,19 @@ def _player_input(s: _State) -> et.PlayerInput:
 
 
 def _games_last_year(period: RatingPeriod) -> dict[int, int]:
-    """Rated games of each player in the published periods of the 12 months before the period
-    (the latest version of each list), for regulations that count games per year."""
+    """Rated games of each player in the lists of the 12 months before the period (the latest
+    version of each), for regulations that count games per year."""
     sql = """
-        SELECT g.player_id, COUNT(*) FROM ratings_draftgame g
-        JOIN ratings_calculationrun r ON r.id = g.run_id
-        JOIN ratings_publishedlist pl ON pl.id = r.published_list_id
+        SELECT e.player_id, SUM(e.games) FROM ratings_listentry e
+        JOIN ratings_publishedlist pl ON pl.id = e.published_list_id
         JOIN ratings_ratingperiod p ON p.id = pl.period_id
-        WHERE p.system_id = %s AND p.start >= %s AND p.start < %s
+        WHERE p.system_id = %s AND p.start >= %s AND p.start < %s AND e.games > 0
           AND pl.version = (SELECT MAX(version) FROM ratings_publishedlist x WHERE x.period_id = pl.period_id)
-        GROUP BY g.player_id
+        GROUP BY e.player_id
     """
     with connection.cursor() as cursor:
         cursor.execute(sql, [period.system_id, period.start - dt.timedelta(days=365), period.start])
-        return dict(cursor.fetchall())
+        return {pid: int(n) for pid, n in cursor.fetchall()}
 
 
 def _calculate(run: CalculationRun) -> None:
@@ -502,17 +501,24 @@ def _calculate_engine(run: CalculationRun) -> None:
         _result_row(run, states[int(r.id)], r, last_day.get(int(r.id)), pooled.get(int(r.id), []))
         for r in result.players if r.id.isdigit() and int(r.id) in states
     ]
-    game_rows = [
-        (int(t), int(line.player), int(line.opponent) if line.opponent.isdigit() else None, line.opponent,
-         line.opponent_rating, line.score, line.expected, line.change, line.k)
-        for line in result.games if line.player.isdigit() and int(line.player) in states
-        for t in [line.tournament]
-    ]
+    import numpy as np
+
+    lines = [line for line in result.games if line.player.isdigit() and int(line.player) in states]
+    tournament_rows = _tournament_rows(
+        np.array([int(x.tournament) for x in lines], dtype=np.int64),
+        np.array([int(x.player) for x in lines], dtype=np.int64),
+        np.array([int(x.opponent) if x.opponent.isdigit() else -int(x.opponent[2:]) for x in lines], dtype=np.int64),
+        np.array([-1 if x.opponent_rating is None else x.opponent_rating for x in lines], dtype=np.int64),
+        np.array([round(x.score * 2) for x in lines], dtype=np.int64),
+        np.array([x.k for x in lines], dtype=np.int64),
+        np.array([x.expected for x in lines], dtype=np.float64),
+        np.array([x.change for x in lines], dtype=np.float64),
+    )
     excluded_rows = [
         (int(e.tournament), e.white, e.black, e.round, e.code, e.reason[:200], e.article) for e in result.excluded
     ]
-    _write_draft(run, results, game_rows, excluded_rows, ruleset=result.ruleset, engine_version=result.engine_version,
-                 tournaments=list(tournaments))
+    _write_draft(run, results, tournament_rows, excluded_rows, ruleset=result.ruleset,
+                 engine_version=result.engine_version, tournaments=list(tournaments), line_count=len(lines))
 
 
 def _notes_json(notes: Iterable[et.Decision]) -> list[dict[str, Any]]:
@@ -544,8 +550,8 @@ RESULT_COLUMNS = (
     "status", "previous_status", "inactive", "provisional", "flags", "notes", "total_games", "last_game_date",
     "reached_2400", "reached_2200", "flagged_lists", "prior_results", "games_before",
 )
-GAME_COLUMNS = ("tournament_id", "player_id", "opponent_id", "opponent_key", "opponent_rating", "score",
-                "expected", "change", "k")
+TOURNAMENT_COLUMNS = ("tournament_id", "lines", "line_count", "player_count", "change_sum", "change_max",
+                      "change_min")
 EXCLUDED_COLUMNS = ("tournament_id", "white_key", "black_key", "round", "code", "reason", "article")
 
 
@@ -588,10 +594,9 @@ def copy_in(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]] | 
 
 
 def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
-                 game_rows: Sequence[tuple[Any, ...]] | None, excluded_rows: Sequence[tuple[Any, ...]],
-                 *, ruleset: str, engine_version: str, tournaments: list[int],
-                 result_text: Iterable[str] | None = None, game_text: Iterable[str] | None = None,
-                 counts: tuple[int, int] | None = None) -> None:
+                 tournament_rows: Sequence[tuple[Any, ...]], excluded_rows: Sequence[tuple[Any, ...]],
+                 *, ruleset: str, engine_version: str, tournaments: list[int], line_count: int,
+                 result_text: Iterable[str] | None = None, player_count: int | None = None) -> None:
     """Replace the period's draft by this run's rows, in one transaction."""
     period = run.period
     tail = (run.pk, ruleset, engine_version)
@@ -601,7 +606,7 @@ def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
         old = list(CalculationRun.objects.filter(period=period, published_list__isnull=True)
                    .exclude(pk=run.pk).values_list("pk", flat=True))
         if old:
-            for model in (DraftResult, DraftGame, DraftExcluded):
+            for model in (DraftResult, DraftTournament, DraftExcluded):
                 model.objects.filter(run_id__in=old).delete()
         if connection.vendor == "postgresql":
             extra = ("run_id", "ruleset", "engine_version")
@@ -611,26 +616,23 @@ def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
                 copy_in("ratings_draftresult", RESULT_COLUMNS + extra, rows=(r + tail for r in results or ()))
             timer.step("player rows")
             _progress_in_tx(run.pk, 75, _("Writing the game lines"))
-            if game_text is not None:
-                copy_in("ratings_draftgame", GAME_COLUMNS + extra, text=game_text)
-            else:
-                copy_in("ratings_draftgame", GAME_COLUMNS + extra, rows=(g + tail for g in game_rows or ()))
+            _copy_binary_tournaments(TOURNAMENT_COLUMNS + extra, [r + tail for r in tournament_rows])
             copy_in("ratings_draftexcluded", EXCLUDED_COLUMNS + extra, rows=(e + tail for e in excluded_rows))
             timer.step("game lines")
         else:
             common = {"run_id": run.pk, "ruleset": ruleset, "engine_version": engine_version}
             DraftResult.objects.bulk_create(
                 (DraftResult(**dict(zip(RESULT_COLUMNS, r)), **common) for r in results or ()), batch_size=500)
-            DraftGame.objects.bulk_create(
-                (DraftGame(**dict(zip(GAME_COLUMNS, g)), **common) for g in game_rows or ()), batch_size=500)
+            DraftTournament.objects.bulk_create(
+                (DraftTournament(**dict(zip(TOURNAMENT_COLUMNS, r)), **common) for r in tournament_rows), batch_size=200)
             DraftExcluded.objects.bulk_create(
                 (DraftExcluded(**dict(zip(EXCLUDED_COLUMNS, e)), **common) for e in excluded_rows), batch_size=500)
         delay = float(os.environ.get("RATINGS_TEST_WRITE_DELAY", "0") or 0)
         if delay:  # tests only: a window in which to kill the worker mid-write
             _progress_in_tx(run.pk, 80, "test delay")
             time.sleep(delay)
-        n_players = counts[0] if counts else len(results or ())
-        n_games = counts[1] if counts else len(game_rows or ())
+        n_players = player_count if player_count is not None else len(results or ())
+        n_games = line_count
         CalculationRun.objects.filter(pk=run.pk).update(
             status=RunStatus.SUCCEEDED, progress=100, phase=_("Done"), finished_at=timezone.now(),
             player_count=n_players, game_count=n_games, excluded_count=len(excluded_rows),
@@ -646,6 +648,45 @@ def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
 
         Tournament.objects.filter(pk__in=tournaments, status="validated").update(status="rated", rated_at=now)
     timer.step("commit")
+
+
+def _tournament_rows(t: Any, player: Any, opponent: Any, opponent_rating: Any, score2: Any, k: Any,
+                     expected: Any, change: Any) -> list[tuple[Any, ...]]:
+    """Pack game lines (parallel arrays) into one row per tournament (models.LINE_DTYPE)."""
+    import numpy as np
+
+    from ratings.models import LINE_DTYPE
+
+    if len(t) == 0:
+        return []
+    order = np.argsort(t, kind="stable")
+    lines = np.empty(len(t), dtype=np.dtype(LINE_DTYPE))
+    lines["player"], lines["opponent"] = player[order], opponent[order]
+    lines["opponent_rating"], lines["score2"], lines["k"] = opponent_rating[order], score2[order], k[order]
+    lines["expected"], lines["change"] = expected[order], change[order]
+    ts = t[order]
+    starts = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]])
+    ends = np.r_[starts[1:], len(ts)]
+    sums = np.add.reduceat(change[order], starts)
+    maxs = np.maximum.reduceat(change[order], starts)
+    mins = np.minimum.reduceat(change[order], starts)
+    rows = []
+    for i, (a, b) in enumerate(zip(starts.tolist(), ends.tolist())):
+        chunk = lines[a:b]
+        rows.append((int(ts[a]), chunk.tobytes(), b - a, len(np.unique(chunk["player"])), float(sums[i]),
+                     float(maxs[i]), float(mins[i])))
+    return rows
+
+
+def _copy_binary_tournaments(columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> None:
+    """COPY (binary) the packed tournament rows: the bytes go as they are, no hex text."""
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+        with raw.copy(f"COPY ratings_drafttournament ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(["bigint", "bytea", "integer", "integer", "double precision", "double precision",
+                            "double precision", "bigint", "text", "text"])
+            for row in rows:
+                copy.write_row(row)
 
 
 def _progress_in_tx(run_id: int, progress: int, phase: str) -> None:
@@ -839,7 +880,8 @@ def _calculate_bulk(run: CalculationRun) -> None:
     _progress(run.pk, 55, _("Writing the draft"))
     tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
     engine_text = ("\t".join(map(_copy_text, row)) + tail for row in engine_rows)
-    game_text = _bulk_game_lines(run, wi[in_bulk], bi[in_bulk], ws2[in_bulk], gt[in_bulk], pid, rating, out)
+    tournament_rows = _bulk_tournament_rows(wi[in_bulk], bi[in_bulk], ws2[in_bulk], gt[in_bulk], pid, rating, out)
+    timer.step("pack game lines")
     import itertools
 
     # Only players the period touched get a draft row: a game, a change, a new status; and
@@ -857,9 +899,9 @@ def _calculate_bulk(run: CalculationRun) -> None:
     n_rated = int(touched.sum())
     result_text = _bulk_result_lines(run, P, out, last, touched)
     _write_draft(
-        run, None, None, excluded_rows, ruleset="fide-2024", engine_version=ENGINE_VERSION,
+        run, None, tournament_rows, excluded_rows, ruleset="fide-2024", engine_version=ENGINE_VERSION,
         tournaments=sorted(set(gt.tolist())), result_text=itertools.chain(result_text, engine_text),
-        game_text=game_text, counts=(n_rated + engine_rows_n, 2 * int(in_bulk.sum())),
+        line_count=2 * int(in_bulk.sum()), player_count=n_rated + engine_rows_n,
     )
 
 
@@ -945,16 +987,18 @@ def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: A
         )
 
 
-def _bulk_game_lines(run: CalculationRun, w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: Any,
-                     out: Any) -> Iterable[str]:
-    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
-    wexp = out.white_expected_milli
-    cols = [t, pid[w], pid[b], rating[w], rating[b], ws2, wexp, out.k[w], out.k[b]]
-    for tt, pw, pb, rw, rb, s2, e, kw, kb in zip(*(c.tolist() for c in cols)):
-        sw = s2 * 500
-        yield (f"{tt}\t{pw}\t{pb}\t\t{rb}\t{sw / 1000}\t{e / 1000}\t{kw * (sw - e) / 1000}\t{kw}{tail}")
-        yield (f"{tt}\t{pb}\t{pw}\t\t{rw}\t{(1000 - sw) / 1000}\t{(1000 - e) / 1000}\t"
-               f"{kb * (e - sw) / 1000}\t{kb}{tail}")
+def _bulk_tournament_rows(w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: Any, out: Any) -> list[tuple[Any, ...]]:
+    """Both sides of every counted game, packed per tournament."""
+    import numpy as np
+
+    e = out.white_expected_milli
+    sw = ws2 * 500
+    kw, kb = out.k[w], out.k[b]
+    return _tournament_rows(
+        np.concatenate([t, t]), np.concatenate([pid[w], pid[b]]), np.concatenate([pid[b], pid[w]]),
+        np.concatenate([rating[b], rating[w]]), np.concatenate([ws2, 2 - ws2]), np.concatenate([kw, kb]),
+        np.concatenate([e, 1000 - e]) / 1000, np.concatenate([kw * (sw - e), kb * (e - sw)]) / 1000,
+    )
 
 
 # --------------------------------------------------------------------------- publish

@@ -13,7 +13,7 @@ from ratings.engine import ENGINE_VERSION
 from ratings.models import (
     CalculationRun,
     DraftExcluded,
-    DraftGame,
+    DraftTournament,
     DraftResult,
     ListEntry,
     PeriodStatus,
@@ -70,9 +70,11 @@ def test_calculate_writes_a_draft_with_ruleset_and_engine_version(django_capture
     assert (b.rating_after, b.change) == (2087, -13)
     assert {r.ruleset for r in rows.values()} == {"fide-2024"}
     assert {r.engine_version for r in rows.values()} == {ENGINE_VERSION}
-    lines = DraftGame.objects.filter(run=run, player=players[0])
-    assert [(g.opponent_id, g.opponent_rating, g.score, g.expected, g.k) for g in lines] == [
-        (players[1].pk, 2100, 1.0, 0.36, 20)]
+    lines = selectors.draft_player(run=run, player_id=players[0].pk)["lines"]
+    assert [(g.opponent, g.opponent_rating, g.score, g.expected, g.change, g.k) for g in lines] == [
+        (players[1], 2100, 1.0, 0.36, 12.8, 20)]
+    (packed,) = DraftTournament.objects.filter(run=run)
+    assert (packed.line_count, packed.player_count, packed.ruleset) == (2, 2, "fide-2024")
     assert DraftExcluded.objects.filter(run=run, code="forfeit", article="fide-2024 5.1").count() == 1
     period.refresh_from_db()
     assert period.status == PeriodStatus.CALCULATED
@@ -167,6 +169,9 @@ def test_bulk_path_agrees_with_rate_period(django_capture_on_commit_callbacks) -
     entries = dict(ListEntry.objects.filter(published_list=published).values_list("player_id", "rating"))
     assert entries == {players[0].pk: 2013, players[1].pk: 2087, players[2].pk: 2200, players[3].pk: None}
     assert published.entry_count == 4
-    assert DraftGame.objects.filter(run=bulk).count() == 2
+    assert DraftTournament.objects.get(run=bulk).line_count == 2
+    lines = selectors.draft_player(run=bulk, player_id=players[1].pk)["lines"]
+    assert [(g.opponent, g.opponent_rating, g.score, g.expected, g.change, g.k) for g in lines] == [
+        (players[0], 2000, 0.0, 0.64, -12.8, 20)]
     assert DraftExcluded.objects.filter(run=bulk, code="forfeit").count() == 1
     del engine

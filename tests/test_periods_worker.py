@@ -24,7 +24,7 @@ from django.test import override_settings
 
 from ratings import services
 from ratings.models import (
-    CalculationRun, DraftGame, DraftResult, ListEntry, PeriodStatus, PlayerRating, PublishedList, RunStatus,
+    CalculationRun, DraftResult, ListEntry, PeriodStatus, PlayerRating, PublishedList, RunStatus,
 )
 from tests.factories import make_period, make_player, make_system, make_tournament, make_user
 from tests.test_calculation_service import build
@@ -269,8 +269,8 @@ def test_published_rows_refuse_update_and_delete(django_capture_on_commit_callba
     run_statements = [
         "UPDATE ratings_draftresult SET rating_after = 1 WHERE run_id = %s",
         "DELETE FROM ratings_draftresult WHERE run_id = %s",
-        "UPDATE ratings_draftgame SET change = 0 WHERE run_id = %s",
-        "DELETE FROM ratings_draftgame WHERE run_id = %s",
+        "UPDATE ratings_drafttournament SET change_sum = 0 WHERE run_id = %s",
+        "DELETE FROM ratings_drafttournament WHERE run_id = %s",
         "DELETE FROM ratings_draftexcluded WHERE run_id = %s",
         "UPDATE ratings_calculationrun SET progress = 1 WHERE id = %s",
         "DELETE FROM ratings_calculationrun WHERE id = %s",

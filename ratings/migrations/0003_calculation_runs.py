@@ -39,13 +39,15 @@ END;
 $$ LANGUAGE plpgsql;
 """
 
-DRAFT_TABLES = ("ratings_draftresult", "ratings_draftgame", "ratings_draftexcluded")
+DRAFT_TABLES = ("ratings_draftresult", "ratings_drafttournament", "ratings_draftexcluded")
 
 
 def forwards(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         return
     with schema_editor.connection.cursor() as cursor:
+        # Packed game lines are numbers: no compression attempt on write.
+        cursor.execute("ALTER TABLE ratings_drafttournament ALTER COLUMN lines SET STORAGE EXTERNAL")
         cursor.execute(RUN_FUNCTION)
         cursor.execute(ROWS_FUNCTION)
         cursor.execute(
@@ -132,28 +134,6 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.CreateModel(
-            name='DraftGame',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('opponent_key', models.CharField(blank=True, max_length=20)),
-                ('opponent_rating', models.SmallIntegerField(blank=True, null=True)),
-                ('score', models.FloatField()),
-                ('expected', models.FloatField()),
-                ('change', models.FloatField()),
-                ('k', models.SmallIntegerField()),
-                ('ruleset', models.CharField(max_length=20)),
-                ('engine_version', models.CharField(max_length=20)),
-                ('opponent', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='players.player')),
-                ('player', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='players.player')),
-                ('run', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='game_lines', to='ratings.calculationrun')),
-                ('tournament', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.tournament')),
-            ],
-            options={
-                'verbose_name': 'draft game line',
-                'verbose_name_plural': 'draft game lines',
-            },
-        ),
-        migrations.CreateModel(
             name='DraftResult',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
@@ -196,13 +176,30 @@ class Migration(migrations.Migration):
             model_name='draftexcluded',
             index=models.Index(fields=['run', 'tournament'], name='ratings_dra_run_id_3c0112_idx'),
         ),
-        migrations.AddIndex(
-            model_name='draftgame',
-            index=models.Index(fields=['run', 'player'], name='ratings_dra_run_id_594a6b_idx'),
-        ),
         migrations.AddConstraint(
             model_name='draftresult',
             constraint=models.UniqueConstraint(fields=('run', 'player'), name='draft_result_unique_player'),
+        ),
+        migrations.CreateModel(
+            name='DraftTournament',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('lines', models.BinaryField(verbose_name='game lines (packed)')),
+                ('line_count', models.PositiveIntegerField(default=0)),
+                ('player_count', models.PositiveIntegerField(default=0)),
+                ('change_sum', models.FloatField(default=0)),
+                ('change_max', models.FloatField(blank=True, null=True)),
+                ('change_min', models.FloatField(blank=True, null=True)),
+                ('ruleset', models.CharField(max_length=20)),
+                ('engine_version', models.CharField(max_length=20)),
+                ('run', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='tournament_lines', to='ratings.calculationrun')),
+                ('tournament', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournaments.tournament')),
+            ],
+            options={
+                'verbose_name': 'draft game lines of a tournament',
+                'verbose_name_plural': 'draft game lines of tournaments',
+                'constraints': [models.UniqueConstraint(fields=('run', 'tournament'), name='draft_tournament_unique')],
+            },
         ),
         migrations.RunPython(forwards, backwards),
     ]
