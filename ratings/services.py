@@ -1079,32 +1079,40 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
             timer.step("list entries")
             later = RatingPeriod.objects.filter(system=period.system, start__gt=period.start,
                                                 status=PeriodStatus.PUBLISHED).exists()
-            if not later:
+            if not later and connection.vendor == "postgresql":
+                # Existing states: one UPDATE … FROM of the rows that change; new players: INSERT.
+                cursor.execute(
+                    f"""UPDATE ratings_playerrating cur SET rating = d.rating_after, games = d.total_games,
+                           kind = {_KIND_SQL}, activity = {_ACTIVITY_SQL}, out_of_list = d.status = 'out_of_list',
+                           reached_2400 = d.reached_2400, reached_2200 = d.reached_2200,
+                           last_game_date = d.last_game_date, flagged_lists = d.flagged_lists,
+                           prior_results = COALESCE(d.prior_results, cur.prior_results), ruleset = d.ruleset,
+                           engine_version = d.engine_version, updated_at = %s
+                       FROM ratings_draftresult d
+                       WHERE d.run_id = %s AND cur.player_id = d.player_id AND cur.system_id = %s
+                         AND ((cur.rating, cur.games, cur.kind, cur.activity, cur.out_of_list, cur.flagged_lists,
+                               cur.last_game_date, cur.engine_version, cur.reached_2400, cur.reached_2200)
+                              IS DISTINCT FROM (d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
+                               d.status = 'out_of_list', d.flagged_lists, d.last_game_date, d.engine_version,
+                               d.reached_2400, d.reached_2200)
+                           OR (d.prior_results IS NOT NULL AND d.prior_results::text <> cur.prior_results::text))""",
+                    [now, run.pk, period.system_id],
+                )
                 cursor.execute(
                     f"""INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity,
                            out_of_list, reached_2400, reached_2200, last_game_date, flagged_lists, prior_results,
                            ruleset, engine_version, updated_at)
                        SELECT d.player_id, %s, d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
                               d.status = 'out_of_list', d.reached_2400, d.reached_2200, d.last_game_date,
-                              d.flagged_lists, COALESCE(d.prior_results, cur.prior_results, '[]'), d.ruleset,
-                              d.engine_version, %s
+                              d.flagged_lists, COALESCE(d.prior_results, '[]'), d.ruleset, d.engine_version, %s
                        FROM ratings_draftresult d
-                       LEFT JOIN ratings_playerrating cur ON cur.player_id = d.player_id AND cur.system_id = %s
-                       WHERE d.run_id = %s AND (cur.id IS NULL
-                          OR (cur.rating, cur.games, cur.kind, cur.activity, cur.out_of_list, cur.flagged_lists,
-                              cur.last_game_date, cur.engine_version, cur.reached_2400, cur.reached_2200)
-                             IS DISTINCT FROM (d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
-                              d.status = 'out_of_list', d.flagged_lists, d.last_game_date, d.engine_version,
-                              d.reached_2400, d.reached_2200)
-                          OR (d.prior_results IS NOT NULL AND d.prior_results::text <> cur.prior_results::text))
-                       ON CONFLICT (player_id, system_id) DO UPDATE SET
-                           rating = EXCLUDED.rating, games = EXCLUDED.games, kind = EXCLUDED.kind,
-                           activity = EXCLUDED.activity, out_of_list = EXCLUDED.out_of_list,
-                           reached_2400 = EXCLUDED.reached_2400, reached_2200 = EXCLUDED.reached_2200,
-                           last_game_date = EXCLUDED.last_game_date, flagged_lists = EXCLUDED.flagged_lists,
-                           prior_results = EXCLUDED.prior_results, ruleset = EXCLUDED.ruleset,
-                           engine_version = EXCLUDED.engine_version, updated_at = EXCLUDED.updated_at"""
-                    if connection.vendor == "postgresql" else
+                       WHERE d.run_id = %s AND NOT EXISTS (SELECT 1 FROM ratings_playerrating x
+                                                          WHERE x.player_id = d.player_id AND x.system_id = %s)""",
+                    [period.system_id, now, run.pk, period.system_id],
+                )
+                timer.step("player states")
+            elif not later:
+                cursor.execute(
                     f"""INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity,
                            out_of_list, reached_2400, reached_2200, last_game_date, flagged_lists, prior_results,
                            ruleset, engine_version, updated_at)
