@@ -825,12 +825,16 @@ def _calculate_bulk(run: CalculationRun) -> None:
     unrated_ids -= set(pid[idle_unrated].tolist())
     if unrated_ids or small.any():
         sub_idx = np.nonzero(small)[0]
-        involved = set(unrated_ids)
+        # Full state for the unrated players; their rated opponents only need what the engine
+        # reads of an opponent (rating, games), already in the arrays.
+        states = _read_states_for(period, unrated_ids)
+        opponents: dict[str, et.PlayerInput] = {}
         for g in sub_idx.tolist():
-            for x in (gw[g], gb[g]):
-                if x > 0:
-                    involved.add(int(x))
-        states = _read_states_for(period, involved)
+            for x, i, linked in ((gw[g], wi[g], w_linked[g]), (gb[g], bi[g], b_linked[g])):
+                if linked and int(x) not in states and str(x) not in opponents:
+                    opponents[str(x)] = et.PlayerInput(
+                        id=str(x), rating=int(rating[i]) if rated[i] else None, games=int(P[i, 2]),
+                        status=_STATUS_CODES[int(P[i, 8])])
         tournaments = _tournaments(period)
         games_by_t: dict[int, list[et.Game]] = defaultdict(list)
         extra: dict[str, et.PlayerInput] = {}
@@ -846,7 +850,8 @@ def _calculate_bulk(run: CalculationRun) -> None:
                                                   round=int(rnd[g])))
         sub = et.PeriodInput(
             ruleset="fide-2024", start=period.start, end=period.end, parameters=dict(system.parameters or {}),
-            players=tuple(_player_input(s) for s in states.values()) + tuple(extra.values()),
+            players=tuple(_player_input(s) for s in states.values()) + tuple(opponents.values())
+            + tuple(extra.values()),
             tournaments=tuple(
                 et.TournamentInput(id=str(t), system=tournaments[t].system, end_date=tournaments[t].end_date,
                                    start_date=tournaments[t].start_date, rate_of_play=system.rate_of_play,

@@ -175,3 +175,30 @@ def test_bulk_path_agrees_with_rate_period(django_capture_on_commit_callbacks) -
         (players[0], 2000, 0.0, 0.64, -12.8, 20)]
     assert DraftExcluded.objects.filter(run=bulk, code="forfeit").count() == 1
     del engine
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="the bulk path reads with COPY (PostgreSQL)")
+def test_bulk_path_correction_restarts_from_the_state_before_the_period(django_capture_on_commit_callbacks) -> None:
+    with override_settings(RATINGS_BULK_MIN_GAMES=0):
+        _bulk_correction(django_capture_on_commit_callbacks)
+
+
+def _bulk_correction(django_capture_on_commit_callbacks) -> None:
+    system, period, players, tournament = build()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.period_close(period=period)
+        services.calculation_request(period=period)
+    v1 = services.list_publish(period=period)
+    assert PlayerRating.objects.get(player=players[0], system=system).rating == 2013
+    Game.objects.filter(tournament=tournament, round=1, white__player=players[0]).update(
+        result="1/2-1/2", white_score=0.5, black_score=0.5)
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.calculation_request(period=period)
+    run.refresh_from_db()
+    assert run.method == "bulk"
+    v2 = services.list_publish(period=period, note="correction")
+    entries = dict(ListEntry.objects.filter(published_list=v2).values_list("player_id", "rating"))
+    # From 2000 and 2100 again (not from 2013/2087): a draw, +3 / -3; the 2200 player carried over.
+    assert entries == {players[0].pk: 2003, players[1].pk: 2097, players[2].pk: 2200, players[3].pk: None}
+    assert (v1.entry_count, v2.entry_count) == (4, 4)
+    assert PlayerRating.objects.get(player=players[0], system=system).rating == 2003
