@@ -19,8 +19,8 @@ from players.roles import RATING_OFFICER, user_has_role
 from ratings.models import (
     CalculationRun,
     DraftExcluded,
-    DraftTournament,
     DraftResult,
+    DraftTournament,
     ListCycle,
     PeriodStatus,
     Protest,

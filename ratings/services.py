@@ -14,7 +14,7 @@ import logging
 import os
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -449,7 +449,7 @@ def _calculate_engine(run: CalculationRun) -> None:
         if t_id not in tournaments:
             continue
         wk, bk = _key(w_tp, w_pid), _key(b_tp, b_pid)
-        for k, pid, tp, r in ((wk, w_pid, w_tp, w_r), (bk, b_pid, b_tp, b_r)):
+        for k, pid in ((wk, w_pid), (bk, b_pid)):
             if pid is None and k not in extra:
                 # Not in the registry: unrated in this system, never written back.
                 extra[k] = et.PlayerInput(id=k, rating=None)
@@ -596,7 +596,8 @@ def copy_in(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]] | 
 def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
                  tournament_rows: Sequence[tuple[Any, ...]], excluded_rows: Sequence[tuple[Any, ...]],
                  *, ruleset: str, engine_version: str, tournaments: list[int], line_count: int,
-                 result_text: Iterable[str] | None = None, player_count: int | None = None) -> None:
+                 result_text: Iterable[str] | None = None,
+                 player_count: int | Callable[[], int] | None = None) -> None:
     """Replace the period's draft by this run's rows, in one transaction."""
     period = run.period
     tail = (run.pk, ruleset, engine_version)
@@ -622,16 +623,17 @@ def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
         else:
             common = {"run_id": run.pk, "ruleset": ruleset, "engine_version": engine_version}
             DraftResult.objects.bulk_create(
-                (DraftResult(**dict(zip(RESULT_COLUMNS, r)), **common) for r in results or ()), batch_size=500)
+                (DraftResult(**dict(zip(RESULT_COLUMNS, r, strict=True)), **common) for r in results or ()), batch_size=500)
             DraftTournament.objects.bulk_create(
-                (DraftTournament(**dict(zip(TOURNAMENT_COLUMNS, r)), **common) for r in tournament_rows), batch_size=200)
+                (DraftTournament(**dict(zip(TOURNAMENT_COLUMNS, r, strict=True)), **common) for r in tournament_rows), batch_size=200)
             DraftExcluded.objects.bulk_create(
-                (DraftExcluded(**dict(zip(EXCLUDED_COLUMNS, e)), **common) for e in excluded_rows), batch_size=500)
+                (DraftExcluded(**dict(zip(EXCLUDED_COLUMNS, e, strict=True)), **common) for e in excluded_rows), batch_size=500)
         delay = float(os.environ.get("RATINGS_TEST_WRITE_DELAY", "0") or 0)
         if delay:  # tests only: a window in which to kill the worker mid-write
             _progress_in_tx(run.pk, 80, "test delay")
             time.sleep(delay)
-        n_players = player_count if player_count is not None else len(results or ())
+        n_players = (player_count() if callable(player_count) else player_count) if player_count is not None \
+            else len(results or ())
         n_games = line_count
         CalculationRun.objects.filter(pk=run.pk).update(
             status=RunStatus.SUCCEEDED, progress=100, phase=_("Done"), finished_at=timezone.now(),
@@ -671,7 +673,7 @@ def _tournament_rows(t: Any, player: Any, opponent: Any, opponent_rating: Any, s
     maxs = np.maximum.reduceat(change[order], starts)
     mins = np.minimum.reduceat(change[order], starts)
     rows = []
-    for i, (a, b) in enumerate(zip(starts.tolist(), ends.tolist())):
+    for i, (a, b) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
         chunk = lines[a:b]
         rows.append((int(ts[a]), chunk.tobytes(), b - a, len(np.unique(chunk["player"])), float(sums[i]),
                      float(maxs[i]), float(mins[i])))
@@ -728,7 +730,7 @@ def _copy_out_ints(sql: str, ncols: int) -> Any:
     names = ", ".join(f"c{i}" for i in range(ncols))
     with transaction.atomic(), connection.cursor() as cursor:
         _tune_transaction()
-        cursor.execute(f"SELECT string_agg({cols}, ' ' ORDER BY c0) FROM ({sql}) AS q ({names})")
+        cursor.execute(f"SELECT string_agg({cols}, ' ') FROM ({sql}) AS q ({names})")
         text = cursor.fetchone()[0] or ""
     arr = np.fromstring(text, dtype=np.int64, sep=" ") if text else np.zeros(0, dtype=np.int64)
     return arr.reshape(-1, ncols)
@@ -766,6 +768,7 @@ def _calculate_bulk(run: CalculationRun) -> None:
     int_sql = int_sql % {k: int(v) for k, v in sparams.items()}
     timer = _Timer(f"run {run.pk} (bulk)")
     P = _copy_out_ints(int_sql, 9)
+    P = P[np.argsort(P[:, 0], kind="stable")]  # by player id (searchsorted below); sorted here, not in SQL
     timer.step("read players")
     pid = P[:, 0]
     rating = P[:, 1]
@@ -810,7 +813,7 @@ def _calculate_bulk(run: CalculationRun) -> None:
 
     # ---- players without a rating: rate_period on their games only
     unrated_ids = set(pid[~rated].tolist())
-    engine_rows: list[tuple[Any, ...]] = []
+    engine_future: Any = None
     excluded_rows: list[tuple[Any, ...]] = []
     for g in np.nonzero(~played)[0].tolist():
         wk = str(gw[g]) if gw[g] > 0 else f"tp{-gw[g]}"
@@ -861,30 +864,52 @@ def _calculate_bulk(run: CalculationRun) -> None:
                 for t, gs in games_by_t.items() if t in tournaments
             ),
         )
-        result = rate_period(sub)
-        pooled: dict[int, list[dict[str, Any]]] = defaultdict(list)
-        ratings_of = {p.id: p.rating for p in sub.players}
-        for t, gs in games_by_t.items():
-            end = tournaments[t].end_date.isoformat()
-            for game in gs:
-                ws, bs = et.RESULTS[game.result]
-                for me, opp, score in ((game.white, game.black, ws), (game.black, game.white, bs)):
-                    if me.isdigit() and int(me) in unrated_ids and ratings_of.get(opp) is not None:
-                        pooled[int(me)].append({"opponent_rating": ratings_of[opp], "score": score,
-                                                "tournament": str(t), "end_date": end})
         row_of = {int(p): i for i, p in enumerate(pid.tolist())} if unrated_ids else {}
-        for r in result.players:
-            if r.id.isdigit() and int(r.id) in unrated_ids:
-                i = row_of[int(r.id)]
-                day = dt.date.fromordinal(int(last[i])) if last[i] > P[i, 6] else None
-                engine_rows.append(_result_row(run, states[int(r.id)], r, day, pooled.get(int(r.id), [])))
-        for e in result.excluded:
-            excluded_rows.append((int(e.tournament), e.white, e.black, e.round, e.code, e.reason[:200], e.article))
 
-    timer.step("first ratings (rate_period)")
+        def engine_part() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+            """Pure Python, no database: runs in a thread while the rated rows are written."""
+            result = rate_period(sub)
+            pooled: dict[int, list[dict[str, Any]]] = defaultdict(list)
+            ratings_of = {p.id: p.rating for p in sub.players}
+            for t, gs in games_by_t.items():
+                end = tournaments[t].end_date.isoformat()
+                for game in gs:
+                    ws, bs = et.RESULTS[game.result]
+                    for me, opp, score in ((game.white, game.black, ws), (game.black, game.white, bs)):
+                        if me.isdigit() and int(me) in unrated_ids and ratings_of.get(opp) is not None:
+                            pooled[int(me)].append({"opponent_rating": ratings_of[opp], "score": score,
+                                                    "tournament": str(t), "end_date": end})
+            rows, excl = [], []
+            for r in result.players:
+                if r.id.isdigit() and int(r.id) in unrated_ids:
+                    i = row_of[int(r.id)]
+                    day = dt.date.fromordinal(int(last[i])) if last[i] > P[i, 6] else None
+                    rows.append(_result_row(run, states[int(r.id)], r, day, pooled.get(int(r.id), [])))
+            for e in result.excluded:
+                excl.append((int(e.tournament), e.white, e.black, e.round, e.code, e.reason[:200], e.article))
+            return rows, excl
+
+        from concurrent.futures import ThreadPoolExecutor
+
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="first-ratings")
+        engine_future = executor.submit(engine_part)
+        executor.shutdown(wait=False)
+
+    timer.step("first ratings (prepared)")
     _progress(run.pk, 55, _("Writing the draft"))
     tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
-    engine_text = ("\t".join(map(_copy_text, row)) + tail for row in engine_rows)
+    engine_count = [0]
+
+    def engine_text() -> Iterable[str]:
+        # Streamed after the rated rows: by then the thread has usually finished. Its games left
+        # out join the list written after the player rows.
+        if engine_future is None:
+            return
+        rows, excl = engine_future.result()
+        excluded_rows.extend(excl)
+        engine_count[0] = len(rows)
+        for row in rows:
+            yield "\t".join(map(_copy_text, row)) + tail
     tournament_rows = _bulk_tournament_rows(wi[in_bulk], bi[in_bulk], ws2[in_bulk], gt[in_bulk], pid, rating, out)
     timer.step("pack game lines")
     import itertools
@@ -900,13 +925,12 @@ def _calculate_bulk(run: CalculationRun) -> None:
         before = np.array(sorted(DraftResult.objects.filter(run=published_run).values_list("player_id", flat=True)),
                           dtype=np.int64)
         touched |= rated & np.isin(pid, before)
-    engine_rows_n = len(engine_rows)
     n_rated = int(touched.sum())
     result_text = _bulk_result_lines(run, P, out, last, touched)
     _write_draft(
         run, None, tournament_rows, excluded_rows, ruleset="fide-2024", engine_version=ENGINE_VERSION,
-        tournaments=sorted(set(gt.tolist())), result_text=itertools.chain(result_text, engine_text),
-        line_count=2 * int(in_bulk.sum()), player_count=n_rated + engine_rows_n,
+        tournaments=sorted(set(gt.tolist())), result_text=itertools.chain(result_text, engine_text()),
+        line_count=2 * int(in_bulk.sum()), player_count=lambda: n_rated + engine_count[0],
     )
 
 
@@ -961,7 +985,7 @@ def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: A
         P[idx, 7],
     ]
     for (p, before, after, change, k, games, score2, exp, ool, inact, react, k700, prev, gb, lastd, r24, r22,
-         flagged) in zip(*(c.tolist() for c in cols)):
+         flagged) in zip(*(c.tolist() for c in cols), strict=True):
         flags = []
         if k700 and games:
             flags.append("k_700")
