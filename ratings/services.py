@@ -445,7 +445,7 @@ def _calculate_engine(run: CalculationRun) -> None:
     with connection.cursor() as cursor:
         cursor.execute(_GAMES_SQL, [period.pk])
         rows = cursor.fetchall()
-    for t_id, rnd, kind, result, w_tp, w_pid, w_r, b_tp, b_pid, b_r in rows:
+    for t_id, rnd, kind, result, w_tp, w_pid, _w_r, b_tp, b_pid, _b_r in rows:
         if t_id not in tournaments:
             continue
         wk, bk = _key(w_tp, w_pid), _key(b_tp, b_pid)
