@@ -62,3 +62,37 @@ class ProtestAdmin(admin.ModelAdmin):
     list_filter = ("status", "published_list__system")
     search_fields = ("player__surname", "player__fed_id", "text")
     raw_id_fields = ("player", "published_list")
+
+
+# --- Calculation runs and their drafts (rating-period work; read-only: written by the services).
+from ratings.models import CalculationRun, DraftExcluded, DraftResult, DraftTournament  # noqa: E402
+
+
+@admin.register(CalculationRun)
+class CalculationRunAdmin(ReadOnlyAdmin):
+    list_display = ("period", "status", "progress", "method", "ruleset", "engine_version", "requested_at",
+                    "finished_at", "player_count", "game_count", "published_list")
+    list_filter = ("status", "method", "ruleset", "period__system")
+
+
+@admin.register(DraftResult)
+class DraftResultAdmin(ReadOnlyAdmin):
+    list_display = ("run", "player", "rating_before", "rating_after", "change", "k", "games", "status",
+                    "previous_status", "inactive", "provisional")
+    list_filter = ("status", "previous_status", "inactive", "provisional", "run__period__system")
+    search_fields = ("player__surname", "player__fed_id")
+    list_select_related = ("run", "player")
+    show_full_result_count = False
+
+
+@admin.register(DraftTournament)
+class DraftTournamentAdmin(ReadOnlyAdmin):
+    list_display = ("run", "tournament", "line_count", "player_count", "change_sum")
+    list_filter = ("run__period__system",)
+    exclude = ("lines",)
+
+
+@admin.register(DraftExcluded)
+class DraftExcludedAdmin(ReadOnlyAdmin):
+    list_display = ("run", "tournament", "round", "white_key", "black_key", "code", "article")
+    list_filter = ("code", "article")
