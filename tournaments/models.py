@@ -227,7 +227,8 @@ class Game(models.Model):
         indexes = [models.Index(fields=["tournament", "round"])]
 
     def __str__(self) -> str:
-        return f"R{self.round}: {self.white} – {self.black or _('bye')} {self.result}"
+        black = self.black if self.black is not None else _("bye")
+        return f"R{self.round}: {self.white} – {black} {self.result}"
 
     @property
     def played(self) -> bool:

@@ -47,13 +47,13 @@ from tournaments.reports import (
     decode_report,
     parse_report,
 )
-from tournaments.reports.problems import _ as mark
+from django.utils.translation import gettext_noop
 
 LOCKED = (TournamentStatus.RATED, TournamentStatus.PUBLISHED)
 _FAMILY_BY_EXT = {"trf": "trf", "txt": "trf", "trfx": "trf", "csv": "csv", "asc": "feda", "ascii": "feda",
                   "feda": "feda"}
-TOO_LARGE = mark("The file is %(size)s bytes; the limit is %(limit)s bytes")
-NOT_ALLOWED = mark("The tournament is rated: only a rating officer can change its report")
+TOO_LARGE = gettext_noop("The file is %(size)s bytes; the limit is %(limit)s bytes")
+NOT_ALLOWED = gettext_noop("The tournament is rated: only a rating officer can change its report")
 
 
 class ReportLocked(PermissionDenied):
