@@ -3,7 +3,14 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from ratings.models import ListEntry, PlayerRating, Protest, PublishedList, RatingPeriod, RatingSystem
+from ratings.models import (
+    ListEntry,
+    PlayerRating,
+    Protest,
+    PublishedList,
+    RatingPeriod,
+    RatingSystem,
+)
 
 
 @admin.register(RatingSystem)

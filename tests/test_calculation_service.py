@@ -13,8 +13,8 @@ from ratings.engine import ENGINE_VERSION
 from ratings.models import (
     CalculationRun,
     DraftExcluded,
-    DraftTournament,
     DraftResult,
+    DraftTournament,
     ListEntry,
     PeriodStatus,
     PlayerRating,

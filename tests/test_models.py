@@ -9,7 +9,12 @@ from django.db import IntegrityError, connection, transaction
 from players.names import fold
 from ratings.models import ImmutableRowError, ListEntry, PublishedList
 from tests.factories import (
-    make_period, make_player, make_published_list, make_system, make_tournament, make_user,
+    make_period,
+    make_player,
+    make_published_list,
+    make_system,
+    make_tournament,
+    make_user,
 )
 from tournaments.models import Game, TournamentPlayer
 

@@ -7,7 +7,14 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from players import roles
-from tests.factories import make_period, make_player, make_published_list, make_system, make_tournament, make_user
+from tests.factories import (
+    make_period,
+    make_player,
+    make_published_list,
+    make_system,
+    make_tournament,
+    make_user,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ from django.urls import reverse
 
 from players.roles import ARBITER, PLAYER, RATING_OFFICER
 from ratings.models import PeriodStatus, Protest, PublishedList
-from tests.test_calculation_service import build
 from tests.factories import make_user
+from tests.test_calculation_service import build
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,13 @@ from django.test import override_settings
 
 from ratings import services
 from ratings.models import (
-    CalculationRun, DraftResult, ListEntry, PeriodStatus, PlayerRating, PublishedList, RunStatus,
+    CalculationRun,
+    DraftResult,
+    ListEntry,
+    PeriodStatus,
+    PlayerRating,
+    PublishedList,
+    RunStatus,
 )
 from tests.factories import make_period, make_player, make_system, make_tournament, make_user
 from tests.test_calculation_service import build
@@ -305,7 +311,7 @@ def test_rerating_republishes_the_period_and_two_later_ones(celery_broker) -> No
         Game.objects.create(tournament=t, round=1, white=ta, black=tb, result="1-0", white_score=1, black_score=0)
         services.period_close(period=period)
         run = services.calculation_request(period=period)
-        wait_for(lambda: run_status(run.pk) == RunStatus.SUCCEEDED, what=f"period {month}")
+        wait_for(lambda run=run: run_status(run.pk) == RunStatus.SUCCEEDED, what=f"period {month}")
         services.list_publish(period=period)
         periods.append(period)
     v1 = [dict(ListEntry.objects.filter(published_list__period=p).values_list("player_id", "rating")) for p in periods]

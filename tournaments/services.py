@@ -24,6 +24,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from players.models import Player
 from players.names import fold
@@ -47,7 +48,6 @@ from tournaments.reports import (
     decode_report,
     parse_report,
 )
-from django.utils.translation import gettext_noop
 
 LOCKED = (TournamentStatus.RATED, TournamentStatus.PUBLISHED)
 _FAMILY_BY_EXT = {"trf": "trf", "txt": "trf", "trfx": "trf", "csv": "csv", "asc": "feda", "ascii": "feda",

@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngineInputError as err:
         print(f"error: {err}".splitlines()[0], file=sys.stderr)
         return 2
-    except Exception as err:  # noqa: BLE001 - never a traceback for the user
+    except Exception as err:
         print(f"internal error: {err.__class__.__name__}: {err}".splitlines()[0], file=sys.stderr)
         return 3
     sys.stdout.write(dumps_result(result) + "\n")
