@@ -137,11 +137,16 @@ class Activity(models.TextChoices):
 class PlayerRating(models.Model):
     """A player's current state in one rating system, advanced when a list is published."""
 
+    # No single-column indexes on the two keys: the unique (player, system) index serves
+    # look-ups by player and the (system, -rating) index serves look-ups by system, and every
+    # extra index slows the publication of a 500,000-player list.
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player")
+        Player, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player"),
+        db_index=False,
     )
     system = models.ForeignKey(
-        RatingSystem, on_delete=models.CASCADE, related_name="player_ratings", verbose_name=_("rating system")
+        RatingSystem, on_delete=models.CASCADE, related_name="player_ratings", verbose_name=_("rating system"),
+        db_index=False,
     )
     rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
     games = models.PositiveIntegerField(_("rated games in total"), default=0)
@@ -251,8 +256,10 @@ class EntryStatus(models.TextChoices):
 
 
 class ListEntry(ImmutableModel):
+    # The unique (list, player) index serves look-ups by list; no second index on the list.
     published_list = models.ForeignKey(
-        PublishedList, on_delete=models.PROTECT, related_name="entries", verbose_name=_("list")
+        PublishedList, on_delete=models.PROTECT, related_name="entries", verbose_name=_("list"),
+        db_index=False,
     )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="list_entries", verbose_name=_("player"))
     rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
