@@ -37,7 +37,13 @@ from tests.test_calculation_service import build
 from tournaments.models import Game, TournamentPlayer
 
 ROOT = Path(__file__).resolve().parents[1]
-REDIS_URL = os.environ.get("RATINGS_TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
+# Celery gives the CELERY_BROKER_URL environment variable precedence over its configuration, so
+# when CI sets it the test process sends there whatever the settings say: the worker must use
+# the same broker. Each test has a queue of its own, so sharing the database is harmless.
+_env_broker = os.environ.get("CELERY_BROKER_URL", "")
+REDIS_URL = os.environ.get("RATINGS_TEST_REDIS_URL") or (
+    _env_broker if _env_broker.startswith("redis://") else "redis://127.0.0.1:6379/11"
+)
 
 postgres_only = pytest.mark.skipif(
     "connection.vendor != 'postgresql'", reason="needs PostgreSQL (set DATABASE_URL): triggers, advisory locks, COPY"
