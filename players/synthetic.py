@@ -10,7 +10,6 @@ rows go through ``bulk_create`` in batches, which is much slower.
 """
 from __future__ import annotations
 
-import json
 import math
 import random
 import re
@@ -25,6 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
 from django.utils import timezone
 
+from config.pgcopy import copy_text
 from players.demo import (
     PORTUGUESE_DISTRICTS,
     SPANISH_REGIONS,
@@ -54,22 +54,6 @@ class GenerateResult:
 
 
 # --------------------------------------------------------------------------- writing rows
-
-
-def _copy_value(value: Any) -> str:
-    if value is None:
-        return r"\N"
-    if value is True:
-        return "t"
-    if value is False:
-        return "f"
-    if isinstance(value, str):
-        if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
-            value = value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-        return value
-    if isinstance(value, (list, dict)):
-        return _copy_value(json.dumps(value))
-    return str(value)  # int, Decimal, date, aware datetime (ISO, accepted by PostgreSQL)
 
 
 class _Writer:
@@ -119,7 +103,7 @@ class _Writer:
         with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
             buffer: list[str] = []
             for row in rows:
-                buffer.append("\t".join(map(_copy_value, row)))
+                buffer.append("\t".join(map(copy_text, row)))
                 count += 1
                 if len(buffer) >= CHUNK_ROWS:
                     buffer.append("")

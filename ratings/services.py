@@ -23,6 +23,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.pgcopy import copy_text
 from ratings import selectors
 from ratings.engine import ENGINE_VERSION, rate_period
 from ratings.engine import types as et
@@ -328,8 +329,9 @@ def _state_query(period: RatingPeriod, ids: Sequence[int] | None = None) -> tupl
     return sql, params
 
 
-def _read_states(period: RatingPeriod) -> dict[int, _State]:
-    sql, params = _state_query(period)
+def _read_states(period: RatingPeriod, ids: Sequence[int] | None = None) -> dict[int, _State]:
+    """Every player's state at the start of the period, or only those of `ids`."""
+    sql, params = _state_query(period, ids)
     out: dict[int, _State] = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -555,20 +557,6 @@ TOURNAMENT_COLUMNS = ("tournament_id", "lines", "line_count", "player_count", "c
 EXCLUDED_COLUMNS = ("tournament_id", "white_key", "black_key", "round", "code", "reason", "article")
 
 
-def _copy_text(value: Any) -> str:
-    if value is None:
-        return r"\N"
-    if value is True:
-        return "t"
-    if value is False:
-        return "f"
-    if isinstance(value, (list, dict)):
-        value = json.dumps(value)
-    if isinstance(value, str):
-        return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    return str(value)
-
-
 def copy_in(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]] | None = None,
             text: Iterable[str] | None = None) -> None:
     """COPY rows (or ready tab-separated lines) into a table (PostgreSQL, psycopg 3)."""
@@ -581,7 +569,7 @@ def copy_in(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]] | 
             buf = io.StringIO()
             size = 0
             chunks = text if text is not None else (
-                "\t".join(map(_copy_text, row)) + "\n" for row in rows or ())
+                "\t".join(map(copy_text, row)) + "\n" for row in rows or ())
             for line in chunks:
                 buf.write(line)
                 size += len(line)
@@ -909,7 +897,7 @@ def _calculate_bulk(run: CalculationRun) -> None:
         excluded_rows.extend(excl)
         engine_count[0] = len(rows)
         for row in rows:
-            yield "\t".join(map(_copy_text, row)) + tail
+            yield "\t".join(map(copy_text, row)) + tail
     tournament_rows = _bulk_tournament_rows(wi[in_bulk], bi[in_bulk], ws2[in_bulk], gt[in_bulk], pid, rating, out)
     timer.step("pack game lines")
     import itertools
@@ -944,24 +932,7 @@ def self_cutoff(period: RatingPeriod, params: Any) -> int:
 
 
 def _read_states_for(period: RatingPeriod, ids: set[int]) -> dict[int, _State]:
-    if not ids:
-        return {}
-    sql, params = _state_query(period, sorted(ids))
-    out: dict[int, _State] = {}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for r in cursor.fetchall():
-            prior = r[8]
-            if isinstance(prior, str):
-                prior = json.loads(prior)
-            out[r[0]] = _State(
-                player_id=r[0], rating=r[1], games=r[2] or 0, status=r[3] or "", reached_2400=bool(r[4]),
-                reached_2200=bool(r[5]), last_game_date=_as_date(r[6]), flagged_lists=r[7] or 0,
-                prior_results=list(prior or []), birth_date=_as_date(r[9]), birth_year=r[10], sex=r[11] or "",
-                federation=r[12] or "", affiliated=bool(r[13]), fide=(r[14], r[15], r[16], r[17], r[18]),
-                registered=bool(r[19]),
-            )
-    return out
+    return _read_states(period, sorted(ids)) if ids else {}
 
 
 _BULK_NOTES = {
