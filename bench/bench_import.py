@@ -9,7 +9,10 @@ synthetic list in a temp dir in FIDE's single-list TXT layout, and prints:
 - the import into an empty registry (parse + COPY into staging + SQL checks + inserts);
 - a second import of the same file (every player matched, nothing to change);
 - an import of "next month's" list: the same IDs with new ratings, games and flags;
-- the bare COPY of the same file into a one-column plain table: the I/O floor.
+- the bare COPY of the same file into a one-column plain table: the I/O floor;
+- a CPU reference: a fixed pure-Python loop (10,000,000 additions), to compare machines.
+
+The import logs the seconds of each of its steps ("list import: …").
 
 The scratch database is dropped at the end unless --keep is given.
 """
@@ -56,6 +59,15 @@ def write_list(path: Path, rows: int, seed: int) -> None:
         out.writelines(lf.render_txt(gen(), rating_label="NOV26"))
 
 
+def cpu_reference() -> float:
+    """Seconds of a fixed pure-Python loop: the same work on every machine."""
+    t0 = time.perf_counter()
+    s = 0
+    for i in range(10_000_000):
+        s += i
+    return time.perf_counter() - t0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=500_000)
@@ -84,6 +96,7 @@ def main() -> None:
     from ratings.imports import list_import
     from ratings.models import RatingSystem
 
+    cpu_before = cpu_reference()
     try:
         call_command("migrate", verbosity=0)
         system = RatingSystem.objects.create(code="bench", name="Bench", ruleset="fide-2024",
@@ -128,6 +141,8 @@ def main() -> None:
               f"{update.players_updated:,} completed, {update.ratings_written:,} ratings changed)")
         print(f"bare COPY (I/O floor)  : {floor:6.2f} s  ({floor_rows:,} lines into a plain table)")
         print(f"import / floor         : {first / floor:6.1f}x")
+        print(f"CPU reference          : {cpu_reference():6.2f} s  (10,000,000-iteration Python "
+              f"for-loop; {cpu_before:.2f} s before the imports)")
     finally:
         connections.close_all()
         if not args.keep:

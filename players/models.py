@@ -102,6 +102,8 @@ class Player(models.Model):
         # fields: on PostgreSQL those also add a varchar_pattern_ops "_like" index per field,
         # which no query here uses (name search is "%…%") and which slows the 500,000-row
         # list import and the synthetic generator.
+        # PostgreSQL: fillfactor 70 (migration 0003) leaves room on each page for in-place
+        # (HOT) updates of unindexed columns, e.g. a list import filling in birth years.
         constraints = [models.UniqueConstraint(fields=["fed_id"], name="player_unique_fed_id")]
         indexes = [
             models.Index(fields=["surname", "given_name"]),

@@ -4,27 +4,31 @@
 row has a problem, writes in one transaction:
 
 - players_player, matched by FIDE ID. A new player gets ``fed_id = "FIDE-<FIDE ID>"`` and
-  its ``name_key`` from players.names.fold (computed in Python while staging). An existing
+  its ``name_key`` from players.names.fold (computed in Python, see _stage_keys). An existing
   player keeps its registry data; only a missing birth year or title is filled in.
 - ratings_playerrating for ``system``: rating (0 or blank = none), games, kind
   (effective / unrated), activity (flag ``i`` = inactive), reached_2400 / reached_2200.
 
-PostgreSQL: COPY into a TEMP staging table, validation in SQL, then UPDATE … FROM and
-INSERT … SELECT (… ON CONFLICT for the ratings). SQLite: the same checks in Python
+PostgreSQL: COPY into a TEMP staging table, typing and validation in SQL (one typed stage
+table), then UPDATE … FROM and INSERT … SELECT from it; each step's seconds are logged. SQLite: the same checks in Python
 (ratings.list_formats.validate_rows) and the ORM. docs/lists.md has the details.
 """
 from __future__ import annotations
 
 import itertools
+import logging
+import operator
 import re
+import time
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.utils import timezone
 
 from players.models import Player
-from players.names import fold
+from players.names import fold, fold_all
 from ratings import list_formats as lf
 from ratings.models import PlayerRating, RatingSystem
 from tournaments.reports.problems import Problem
@@ -32,6 +36,21 @@ from tournaments.reports.problems import Problem
 FORMATS = ("txt", "csv")
 FED_ID_PREFIX = "FIDE-"
 ENGINE_VERSION = "import"
+
+log = logging.getLogger(__name__)
+
+
+class _Timer:
+    """Logs the seconds of each step (INFO), like ratings.services._Timer."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.last = time.perf_counter()
+
+    def step(self, name: str) -> None:
+        now = time.perf_counter()
+        log.info("%s: %s %.2f s", self.label, name, now - self.last)
+        self.last = now
 
 
 @dataclass(frozen=True)
@@ -178,9 +197,20 @@ def _import_python(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow]) -> Li
 
 # ---------------------------------------------------------------------------------------------
 # PostgreSQL: COPY into a staging table, validate in SQL, write set-based.
+#
+# 1. The rows go, split into their raw fields, into list_fields: a TXT file is cut by
+#    map()/zip() over the lines with no Python code per row (_cut_txt); CSV, or a TXT file
+#    with tabs, goes through the reader one row at a time (_field_lines).
+# 2. One CREATE TABLE … AS SELECT types the numbers, normalises sex, title and federation,
+#    flags the rows with a problem and looks up each row's player and current rating:
+#    list_stage.
+# 3. One query lists the problems (row-numbered); nothing has been written yet.
+# 4. The writes read list_stage only: players completed, new players inserted together with
+#    the missing ratings (one statement), changed ratings updated. The new players' name_key
+#    (players.names.fold) is computed in Python for those rows only (_stage_keys).
 
-_STAGE_COLUMNS = ("row_no", "fide_id", "surname", "given_name", "fed", "sex", "title", "rating",
-                  "games", "k", "birth", "flag", "name_key")
+_FIELD_COLUMNS = ("row_no", "surname", "given_name", "fide_raw", "fed_raw", "sex_raw",
+                  "title_raw", "rating_raw", "games_raw", "k_raw", "birth_raw", "flag_raw")
 _READ_FIELDS = ("fide_id", "name", "fed", "sex", "title", "rating", "games", "k", "birth_year",
                 "flag")
 _ESCAPE = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
@@ -197,7 +227,7 @@ def name_key(surname: str, given_name: str) -> str:
 
 
 def _tuples(text: str, fmt: str, rate: str):
-    """(problems, labels, iterator of (row, [values in _READ_FIELDS order]))."""
+    """(problems, labels, iterator of (row, [values in _READ_FIELDS order])) read in Python."""
     if fmt == "txt":
         return lf.read_txt_tuples(text, fields=_READ_FIELDS, rate=rate)
     problems, raw_rows = _read(text, fmt, rate)
@@ -214,80 +244,155 @@ def _tuples(text: str, fmt: str, rate: str):
     return problems, labels, rows()
 
 
-def _stage_lines(rows: Iterable[tuple[int, list[str]]]) -> Iterator[str]:
-    """COPY text-format lines; names split and keyed here (name_key, see name_key())."""
-    split, title_of, sex_of, key = lf.split_name, lf.normal_title, lf.normal_sex, name_key
-    for row, (fide_id, name, fed, sex, title, rating, games, k, birth, flag) in rows:
-        surname, given = split(name)
-        values = (str(row), fide_id, surname, given, fed.upper(), sex_of(sex, flag),
-                  title_of(title), rating, games, k, birth, flag, key(surname, given))
-        line = "\t".join(values)
-        if "\\" in line or line.count("\t") != 12:
-            line = "\t".join(x.translate(_ESCAPE) for x in values)
-        yield line + "\n"
-
-
-# Raw text -> typed values, with a NULL where the text is not a number (the checks below).
-# "Digits only" is ltrim(x, digits) = '' (cheaper than a regular expression); OFFSET 0 keeps
-# PostgreSQL from inlining the subquery, so each value is checked once.
 def _digits(col: str, most: int) -> str:
-    return f"(length({col}) BETWEEN 1 AND {most} AND ltrim({col}, '0123456789') = '')"
+    """SQL: col is 1..most digits. ltrim(x, digits) = '' is cheaper than a regular expression;
+    octet_length() does not count characters (a text with a multibyte one fails ltrim)."""
+    return f"(octet_length({col}) BETWEEN 1 AND {most} AND ltrim({col}, '0123456789') = '')"
 
 
-_CHECKED = f"""(SELECT row_no, fide_id AS fide_raw,
-  CASE WHEN {_digits("fide_id", 18)} THEN fide_id::bigint END AS fide_id,
-  rating AS rating_raw, CASE WHEN {_digits("rating", 9)} THEN rating::int END AS rating,
-  games AS games_raw, CASE WHEN {_digits("games", 9)} THEN games::int END AS games,
-  k AS k_raw, CASE WHEN {_digits("k", 9)} THEN k::int END AS k,
-  birth AS birth_raw, CASE WHEN {_digits("birth", 9)} THEN birth::int END AS birth_year,
-  flag AS flag_raw, lower(flag) AS flag, fed FROM list_stage OFFSET 0)"""
+def _cut_txt(block: lf.TxtBlock) -> str:
+    """COPY text of list_fields for a TXT file: read_txt's values (each field stripped, the
+    name split as lf.split_name does), with map()/zip() doing the per-row work in C. The
+    caller ensures there is no tab in the lines."""
+    where = {f: slice(a, b) for f, a, b in block.spans}
+    others = [where.get(f, slice(0, 0)) for f in _READ_FIELDS if f != "name"]
+    name = where["name"]
+    lines = block.lines
+    numbers = list(itertools.compress(range(block.first_row, block.first_row + len(lines)),
+                                      map(str.strip, lines)))  # the non-blank lines
+    if len(numbers) < len(lines):
+        lines = [lines[n - block.first_row] for n in numbers]
+    # "Surname, Given" -> (surname, ",", given) -> surname, given, both stripped.
+    parts = itertools.chain.from_iterable(
+        map(str.partition, map(operator.itemgetter(name), lines), itertools.repeat(",")))
+    names = map(str.strip, itertools.compress(parts, itertools.cycle((1, 0, 1))))
+    fields = map(str.strip, itertools.chain.from_iterable(
+        map(operator.itemgetter(*others), lines)))
+    # zip() takes from the same iterator as often as it is repeated: one row per tuple.
+    rows = zip(map(str, numbers), names, names, *[fields] * len(others))
+    text = "\n".join(map("\t".join, rows))
+    if "\\" in text:
+        text = text.replace("\\", "\\\\")
+    return text + "\n" if text else text
 
-_BAD_ROW = """(fide_id IS NULL
-  OR (rating IS NULL AND rating_raw <> '') OR (rating <> 0 AND rating NOT BETWEEN %(rmin)s AND %(rmax)s)
-  OR (games IS NULL AND games_raw <> '') OR (k IS NULL AND k_raw <> '')
-  OR (birth_year IS NULL AND birth_raw <> '')
-  OR (birth_year <> 0 AND birth_year NOT BETWEEN %(bmin)s AND %(bmax)s)
-  OR flag NOT IN ('', 'i', 'w', 'wi') OR length(fed) > 3)"""
 
-_VALIDATION_SQL = f"""
+_OLD_TITLES_SQL = " ".join(f"WHEN '{k}' THEN '{v}'" for k, v in lf._OLD_TITLES.items())
+_VALID_TITLES_SQL = ", ".join(f"'{t}'" for t in sorted(lf.VALID_TITLES))
+
+# Raw text -> typed values (NULL where the text is not a number), the normalised fields
+# (lf.normal_sex, lf.normal_title, upper-case federation) and the row's problem flag.
+_TYPED = """SELECT row_no, fide_raw, rating_raw, games_raw, k_raw, birth_raw, flag_raw, fed_raw,
+  fide_id, rating_n, games_n, k_n, birth_n, flag, surname, given_name, fed,
+  CASE WHEN upper(left(sex_raw, 1)) IN ('M', 'F') THEN upper(left(sex_raw, 1))
+       WHEN position('w' in flag) > 0 THEN 'F' ELSE 'M' END AS sex,
+  CASE title_raw {old_titles} ELSE CASE WHEN upper(title_raw) IN ({valid_titles})
+       THEN upper(title_raw) ELSE '' END END AS title,
+  NULLIF(rating_n, 0) AS rating, COALESCE(games_n, 0) AS games,
+  NULLIF(birth_n, 0) AS birth_year,
+  CASE WHEN NULLIF(rating_n, 0) IS NULL THEN 'unrated' ELSE 'effective' END AS kind,
+  CASE WHEN position('i' in flag) > 0 THEN 'inactive' ELSE 'active' END AS activity,
+  COALESCE(rating_n >= 2400, false) AS r2400, COALESCE(rating_n >= 2200, false) AS r2200,
+  (fide_id IS NULL
+   OR (rating_n IS NULL AND rating_raw <> '')
+   OR (rating_n <> 0 AND rating_n NOT BETWEEN %(rmin)s AND %(rmax)s)
+   OR (games_n IS NULL AND games_raw <> '') OR (k_n IS NULL AND k_raw <> '')
+   OR (birth_n IS NULL AND birth_raw <> '')
+   OR (birth_n <> 0 AND birth_n NOT BETWEEN %(bmin)s AND %(bmax)s)
+   OR flag NOT IN ('', 'i', 'w', 'wi') OR length(fed) > 3) AS bad
+FROM (SELECT row_no, fide_raw, rating_raw, games_raw, k_raw, birth_raw, flag_raw, fed_raw,
+  surname, given_name, sex_raw, title_raw, upper(fed_raw) AS fed, lower(flag_raw) AS flag,
+  CASE WHEN {fide_ok} THEN fide_raw::bigint END AS fide_id,
+  CASE WHEN {rating_ok} THEN rating_raw::int END AS rating_n,
+  CASE WHEN {games_ok} THEN games_raw::int END AS games_n,
+  CASE WHEN {k_ok} THEN k_raw::int END AS k_n,
+  CASE WHEN {birth_ok} THEN birth_raw::int END AS birth_n
+  FROM list_fields s OFFSET 0) t""".format(
+    old_titles=_OLD_TITLES_SQL, valid_titles=_VALID_TITLES_SQL, fide_ok=_digits("fide_raw", 18), rating_ok=_digits("rating_raw", 9),
+    games_ok=_digits("games_raw", 9), k_ok=_digits("k_raw", 9), birth_ok=_digits("birth_raw", 9),
+)
+
+# The typed rows with their player and current rating in the system, and what has to change.
+_STAGE_SQL = """CREATE TEMP TABLE list_stage ON COMMIT DROP AS
+SELECT t.row_no, t.fide_id, t.surname, t.given_name, t.fed, t.sex, t.title, t.rating, t.games,
+  t.birth_year, t.kind, t.activity, t.r2400, t.r2200, t.bad, p.id AS player_id, r.id AS rating_id,
+  (p.id IS NOT NULL AND ((p.birth_year IS NULL AND t.birth_year IS NOT NULL)
+                         OR (p.title = '' AND t.title <> ''))) AS complete,
+  (r.id IS NOT NULL AND ((r.rating, r.games, r.kind, r.activity)
+                           IS DISTINCT FROM (t.rating, t.games, t.kind, t.activity)
+                         OR (t.r2400 AND NOT r.reached_2400)
+                         OR (t.r2200 AND NOT r.reached_2200))) AS changed
+FROM (""" + _TYPED + """) t
+LEFT JOIN players_player p ON p.fide_id = t.fide_id
+LEFT JOIN ratings_playerrating r ON r.player_id = p.id AND r.system_id = %(system)s"""
+
+# Only when the summary counted a problem: every field of the rows with one, and the
+# duplicate IDs with the row of their first appearance.
+_PROBLEMS_SQL = """
 SELECT row_no, code, fld, value, first, count(*) OVER () FROM (
-  SELECT b.row_no, v.code, v.fld, v.value, NULL::int AS first
-  FROM (SELECT * FROM {_CHECKED} c WHERE {_BAD_ROW}) b, LATERAL (VALUES
+  SELECT s.row_no, v.code, v.fld, v.value, NULL::int AS first
+  FROM (""" + _TYPED + """) s, LATERAL (VALUES
     (CASE WHEN fide_raw = '' THEN 'missing_id' WHEN fide_id IS NULL THEN 'bad_number' END,
      'fide_id', fide_raw),
-    (CASE WHEN rating IS NULL AND rating_raw <> '' THEN 'bad_number'
-          WHEN rating <> 0 AND rating NOT BETWEEN %(rmin)s AND %(rmax)s
+    (CASE WHEN rating_n IS NULL AND rating_raw <> '' THEN 'bad_number'
+          WHEN rating_n <> 0 AND rating_n NOT BETWEEN %(rmin)s AND %(rmax)s
           THEN 'rating_out_of_range' END, 'rating', rating_raw),
-    (CASE WHEN games IS NULL AND games_raw <> '' THEN 'bad_number' END, 'games', games_raw),
-    (CASE WHEN k IS NULL AND k_raw <> '' THEN 'bad_number' END, 'k', k_raw),
-    (CASE WHEN birth_year IS NULL AND birth_raw <> '' THEN 'bad_number'
-          WHEN birth_year <> 0 AND birth_year NOT BETWEEN %(bmin)s AND %(bmax)s
+    (CASE WHEN games_n IS NULL AND games_raw <> '' THEN 'bad_number' END, 'games', games_raw),
+    (CASE WHEN k_n IS NULL AND k_raw <> '' THEN 'bad_number' END, 'k', k_raw),
+    (CASE WHEN birth_n IS NULL AND birth_raw <> '' THEN 'bad_number'
+          WHEN birth_n <> 0 AND birth_n NOT BETWEEN %(bmin)s AND %(bmax)s
           THEN 'birth_out_of_range' END, 'birth_year', birth_raw),
     (CASE WHEN flag NOT IN ('', 'i', 'w', 'wi') THEN 'bad_flag' END, 'flag', flag_raw),
-    (CASE WHEN length(fed) > 3 THEN 'bad_federation' END, 'fed', fed)
-  ) v(code, fld, value) WHERE v.code IS NOT NULL
+    (CASE WHEN length(fed) > 3 THEN 'bad_federation' END, 'fed', fed_raw)
+  ) v(code, fld, value) WHERE s.bad AND v.code IS NOT NULL
   UNION ALL
-  SELECT row_no, 'duplicate_id', 'fide_id', id::text, first FROM (
-    SELECT row_no, id, min(row_no) OVER (PARTITION BY id) AS first FROM (
-      SELECT row_no, CASE WHEN {_digits("fide_id", 18)} THEN fide_id::bigint END AS id
-      FROM list_stage) i WHERE id IS NOT NULL) d
+  SELECT row_no, 'duplicate_id', 'fide_id', fide_id::text, first FROM (
+    SELECT row_no, fide_id, min(row_no) OVER (PARTITION BY fide_id) AS first FROM list_stage
+    WHERE fide_id IN (SELECT fide_id FROM list_stage GROUP BY fide_id HAVING count(*) > 1)) d
   WHERE row_no > first
 ) e ORDER BY row_no, code COLLATE "C" LIMIT %(limit)s
 """
 
-# Once every row passed the checks, the casts are safe.
-_TYPED = """(SELECT row_no, fide_id::bigint AS fide_id, surname, given_name, fed, sex, title,
-  NULLIF(NULLIF(rating, '')::int, 0) AS rating, COALESCE(NULLIF(games, '')::int, 0) AS games,
-  NULLIF(NULLIF(birth, '')::int, 0) AS birth_year, lower(flag) AS flag, name_key
-  FROM list_stage)"""
+_SUMMARY_SQL = """SELECT count(*), count(*) FILTER (WHERE player_id IS NULL),
+  count(*) FILTER (WHERE complete), count(*) FILTER (WHERE rating_id IS NULL),
+  count(*) FILTER (WHERE changed), count(*) FILTER (WHERE bad),
+  (SELECT count(*) FROM (SELECT FROM list_stage WHERE fide_id IS NOT NULL
+                         GROUP BY fide_id HAVING count(*) > 1) d)
+FROM list_stage"""
 
-# The new state of each row, joined to its player (after the players are written).
-_NEW_RATINGS = """(SELECT p.id AS player_id, NULLIF(t.rating, 0) AS rating,
-  COALESCE(t.games, 0) AS games,
-  CASE WHEN NULLIF(t.rating, 0) IS NULL THEN 'unrated' ELSE 'effective' END AS kind,
-  CASE WHEN position('i' in t.flag) > 0 THEN 'inactive' ELSE 'active' END AS activity,
-  COALESCE(t.rating >= 2400, false) AS r2400, COALESCE(t.rating >= 2200, false) AS r2200
-  FROM """ + _TYPED + """ t JOIN players_player p ON p.fide_id = t.fide_id)"""
+_FED_ID_TAKEN_SQL = """SELECT s.row_no, 'fed_id_taken', 'fide_id', %(prefix)s || s.fide_id, NULL
+FROM list_stage s JOIN players_player q ON q.fed_id = %(prefix)s || s.fide_id
+WHERE s.player_id IS NULL ORDER BY 1 LIMIT %(limit)s"""
+
+_COMPLETE_SQL = """UPDATE players_player p
+SET birth_year = COALESCE(p.birth_year, s.birth_year),
+    title = CASE WHEN p.title = '' THEN s.title ELSE p.title END, updated_at = now()
+FROM list_stage s WHERE s.complete AND p.id = s.player_id
+  AND ((p.birth_year IS NULL AND s.birth_year IS NOT NULL) OR (p.title = '' AND s.title <> ''))"""
+
+# New players (in file order) and every missing rating, the new players' included.
+_INSERT_SQL = """WITH new_players AS (
+  INSERT INTO players_player (fed_id, surname, given_name, sex, birth_year, club, region,
+    federation, title, fide_id, affiliated, name_key, created_at, updated_at)
+  SELECT %(prefix)s || s.fide_id, s.surname, s.given_name, s.sex, s.birth_year, '', '', s.fed,
+    s.title, s.fide_id, true, k.name_key, now(), now()
+  FROM list_stage s JOIN list_keys k ON k.row_no = s.row_no
+  WHERE s.player_id IS NULL ORDER BY s.row_no
+  RETURNING id, fide_id)
+INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity,
+  out_of_list, reached_2400, reached_2200, flagged_lists, prior_results, ruleset,
+  engine_version, updated_at)
+SELECT COALESCE(s.player_id, n.id), %(system)s, s.rating, s.games, s.kind, s.activity, false,
+  s.r2400, s.r2200, 0, '[]'::jsonb, %(ruleset)s, %(engine)s, now()
+FROM list_stage s LEFT JOIN new_players n ON n.fide_id = s.fide_id
+WHERE s.rating_id IS NULL"""
+
+_UPDATE_RATINGS_SQL = """UPDATE ratings_playerrating r SET rating = s.rating, games = s.games,
+  kind = s.kind, activity = s.activity, reached_2400 = r.reached_2400 OR s.r2400,
+  reached_2200 = r.reached_2200 OR s.r2200, ruleset = %(ruleset)s, engine_version = %(engine)s,
+  updated_at = now()
+FROM list_stage s WHERE s.changed AND r.id = s.rating_id
+  AND ((r.rating, r.games, r.kind, r.activity) IS DISTINCT FROM (s.rating, s.games, s.kind, s.activity)
+       OR (s.r2400 AND NOT r.reached_2400) OR (s.r2200 AND NOT r.reached_2200))"""
 
 
 _DEFAULT_LABELS = {"fide_id": "ID", "rating": "Rating", "games": "Games", "k": "K",
@@ -309,7 +414,13 @@ def _problems_from(rows: list[tuple], labels: dict[str, str]) -> list[Problem]: 
     return out
 
 
-def _copy_in(cursor, sql: str, lines: Iterable[str], block: int = 1 << 20) -> None:
+def _copy_text(cursor, sql: str, text: str, block: int = 1 << 20) -> None:
+    with cursor.copy(sql) as copy:
+        for start in range(0, len(text), block):
+            copy.write(text[start:start + block])
+
+
+def _copy_lines(cursor, sql: str, lines: Iterable[str], block: int = 1 << 20) -> None:
     with cursor.copy(sql) as copy:
         buf: list[str] = []
         size = 0
@@ -324,84 +435,154 @@ def _copy_in(cursor, sql: str, lines: Iterable[str], block: int = 1 << 20) -> No
             copy.write("".join(buf))
 
 
+def _field_lines(rows: Iterable[tuple[int, list[str]]], names: list[tuple[int, str]]) -> Iterator[str]:
+    """COPY lines of list_fields (names split here); (row, "surname given") go to ``names``."""
+    split = lf.split_name
+    for row, (fide_id, name, fed, sex, title, rating, games, k, birth, flag) in rows:
+        surname, given = split(name)
+        names.append((row, f"{surname} {given}"))
+        values = (str(row), surname, given, fide_id, fed, sex, title, rating, games, k, birth,
+                  flag)
+        line = "\t".join(values)
+        if "\\" in line or line.count("\t") != 11 or "\n" in line or "\r" in line:
+            line = "\t".join(x.translate(_ESCAPE) for x in values)
+        yield line + "\n"
+
+
+def _key_lines(rows: list[int], keys: list[str]) -> str:
+    text = "".join(f"{r}\t{k}\n" for r, k in zip(rows, keys, strict=True))
+    return text.translate(_ESCAPE_KEY) if "\\" in text else text
+
+
+_ESCAPE_KEY = str.maketrans({"\\": "\\\\"})  # keys hold no tab or newline (fold collapses them)
+
+
 def _import_postgresql(*, system: RatingSystem, text: str, fmt: str) -> ListImportResult:
-    header_problems, labels, rows = _tuples(text, fmt, _rate(system))
-    if header_problems:
-        raise _fail(header_problems)
+    rate = _rate(system)
+    block = lf.read_txt_block(text, rate=rate) if fmt == "txt" else None
+    if block is not None and block.problems:
+        raise _fail(block.problems)
+    # A tab inside a field would need escaping field by field: such files take the slow way.
+    cut = block is not None and "\t" not in text
+    names: list[tuple[int, str]] = []  # rows read in Python: (row, "surname given")
+    if cut:
+        labels = dict(block.labels)
+    else:
+        header_problems, labels, rows = _tuples(text, fmt, rate)
+        if header_problems:
+            raise _fail(header_problems)
     limits = {"rmin": lf.RATING_MIN, "rmax": lf.RATING_MAX, "bmin": lf.BIRTH_MIN,
               "bmax": lf.BIRTH_MAX, "limit": lf.MAX_PROBLEMS}
+    timer = _Timer("list import")
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("DROP TABLE IF EXISTS list_stage")
+        for table in ("list_fields", "list_keys", "list_stage"):
+            cursor.execute(f"DROP TABLE IF EXISTS {table}")
         # Bulk work in one transaction: room to hash/sort 500,000 rows in memory, and no JIT
         # compilation (it costs more than it saves on these one-pass queries).
         cursor.execute("SET LOCAL work_mem = '256MB'; SET LOCAL jit = off")
+        cursor.execute("CREATE TEMP TABLE list_keys (row_no integer, name_key text) ON COMMIT DROP")
         cursor.execute(
-            "CREATE TEMP TABLE list_stage (row_no integer, fide_id text, surname text, "
-            "given_name text, fed text, sex text, title text, rating text, games text, k text, "
-            "birth text, flag text, name_key text) ON COMMIT DROP"
-        )
-        _copy_in(cursor.cursor, f"COPY list_stage ({', '.join(_STAGE_COLUMNS)}) FROM STDIN",
-                 _stage_lines(rows))
-        cursor.execute("ANALYZE list_stage")
-        cursor.execute("SELECT count(*) FROM list_stage")
-        rows_count = cursor.fetchone()[0]
-        cursor.execute(_VALIDATION_SQL, limits)
-        found = cursor.fetchall()
-        if found:
+            f"CREATE TEMP TABLE list_fields (row_no integer, {', '.join(c + ' text' for c in _FIELD_COLUMNS[1:])})"
+            " ON COMMIT DROP")
+        copy_sql = f"COPY list_fields ({', '.join(_FIELD_COLUMNS)}) FROM STDIN"
+        keys: Future[list[str]] | None = None
+        if cut:
+            _copy_text(cursor.cursor, copy_sql, _cut_txt(block))
+            if _likely_new(cursor, block):
+                # The new players' name keys are computed in a thread while PostgreSQL types
+                # and checks the rows (waiting for the server releases the GIL).
+                pool = ThreadPoolExecutor(max_workers=1)
+                keys = pool.submit(_name_keys, block)
+                pool.shutdown(wait=False)
+        else:
+            _copy_lines(cursor.cursor, copy_sql, _field_lines(rows, names))
+        timer.step("read + COPY")
+        cursor.execute(_STAGE_SQL, {**limits, "system": system.pk})
+        timer.step("staged")
+        cursor.execute(_SUMMARY_SQL)
+        rows_count, new, complete, missing, changed, bad, duplicated = cursor.fetchone()
+        if bad or duplicated:
+            cursor.execute(_PROBLEMS_SQL, limits)
+            found = cursor.fetchall()
             raise ListImportError(_problems_from(found, labels), total=found[0][5])
-        # A new player's derived fed_id must be free.
-        cursor.execute(
-            f"SELECT t.row_no, 'fed_id_taken', 'fide_id', %s || t.fide_id, NULL FROM {_TYPED} t"
-            " JOIN players_player q ON q.fed_id = %s || t.fide_id"
-            " WHERE NOT EXISTS (SELECT 1 FROM players_player p WHERE p.fide_id = t.fide_id)"
-            " ORDER BY 1 LIMIT %s",
-            [FED_ID_PREFIX, FED_ID_PREFIX, lf.MAX_PROBLEMS],
-        )
-        clashes = cursor.fetchall()
-        if clashes:
-            raise ListImportError(_problems_from(clashes, labels))
-        cursor.execute(
-            "UPDATE players_player p SET birth_year = COALESCE(p.birth_year, NULLIF(t.birth_year, 0)),"
-            " title = CASE WHEN p.title = '' THEN t.title ELSE p.title END, updated_at = now()"
-            f" FROM {_TYPED} t WHERE p.fide_id = t.fide_id AND ("
-            " (p.birth_year IS NULL AND NULLIF(t.birth_year, 0) IS NOT NULL)"
-            " OR (p.title = '' AND t.title <> ''))"
-        )
-        updated = cursor.rowcount
-        cursor.execute(
-            "INSERT INTO players_player (fed_id, surname, given_name, sex, birth_year, club,"
-            " region, federation, title, fide_id, affiliated, name_key, created_at, updated_at)"
-            " SELECT %s || t.fide_id, t.surname, t.given_name, t.sex, NULLIF(t.birth_year, 0),"
-            f" '', '', t.fed, t.title, t.fide_id, true, t.name_key, now(), now() FROM {_TYPED} t"
-            " WHERE NOT EXISTS (SELECT 1 FROM players_player p WHERE p.fide_id = t.fide_id)"
-            " ORDER BY t.row_no",
-            [FED_ID_PREFIX],
-        )
-        created = cursor.rowcount
-        params = {"system": system.pk, "ruleset": system.ruleset, "engine": ENGINE_VERSION}
-        cursor.execute(
-            "UPDATE ratings_playerrating r SET rating = n.rating, games = n.games, kind = n.kind,"
-            " activity = n.activity, reached_2400 = r.reached_2400 OR n.r2400,"
-            " reached_2200 = r.reached_2200 OR n.r2200, ruleset = %(ruleset)s,"
-            f" engine_version = %(engine)s, updated_at = now() FROM {_NEW_RATINGS} n"
-            " WHERE r.player_id = n.player_id AND r.system_id = %(system)s"
-            " AND ((r.rating, r.games, r.kind, r.activity) IS DISTINCT FROM"
-            " (n.rating, n.games, n.kind, n.activity)"
-            " OR (n.r2400 AND NOT r.reached_2400) OR (n.r2200 AND NOT r.reached_2200))",
-            params,
-        )
-        written = cursor.rowcount
-        cursor.execute(
-            "INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity,"
-            " out_of_list, reached_2400, reached_2200, flagged_lists, prior_results, ruleset,"
-            " engine_version, updated_at)"
-            " SELECT n.player_id, %(system)s, n.rating, n.games, n.kind, n.activity, false,"
-            f" n.r2400, n.r2200, 0, '[]'::jsonb, %(ruleset)s, %(engine)s, now() FROM {_NEW_RATINGS} n"
-            " WHERE NOT EXISTS (SELECT 1 FROM ratings_playerrating r"
-            " WHERE r.player_id = n.player_id AND r.system_id = %(system)s)",
-            params,
-        )
-        written += cursor.rowcount
-        cursor.execute("DROP TABLE list_stage")
-    return ListImportResult(rows=rows_count, players_created=created, players_updated=updated,
+        cursor.execute("ANALYZE list_stage")
+        timer.step("checks")
+        params = {"prefix": FED_ID_PREFIX, "limit": lf.MAX_PROBLEMS, "system": system.pk,
+                  "ruleset": system.ruleset, "engine": ENGINE_VERSION}
+        if new:
+            # A new player's derived fed_id must be free.
+            cursor.execute(_FED_ID_TAKEN_SQL, params)
+            clashes = cursor.fetchall()
+            if clashes:
+                raise ListImportError(_problems_from(clashes, labels))
+            _stage_keys(cursor, block if cut else None, names, new, rows_count,
+                        keys.result() if keys is not None else None)
+            timer.step("name keys")
+        updated = 0
+        if complete:
+            cursor.execute(_COMPLETE_SQL)
+            updated = cursor.rowcount
+            timer.step("players completed")
+        written = 0
+        if missing:
+            cursor.execute(_INSERT_SQL, params)
+            written += cursor.rowcount
+            timer.step("players and ratings inserted")
+        if changed:
+            cursor.execute(_UPDATE_RATINGS_SQL, params)
+            written += cursor.rowcount
+            timer.step("ratings updated")
+        for table in ("list_fields", "list_keys", "list_stage"):
+            cursor.execute(f"DROP TABLE IF EXISTS {table}")
+    timer.step("commit")
+    return ListImportResult(rows=rows_count, players_created=new, players_updated=updated,
                             ratings_written=written, method="copy")
+
+
+def _name_keys(block: lf.TxtBlock) -> list[str]:
+    """The name_key of every line of a TXT block (blank lines included). fold() of the raw
+    "Surname, Given" field equals full_name_key(surname, given): the comma and the spaces
+    around it are separators that fold() collapses, and it strips the ends."""
+    name = next(slice(a, b) for f, a, b in block.spans if f == "name")
+    return fold_all(list(map(operator.itemgetter(name), block.lines)))
+
+
+def _likely_new(cursor, block: lf.TxtBlock) -> bool:
+    """Will many rows create a player? A sample of 256 FIDE IDs, looked up by index."""
+    fide = next((slice(a, b) for f, a, b in block.spans if f == "fide_id"), None)
+    step = max(1, len(block.lines) // 256)
+    ids = [int(v) for v in (line[fide].strip() for line in block.lines[::step])
+           if v.isascii() and v.isdigit() and len(v) <= 18]
+    if not ids:
+        return False
+    cursor.execute("SELECT count(*) FROM players_player WHERE fide_id = ANY(%s)", [ids])
+    return cursor.fetchone()[0] < 0.9 * len(ids)
+
+
+def _stage_keys(cursor, block: lf.TxtBlock | None, names: list[tuple[int, str]], new: int,
+                total: int, all_keys: list[str] | None) -> None:
+    """name_key (players.names.fold) of the new players' rows into list_keys."""
+    wanted: list[int] | None = None
+    if new < total:
+        cursor.execute("SELECT row_no FROM list_stage WHERE player_id IS NULL ORDER BY 1")
+        wanted = [r for (r,) in cursor.fetchall()]
+    if block is None:
+        pairs = names
+        if wanted is not None:
+            chosen = set(wanted)
+            pairs = [(r, n) for r, n in names if r in chosen]
+        rows = [r for r, _n in pairs]
+        keys = fold_all([n for _r, n in pairs])
+    else:
+        first = block.first_row
+        if wanted is None:
+            rows = list(range(first, first + len(block.lines)))
+            keys = all_keys if all_keys is not None else _name_keys(block)
+        else:
+            rows = wanted
+            if all_keys is not None:
+                keys = [all_keys[r - first] for r in rows]
+            else:
+                name = next(slice(a, b) for f, a, b in block.spans if f == "name")
+                keys = fold_all([block.lines[r - first][name] for r in rows])
+    _copy_text(cursor.cursor, "COPY list_keys (row_no, name_key) FROM STDIN", _key_lines(rows, keys))

@@ -273,24 +273,19 @@ def header_columns(header: str, *, rate: str = "standard") -> list[tuple[int, st
     return [(pos, tok, _label_field(tok, rate)) for pos, tok in merged]
 
 
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    return enumerate(text.splitlines(), start=1)
-
-
-def _txt_layout(text: str, rate: str):
-    text = text.lstrip("\ufeff")
-    lines = _lines(text)
-    for number, header in lines:  # noqa: B007 (number is used after the loop)
+def _txt_header(lines: list[str], rate: str):
+    """(problems, spans, labels, index of the first line after the header)."""
+    for number, header in enumerate(lines, start=1):  # noqa: B007 (number is used after the loop)
         if header.strip():
             break
     else:
-        return [problem("empty_file")], [], {}, iter(())
+        return [problem("empty_file")], [], {}, len(lines)
     columns = header_columns(header, rate=rate)
     found = {f for _p, _t, f in columns if f}
     missing = [label for f, label in (("fide_id", "ID"), ("name", "Name"), ("rating", "Rating"))
                if f not in found]
     if missing:
-        return [problem("missing_column", row=number, column=m) for m in missing], [], {}, iter(())
+        return [problem("missing_column", row=number, column=m) for m in missing], [], {}, len(lines)
     spans: list[tuple[str, int, int | None]] = []
     labels: dict[str, str] = {}
     for idx, (pos, tok, fld) in enumerate(columns):
@@ -298,7 +293,38 @@ def _txt_layout(text: str, rate: str):
         if fld and fld not in labels:
             spans.append((fld, pos, end))
             labels[fld] = tok
-    return [], spans, labels, lines
+    return [], spans, labels, number
+
+
+def _txt_layout(text: str, rate: str):
+    lines = text.lstrip("\ufeff").splitlines()
+    problems, spans, labels, after = _txt_header(lines, rate)
+    if problems:
+        return problems, [], {}, iter(())
+    return [], spans, labels, enumerate(lines[after:], start=after + 1)
+
+
+@dataclass(frozen=True)
+class TxtBlock:
+    """The located columns and the lines after the header, not split (see read_txt_block)."""
+
+    problems: list[Problem]
+    spans: list[tuple[str, int, int | None]]  # (field, start, end or None = to the line's end)
+    labels: dict[str, str]
+    first_row: int  # row number of lines[0] (the header is first_row - 1)
+    lines: list[str]
+
+
+def read_txt_block(text: str, *, rate: str = "standard") -> TxtBlock:
+    """Header and column spans of read_txt, and the remaining lines as one list, for a reader
+    that cuts the columns itself (the PostgreSQL import does it in SQL). Blank lines are kept,
+    so lines[i] is row first_row + i."""
+    lines = text.lstrip("\ufeff").splitlines()
+    problems, spans, labels, after = _txt_header(lines, rate)
+    if problems:
+        return TxtBlock(problems, [], {}, 0, [])
+    del lines[:after]
+    return TxtBlock([], spans, labels, after + 1, lines)
 
 
 def read_txt(text: str, *, rate: str = "standard") -> tuple[list[Problem], Iterator[RawRow]]:

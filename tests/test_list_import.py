@@ -284,3 +284,89 @@ def test_our_own_txt_and_csv_downloads_import_back(client) -> None:
         got = dict(PlayerRating.objects.filter(system=target)
                    .values_list("player__fide_id", "rating"))
         assert got == {700000 + i: 2000 + i for i in range(5)}
+
+
+# ------------------------------------------------------------- the bulk path's own pieces
+
+TRICKY_NAMES = [
+    "", " ", ",", " , ", "A,B", "Straße, ẞ", "Ǆemal", "Mª Pilar, Nº", "Ŀlull, Ramon Llull’s",
+    "x\u00a0y", "\u3000lead", "´acute", "e\u0301", "\u0301x", "ﬁne", "İstanbul", "ΣΟΦΊΑ ς",
+    "a\tb", "a\x1fb", "--x--", "O'Neill-Smith, J. R.", "  Van  der Berg, Jan;Piet", "Ω Å",
+    "Núñez-García, José Mª", "back\\slash", "Çağlar, Zoë",
+]
+
+
+def test_fold_all_equals_fold_one_by_one() -> None:
+    from players.names import fold, fold_all
+
+    assert fold_all(TRICKY_NAMES) == [fold(t) for t in TRICKY_NAMES]
+    assert fold_all(["a\nb", "c"]) == [fold("a\nb"), "c"]  # a newline inside: one by one
+    assert fold_all([]) == []
+
+
+def test_fold_of_the_raw_name_field_is_the_key_of_the_split_name() -> None:
+    from players.names import fold, full_name_key
+
+    for name in TRICKY_NAMES:
+        surname, given = lf.split_name(name)
+        assert fold(f"  {name}   ") == full_name_key(surname, given), name
+
+
+def test_cut_txt_gives_what_read_txt_gives() -> None:
+    from ratings.imports import _READ_FIELDS, _cut_txt
+
+    header = lf.txt_header("NOV26")
+    rows = [
+        lf.ListRow(fide_id=1, name="Núñez-García, José Mª", fed="ESP", sex="M", title="GM",
+                   rating=2500, games=3, k=10, birth_year=1990, flag="i"),
+        lf.ListRow(fide_id=22, name="  Solo  ", fed="and", rating=None, flag="wi"),
+        lf.ListRow(fide_id=333, name="Back\\slash, A\u00a0", fed="POR", rating=1500),
+    ]
+    body = list(lf.render_txt(rows, rating_label="NOV26"))[1:]
+    text = "\n" + header + "\n" + body[0] + "   \n\n" + "".join(body[1:]) + "12"
+    block = lf.read_txt_block(text)
+    assert block.first_row == 3 and block.problems == []
+    expected = []
+    for n, values in lf.read_txt_tuples(text, fields=_READ_FIELDS)[2]:
+        surname, given = lf.split_name(values[1])
+        expected.append([str(n), surname, given, values[0], *values[2:]])
+    got = [line.split("\t") for line in _cut_txt(block).splitlines()]
+    assert got == [[v.replace("\\", "\\\\") for v in row] for row in expected]
+    assert [row[0] for row in got] == ["3", "6", "7", "8"]  # the blank lines 4 and 5 are skipped
+    assert got[2][1:4] == ["Back\\\\slash", "A", "333"] and got[2][4] == "POR"
+    assert got[3][3] == "12" and got[3][1:3] == ["", ""]
+
+
+@pytest.mark.django_db
+def test_a_few_new_players_in_a_known_list_get_their_name_keys(excerpt: bytes) -> None:
+    system = make_system()
+    list_import(system=system, data=excerpt, format="txt")
+    header = excerpt.split(b"\r\n", 1)[0].decode("ascii")
+    line = "99999999".ljust(header.index("Name")) + "Çağlar, Zoë"
+    line = line.ljust(header.index("Mar11")) + "1500"
+    data = excerpt.rstrip(b"\r\n") + b"\r\n" + line.encode("utf-8") + b"\r\n"
+    result = list_import(system=system, data=data, format="txt")
+    assert (result.rows, result.players_created) == (501, 1)
+    new = Player.objects.get(fide_id=99999999)
+    assert (new.surname, new.given_name, new.name_key) == ("Çağlar", "Zoë", "caglar zoe")
+    assert PlayerRating.objects.get(player=new, system=system).rating == 1500
+
+
+@pytest.mark.django_db
+def test_tabs_and_unusual_spaces_are_read_as_python_strips_them() -> None:
+    system = make_system()
+    header = lf.txt_header("NOV26")
+    body = "".join(list(lf.render_txt([
+        lf.ListRow(fide_id=900001, name="Pérez, Ana", fed="ESP", sex="F", rating=2100,
+                   birth_year=1999),
+        lf.ListRow(fide_id=900002, name="Vidal, Pau", fed="AND", sex="M", rating=1900),
+    ], rating_label="NOV26"))[1:])
+    # A no-break space after the comma and around a number: Python's strip() removes them.
+    nbsp = body.replace("Pérez, Ana", "Pérez,\u00a0Ana").replace("2100 ", "2100\u00a0")
+    for data in (nbsp, nbsp.replace("Vidal, Pau", "Vidal,\tPau")):  # the tab: the slow way
+        result = list_import(system=system, data=(header + "\r\n" + data).encode(), format="txt")
+        assert result.rows == 2
+        ana = Player.objects.get(fide_id=900001)
+        assert (ana.surname, ana.given_name, ana.name_key) == ("Pérez", "Ana", "perez ana")
+        assert PlayerRating.objects.get(player=ana, system=system).rating == 2100
+        assert Player.objects.get(fide_id=900002).given_name == "Pau"
