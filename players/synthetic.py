@@ -276,14 +276,23 @@ def federation_generate(
         ])
         first_rating = w_rating.reserve_ids(players)
 
+        # The states are those the list before the first period left: last games up to about
+        # 2.5 years before it, and a player whose last game is more than a year old already
+        # flagged inactive (fide-2024 7.2.2 a, one year to the end of the period before). So the
+        # first period is an ordinary month, not a one-off sweep of every stale flag.
+        first_start = period_list[0].start
+        stale_before = first_start - timedelta(days=365)
+
         def rating_rows() -> Iterator[tuple[Any, ...]]:
             for i, rating in enumerate(ratings):
                 total = rng.randint(10, 1200) if rating is not None else rng.randint(0, 4)
+                last = first_start - timedelta(days=rng.randint(1, 900)) if total else None
+                inactive = rating is not None and last is not None and last < stale_before
                 yield (
                     first_rating + i, first_player + i, system.pk, rating, total,
-                    "effective" if rating is not None else "unrated", "active", False,
+                    "effective" if rating is not None else "unrated", "inactive" if inactive else "active", False,
                     bool(rating and rating >= 2400), bool(rating and rating >= 2200),
-                    today - timedelta(days=rng.randint(30, 900)) if total else None, 0, [],
+                    last, 1 if inactive else 0, [],
                     system.ruleset, ENGINE_VERSION if rating is not None else "", now,
                 )
 

@@ -4,6 +4,7 @@ from django.shortcuts import get_object_or_404, render
 
 from players.models import Player
 from players.selectors import player_search
+from ratings.selectors import player_list_history
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -30,10 +31,7 @@ def player_list(request: HttpRequest) -> HttpResponse:
 def player_detail(request: HttpRequest, fed_id: str) -> HttpResponse:
     player = get_object_or_404(Player, fed_id=fed_id)
     ratings = player.ratings.select_related("system").order_by("system__name")
-    history = (
-        player.list_entries.select_related("published_list", "published_list__system")
-        .order_by("published_list__system__name", "-published_list__list_date", "-published_list__version")[:200]
-    )
+    history = player_list_history(player_id=player.pk)
     return render(
         request, "players/detail.html", {"player": player, "ratings": ratings, "history": history}
     )

@@ -278,8 +278,11 @@ class ListEntry(ImmutableModel):
         PublishedList, on_delete=models.PROTECT, related_name="entries", verbose_name=_("list"),
         db_index=False, db_constraint=False,
     )
+    # No index on the player alone: the unique (list, player) index answers "this player's
+    # entries" with one probe per published list (ratings.selectors.player_list_history), and
+    # a third index costs a publication about a second (migration 0007).
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="list_entries", verbose_name=_("player"),
-                               db_constraint=False)
+                               db_constraint=False, db_index=False)
     rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
     change = models.SmallIntegerField(_("change"), default=0)
     k = models.PositiveSmallIntegerField(_("K"), null=True, blank=True)
@@ -415,7 +418,9 @@ class DraftResult(models.Model):
     run = models.ForeignKey(
         CalculationRun, on_delete=models.CASCADE, related_name="results", db_constraint=False, db_index=False
     )
-    player = models.ForeignKey(Player, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    # Read by (run, player) only: the unique index below serves it.
+    player = models.ForeignKey(Player, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                               related_name="+")
     rating_before = models.SmallIntegerField(null=True, blank=True)
     rating_after = models.SmallIntegerField(null=True, blank=True)
     change = models.SmallIntegerField(default=0)

@@ -22,6 +22,7 @@ from ratings.models import (
     DraftResult,
     DraftTournament,
     ListCycle,
+    ListEntry,
     PeriodStatus,
     Protest,
     ProtestStatus,
@@ -235,6 +236,19 @@ def draft_player(*, run: CalculationRun, player_id: int) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- lists
+
+
+def player_list_history(*, player_id: int, limit: int = 200) -> QuerySet[ListEntry]:
+    """The player's entry in every published list version, by system, newest first.
+
+    The entries have no index on the player alone (it would slow every publication); the
+    unique (list, player) index answers this with one probe per published list."""
+    list_ids = list(PublishedList.objects.values_list("id", flat=True))
+    return (
+        ListEntry.objects.filter(published_list_id__in=list_ids, player_id=player_id)
+        .select_related("published_list", "published_list__system")
+        .order_by("published_list__system__name", "-published_list__list_date", "-published_list__version")[:limit]
+    )
 
 
 def list_latest_version(*, period: RatingPeriod) -> PublishedList | None:

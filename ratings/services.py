@@ -254,22 +254,27 @@ class _State:
     registered: bool = True  # has a PlayerRating row
 
 
+# Every player with a state in the system, and every registry player of the period's
+# tournaments. One pass over the registry: the OR's subquery is hashed once and only asked
+# about players without a state (a UNION of the two sets, then a join, cost twice as much).
+_STATE_FROM = """
+    FROM players_player p
+    LEFT JOIN ratings_playerrating pr ON pr.player_id = p.id AND pr.system_id = %(system)s
+    {prev_join}
+    WHERE (pr.id IS NOT NULL OR p.id IN (
+          SELECT tp.player_id FROM tournaments_tournamentplayer tp
+          JOIN tournaments_tournament t ON t.id = tp.tournament_id
+          WHERE t.period_id = %(period)s AND t.status IN ('validated', 'rated', 'published')
+            AND tp.player_id IS NOT NULL))
+      {only}
+"""
 _STATE_SQL = """
     SELECT p.id, {rating}, {games}, {status}, COALESCE(pr.reached_2400, FALSE),
            COALESCE(pr.reached_2200, FALSE), pr.last_game_date, COALESCE(pr.flagged_lists, 0),
            pr.prior_results, p.birth_date, p.birth_year, p.sex, p.federation, p.affiliated,
            p.fide_standard, p.fide_rapid, p.fide_blitz, p.iccf_rating, p.fpx_rating,
            pr.id IS NOT NULL
-    FROM (SELECT player_id FROM ratings_playerrating WHERE system_id = %(system)s {only}
-          UNION
-          SELECT tp.player_id FROM tournaments_tournamentplayer tp
-          JOIN tournaments_tournament t ON t.id = tp.tournament_id
-          WHERE t.period_id = %(period)s AND t.status IN ('validated', 'rated', 'published')
-            AND tp.player_id IS NOT NULL {only_tp}) u
-    JOIN players_player p ON p.id = u.player_id
-    LEFT JOIN ratings_playerrating pr ON pr.player_id = p.id AND pr.system_id = %(system)s
-    {prev_join}
-"""
+""" + _STATE_FROM
 _PR_STATUS = (
     "CASE WHEN pr.out_of_list THEN 'out_of_list' WHEN pr.activity = 'inactive' THEN 'inactive' "
     "WHEN pr.activity = 'passive' THEN 'passive' WHEN pr.kind = 'provisional' THEN 'provisional' "
@@ -321,11 +326,11 @@ def _state_query(period: RatingPeriod, ids: Sequence[int] | None = None) -> tupl
     tournaments (or only of `ids`)."""
     rating, games, status, join, extra = _state_source(period)
     params: dict[str, Any] = {"system": period.system_id, "period": period.pk, **extra}
-    only = only_tp = ""
+    only = ""
     if ids is not None:
         params["ids"] = list(ids)
-        only, only_tp = "AND player_id = ANY(%(ids)s)", "AND tp.player_id = ANY(%(ids)s)"
-    sql = _STATE_SQL.format(rating=rating, games=games, status=status, prev_join=join, only=only, only_tp=only_tp)
+        only = "AND p.id = ANY(%(ids)s)"
+    sql = _STATE_SQL.format(rating=rating, games=games, status=status, prev_join=join, only=only)
     return sql, params
 
 
@@ -724,6 +729,22 @@ def _copy_out_ints(sql: str, ncols: int) -> Any:
     return arr.reshape(-1, ncols)
 
 
+def _read_in_thread(read: Callable[..., Any], *args: Any) -> Any:
+    """Start `read(*args)` in a thread with its own database connection; returns a future."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def target() -> Any:
+        try:
+            return read(*args)
+        finally:
+            connection.close()  # this thread's connection
+
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="read")
+    future = executor.submit(target)
+    executor.shutdown(wait=False)
+    return future
+
+
 _STATUS_CODES = ("", "inactive", "out_of_list", "provisional", "passive")
 
 
@@ -739,10 +760,9 @@ def _calculate_bulk(run: CalculationRun) -> None:
     period = run.period
     system = period.system
     params = get_regulation("fide-2024").validate_parameters(system.parameters or {})
-    sql, sparams = _state_query(period)
+    _sql, sparams = _state_query(period)
     # The state query with integer columns only (ordinals for dates, codes for statuses).
-    base = sql.split("FROM (SELECT player_id", 1)
-    rating_expr, games_expr, status_sql, _join, _extra = _state_source(period)
+    rating_expr, games_expr, status_sql, join, _extra = _state_source(period)
     year = period.start.year
     int_sql = (
         f"SELECT p.id, COALESCE({rating_expr}, -1), {games_expr}, "
@@ -751,18 +771,10 @@ def _calculate_bulk(run: CalculationRun) -> None:
         "CASE WHEN COALESCE(pr.reached_2200, FALSE) THEN 1 ELSE 0 END, "
         "COALESCE(pr.last_game_date - DATE '0001-01-01' + 1, 0), COALESCE(pr.flagged_lists, 0), "
         f"CASE ({status_sql}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' THEN 3 "
-        "WHEN 'passive' THEN 4 ELSE 0 END FROM (SELECT player_id" + base[1]
+        "WHEN 'passive' THEN 4 ELSE 0 END" + _STATE_FROM.format(prev_join=join, only="")
     )
     int_sql = int_sql % {k: int(v) for k, v in sparams.items()}
-    timer = _Timer(f"run {run.pk} (bulk)")
-    P = _copy_out_ints(int_sql, 9)
-    P = P[np.argsort(P[:, 0], kind="stable")]  # by player id (searchsorted below); sorted here, not in SQL
-    timer.step("read players")
-    pid = P[:, 0]
-    rating = P[:, 1]
-    rated = rating >= 0
-    _progress(run.pk, 20, _("Reading games"), player_count=len(pid))
-    G = _copy_out_ints(
+    games_sql = (
         "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), "
         "CASE g.result WHEN '1-0' THEN 2 WHEN '+-' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END, "
         "CASE g.kind WHEN 'played' THEN 0 WHEN 'forfeit' THEN 1 ELSE 2 END, g.tournament_id, g.round, "
@@ -771,9 +783,21 @@ def _calculate_bulk(run: CalculationRun) -> None:
         "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "
         "JOIN tournaments_tournamentplayer b ON b.id = g.black_id "
         f"WHERE t.period_id = {int(period.pk)} AND t.status IN ('validated', 'rated', 'published') "
-        "AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')",
-        7,
+        "AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')"
     )
+    timer = _Timer(f"run {run.pk} (bulk)")
+    # The games are read on a second connection while this one reads the players: the two
+    # queries then run on two server processes at once. Only outside a transaction (the Celery
+    # task, the benchmark): a second connection would not see an open transaction's rows.
+    games = None if connection.in_atomic_block else _read_in_thread(_copy_out_ints, games_sql, 7)
+    P = _copy_out_ints(int_sql, 9)
+    P = P[np.argsort(P[:, 0], kind="stable")]  # by player id (searchsorted below); sorted here, not in SQL
+    timer.step("read players")
+    pid = P[:, 0]
+    rating = P[:, 1]
+    rated = rating >= 0
+    _progress(run.pk, 20, _("Reading games"), player_count=len(pid))
+    G = games.result() if games is not None else _copy_out_ints(games_sql, 7)
     timer.step("read games")
     gw, gb, ws2, kind, gt, rnd, gend = (G[:, i] for i in range(7))
     wi = np.searchsorted(pid, gw).clip(0, max(len(pid) - 1, 0))

@@ -1,6 +1,7 @@
 """The demo federation command and the synthetic-federation generator."""
 from __future__ import annotations
 
+import datetime as dt
 from io import StringIO
 
 import pytest
@@ -106,6 +107,15 @@ def test_generate_federation_exact_counts() -> None:
     assert not games.exclude(white__tournament=F("tournament")).exists()
     assert Tournament.objects.filter(rating_system=system, system="swiss", rounds=9).exists()
     assert not Player.objects.filter(name_key="").exists()
+    # The states are those the previous list left (fide-2024 7.2.2 a): a rated player whose
+    # last game is more than a year before the first period is already inactive.
+    first_start = RatingPeriod.objects.filter(system=system).order_by("start").first().start
+    stale = first_start - dt.timedelta(days=365)
+    rated = PlayerRating.objects.filter(system=system, rating__isnull=False)
+    assert rated.filter(last_game_date__lt=stale).exists()
+    assert not rated.filter(last_game_date__lt=stale).exclude(activity="inactive").exists()
+    assert not rated.filter(last_game_date__gte=stale, activity="inactive").exists()
+    assert not rated.filter(last_game_date__gte=first_start).exists()
     # Ids reserved from the sequences: ordinary inserts still work afterwards.
     Player.objects.create(fed_id="AFTER-1", surname="Ferrer", given_name="Àngel", sex="M")
     assert "1500" in out.getvalue() or "played games: 1500" in out.getvalue()

@@ -5,6 +5,8 @@ Each test makes PostgreSQL refuse what a REFERENCES constraint would refuse, thr
 """
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
@@ -145,3 +147,28 @@ def test_a_rating_change_updates_the_state_without_index_writes() -> None:
         updated, hot = cursor.fetchone()
     assert updated - updated_before == 20
     assert hot - hot_before == 20
+
+
+def test_a_players_history_lists_every_version_and_probes_the_list_index() -> None:
+    """ListEntry keeps no index on the player alone (migration 0007); the history selector
+    goes through the unique (list, player) index."""
+    from django.test import Client
+
+    from ratings.selectors import player_list_history
+
+    system = make_system()
+    me, other = make_player(), make_player()
+    first = make_published_list(make_period(system), [me, other])
+    second = make_published_list(make_period(system, start=dt.date(2026, 12, 1)), [other, me])
+    history = list(player_list_history(player_id=me.pk))
+    assert [e.published_list_id for e in history] == [second.pk, first.pk]
+    assert {e.player_id for e in history} == {me.pk}
+    with connection.cursor() as cursor:
+        sql, params = player_list_history(player_id=me.pk).query.sql_with_params()
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "entry_unique_player" in plan
+    page = Client().get(f"/players/{me.fed_id}/")
+    assert page.status_code == 200
+    assert page.content.decode().count(str(system.name)) >= 2
