@@ -19,4 +19,4 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         query = self.request.query_params.get("q", "")
         if query and self.action == "list":
             return player_search(query=query, limit=200)
-        return Player.objects.order_by("surname", "given_name")
+        return Player.objects.order_by("name_key", "id")

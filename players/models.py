@@ -89,7 +89,8 @@ class Player(models.Model):
         related_name="player",
     )
     # Accent- and case-folded "surname given name", kept in step by save() and bulk loaders,
-    # so matching a report line is one indexed look-up.
+    # so matching a report line is one indexed look-up. PostgreSQL compares it as bytes
+    # (COLLATE "C", set by migration 0004; keep it if this field is ever altered).
     name_key = models.CharField(max_length=250, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -97,7 +98,9 @@ class Player(models.Model):
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        ordering = ["surname", "given_name"]
+        # By the folded name ("garcia lopez jose"): alphabetical, accent-insensitive, and served
+        # by the name_key index (binary collation on PostgreSQL, migration 0004).
+        ordering = ["name_key", "id"]
         # Uniqueness and indexes are declared here rather than with unique=/db_index= on the
         # fields: on PostgreSQL those also add a varchar_pattern_ops "_like" index per field,
         # which no query here uses (name search is "%…%") and which slows the 500,000-row
@@ -105,10 +108,7 @@ class Player(models.Model):
         # PostgreSQL: fillfactor 70 (migration 0003) leaves room on each page for in-place
         # (HOT) updates of unindexed columns, e.g. a list import filling in birth years.
         constraints = [models.UniqueConstraint(fields=["fed_id"], name="player_unique_fed_id")]
-        indexes = [
-            models.Index(fields=["surname", "given_name"]),
-            models.Index(fields=["name_key"], name="player_name_key_idx"),
-        ]
+        indexes = [models.Index(fields=["name_key"], name="player_name_key_idx")]
 
     def __str__(self) -> str:
         return f"{self.surname}, {self.given_name}"

@@ -12,11 +12,11 @@ def player_search(*, query: str = "", limit: int = 50) -> QuerySet[Player]:
     qs = Player.objects.all()
     query = query.strip()
     if not query:
-        return qs.order_by("surname", "given_name")[:limit]
+        return qs.order_by("name_key", "id")[:limit]
     condition = Q(name_key__contains=fold(query)) | Q(fed_id__iexact=query)
     if query.isdigit():
         condition |= Q(fide_id=int(query))
-    return qs.filter(condition).order_by("surname", "given_name")[:limit]
+    return qs.filter(condition).order_by("name_key", "id")[:limit]
 
 
 def player_get(*, fed_id: str) -> Player:

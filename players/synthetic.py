@@ -24,6 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
 from django.utils import timezone
 
+from config.pgbulk import reserve_ids
 from config.pgcopy import copy_text
 from players.demo import (
     PORTUGUESE_DISTRICTS,
@@ -77,17 +78,7 @@ class _Writer:
         qn = connection.ops.quote_name
         with connection.cursor() as cursor:
             if self.postgres:
-                # Inserts by others wait for the lock; the sequence is moved past our block.
-                cursor.execute(f"LOCK TABLE {qn(self.table)} IN SHARE ROW EXCLUSIVE MODE")
-                cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [self.table])
-                sequence = cursor.fetchone()[0]
-                cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {qn(self.table)}")
-                top = cursor.fetchone()[0]
-                cursor.execute("SELECT nextval(%s)", [sequence])
-                first = max(cursor.fetchone()[0], top + 1)
-                if n:
-                    cursor.execute("SELECT setval(%s, %s)", [sequence, first + n - 1])
-                return int(first)
+                return reserve_ids(cursor, self.table, n)
             cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {qn(self.table)}")
             return int(cursor.fetchone()[0]) + 1
 

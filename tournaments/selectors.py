@@ -169,7 +169,7 @@ def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
     keys = {name_key_of(ln.name) for ln in remaining if ln.name}
     by_key: dict[str, list[tuple[int, int | None]]] = defaultdict(list)
     if keys:
-        for pk, key, year in Player.objects.filter(name_key__in=keys).order_by("surname", "given_name", "id") \
+        for pk, key, year in Player.objects.filter(name_key__in=keys).order_by("name_key", "id") \
                 .values_list("id", "name_key", "birth_year"):
             by_key[key].append((pk, year))
     for ln in remaining:

@@ -8,11 +8,14 @@ and get, instead, the same guarantees from triggers (ratings/models.py,
 STATEMENT_LEVEL_REFERENCES):
 
 - child side: an AFTER INSERT … FOR EACH STATEMENT trigger checks all new rows at once (their
-  transition table anti-joined to the parent's primary key); a row trigger refuses an UPDATE
+  transition table anti-joined to the parent's primary key, as dynamic SQL so that each
+  statement is planned for its own size: index probes for a few rows, a hash anti-join for
+  half a million); a row trigger refuses an UPDATE
   that changes a reference to a missing parent (its WHEN clause keeps it from running
   otherwise). List entries are never updated (migration 0002).
 - parent side: deleting a player or a rating system that is still referenced, or changing its
-  id, is refused. Published lists cannot be deleted at all (migration 0002).
+  id, is refused. A player's list entries are probed through the (list, player) index, one
+  probe per published list (migration 0007 drops the index on the player alone). Published lists cannot be deleted at all (migration 0002).
 
 Violations raise SQLSTATE 23503 (foreign_key_violation), which Django surfaces as
 IntegrityError, as a constraint would. SQLite, the embedded default, relies on the ORM.
@@ -32,14 +35,14 @@ CREATE OR REPLACE FUNCTION ratings_listentry_check_refs() RETURNS trigger AS $$
 DECLARE
     missing bigint;
 BEGIN
-    SELECT n.player_id INTO missing FROM new_rows n
-    WHERE NOT EXISTS (SELECT 1 FROM players_player p WHERE p.id = n.player_id) LIMIT 1;
-    IF FOUND THEN
+    EXECUTE 'SELECT min(n.player_id) FROM new_rows n '
+            'WHERE NOT EXISTS (SELECT 1 FROM players_player p WHERE p.id = n.player_id)' INTO missing;
+    IF missing IS NOT NULL THEN
         PERFORM ratings_refs_refuse('insert on ratings_listentry', missing, 'player');
     END IF;
-    SELECT l.published_list_id INTO missing FROM (SELECT DISTINCT published_list_id FROM new_rows) l
-    WHERE NOT EXISTS (SELECT 1 FROM ratings_publishedlist x WHERE x.id = l.published_list_id) LIMIT 1;
-    IF FOUND THEN
+    EXECUTE 'SELECT min(l.published_list_id) FROM (SELECT DISTINCT published_list_id FROM new_rows) l '
+            'WHERE NOT EXISTS (SELECT 1 FROM ratings_publishedlist x WHERE x.id = l.published_list_id)' INTO missing;
+    IF missing IS NOT NULL THEN
         PERFORM ratings_refs_refuse('insert on ratings_listentry', missing, 'published list');
     END IF;
     RETURN NULL;
@@ -50,14 +53,14 @@ CREATE OR REPLACE FUNCTION ratings_playerrating_check_refs() RETURNS trigger AS 
 DECLARE
     missing bigint;
 BEGIN
-    SELECT n.player_id INTO missing FROM new_rows n
-    WHERE NOT EXISTS (SELECT 1 FROM players_player p WHERE p.id = n.player_id) LIMIT 1;
-    IF FOUND THEN
+    EXECUTE 'SELECT min(n.player_id) FROM new_rows n '
+            'WHERE NOT EXISTS (SELECT 1 FROM players_player p WHERE p.id = n.player_id)' INTO missing;
+    IF missing IS NOT NULL THEN
         PERFORM ratings_refs_refuse('insert on ratings_playerrating', missing, 'player');
     END IF;
-    SELECT s.system_id INTO missing FROM (SELECT DISTINCT system_id FROM new_rows) s
-    WHERE NOT EXISTS (SELECT 1 FROM ratings_ratingsystem x WHERE x.id = s.system_id) LIMIT 1;
-    IF FOUND THEN
+    EXECUTE 'SELECT min(s.system_id) FROM (SELECT DISTINCT system_id FROM new_rows) s '
+            'WHERE NOT EXISTS (SELECT 1 FROM ratings_ratingsystem x WHERE x.id = s.system_id)' INTO missing;
+    IF missing IS NOT NULL THEN
         PERFORM ratings_refs_refuse('insert on ratings_playerrating', missing, 'rating system');
     END IF;
     RETURN NULL;
@@ -82,7 +85,8 @@ DECLARE
 BEGIN
     SELECT o.id INTO used FROM old_rows o
     WHERE EXISTS (SELECT 1 FROM ratings_playerrating r WHERE r.player_id = o.id)
-       OR EXISTS (SELECT 1 FROM ratings_listentry e WHERE e.player_id = o.id) LIMIT 1;
+       OR EXISTS (SELECT 1 FROM ratings_publishedlist l JOIN ratings_listentry e
+                  ON e.published_list_id = l.id AND e.player_id = o.id) LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION '% on players_player refused: player % still has ratings or list entries', TG_OP, used
             USING ERRCODE = 'foreign_key_violation';

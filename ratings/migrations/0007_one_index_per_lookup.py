@@ -10,31 +10,6 @@ The trigger that refuses to delete a player still listed (migration 0005) probes
 import django.db.models.deletion
 from django.db import migrations, models
 
-PLAYER_STILL_REFERENCED = r"""
-CREATE OR REPLACE FUNCTION ratings_player_still_referenced() RETURNS trigger AS $$
-DECLARE
-    used bigint;
-BEGIN
-    SELECT o.id INTO used FROM old_rows o
-    WHERE EXISTS (SELECT 1 FROM ratings_playerrating r WHERE r.player_id = o.id)
-       OR EXISTS (SELECT 1 FROM ratings_publishedlist l JOIN ratings_listentry e
-                  ON e.published_list_id = l.id AND e.player_id = o.id) LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION '% on players_player refused: player % still has ratings or list entries', TG_OP, used
-            USING ERRCODE = 'foreign_key_violation';
-    END IF;
-    RETURN NULL;
-END;
-$$ LANGUAGE plpgsql;
-"""
-
-
-def forwards(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(PLAYER_STILL_REFERENCED)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -53,5 +28,4 @@ class Migration(migrations.Migration):
             name='player',
             field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='list_entries', to='players.player', verbose_name='player'),
         ),
-        migrations.RunPython(forwards, migrations.RunPython.noop),
     ]
