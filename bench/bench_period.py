@@ -29,6 +29,16 @@ os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
+def cpu_reference() -> float:
+    """Seconds of a fixed pure-Python loop (the same as bench_import.py prints), so figures
+    from different machines and days can be compared."""
+    started = time.perf_counter()
+    s = 0
+    for i in range(10_000_000):
+        s += i
+    return time.perf_counter() - started
+
+
 def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -70,6 +80,7 @@ def main() -> None:
         system.periods.filter(tournaments__isnull=False).distinct().order_by("-start").first()]
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
+    print(f"CPU reference: {cpu_reference():.2f} s (10,000,000-iteration Python loop)", flush=True)
     for period in pending:
         measure(period)
 
