@@ -34,6 +34,7 @@ from players.demo import (
 )
 from players.models import Player
 from players.names import full_name_key
+from ratings.engine.common import one_year_before
 
 ROUNDS = 9
 TABLE_SIZE = 60  # players per tournament
@@ -269,16 +270,17 @@ def federation_generate(
 
         # The states are those the list before the first period left: last games up to about
         # 2.5 years before it, and a player whose last game is more than a year old already
-        # flagged inactive (fide-2024 7.2.2 a, one year to the end of the period before). So the
-        # first period is an ordinary month, not a one-off sweep of every stale flag.
+        # flagged inactive (fide-2024 7.2.2 a, with the engine's cut-off for the period that
+        # ended the day before). So the first period is an ordinary month, not a one-off sweep
+        # of every stale flag.
         first_start = period_list[0].start
-        stale_before = first_start - timedelta(days=365)
+        stale_cutoff = one_year_before(first_start - timedelta(days=1))
 
         def rating_rows() -> Iterator[tuple[Any, ...]]:
             for i, rating in enumerate(ratings):
                 total = rng.randint(10, 1200) if rating is not None else rng.randint(0, 4)
                 last = first_start - timedelta(days=rng.randint(1, 900)) if total else None
-                inactive = rating is not None and last is not None and last < stale_before
+                inactive = rating is not None and last is not None and last <= stale_cutoff
                 yield (
                     first_rating + i, first_player + i, system.pk, rating, total,
                     "effective" if rating is not None else "unrated", "inactive" if inactive else "active", False,

@@ -19,7 +19,6 @@ import itertools
 import logging
 import operator
 import re
-import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from config.pgbulk import reserve_ids, secondary_indexes_deferred, worth_deferring
+from config.timing import StepTimer
 from players.models import Player
 from players.names import fold, fold_all
 from ratings import list_formats as lf
@@ -39,19 +39,6 @@ FED_ID_PREFIX = "FIDE-"
 ENGINE_VERSION = "import"
 
 log = logging.getLogger(__name__)
-
-
-class _Timer:
-    """Logs the seconds of each step (INFO), like ratings.services._Timer."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.last = time.perf_counter()
-
-    def step(self, name: str) -> None:
-        now = time.perf_counter()
-        log.info("%s: %s %.2f s", self.label, name, now - self.last)
-        self.last = now
 
 
 @dataclass(frozen=True)
@@ -476,7 +463,7 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str) -> ListImpo
             raise _fail(header_problems)
     limits = {"rmin": lf.RATING_MIN, "rmax": lf.RATING_MAX, "bmin": lf.BIRTH_MIN,
               "bmax": lf.BIRTH_MAX, "limit": lf.MAX_PROBLEMS}
-    timer = _Timer("list import")
+    timer = StepTimer("list import", log)
     with transaction.atomic(), connection.cursor() as cursor:
         for table in ("list_fields", "list_keys", "list_stage"):
             cursor.execute(f"DROP TABLE IF EXISTS {table}")

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.pgcopy import copy_text
+from config.timing import StepTimer
 from ratings import selectors
 from ratings.engine import ENGINE_VERSION, rate_period
 from ratings.engine import types as et
@@ -50,19 +51,6 @@ BULK_MIN_GAMES = 5000
 #: Advisory-lock namespace (first key of pg_try_advisory_lock) for "a run of this period".
 LOCK_NAMESPACE = 7301
 RATED_TOURNAMENT_STATUSES = ("validated", "rated", "published")
-
-
-class _Timer:
-    """Logs the seconds of each step (INFO): where a run or a publication spends its time."""
-
-    def __init__(self, label: str):
-        self.label = label
-        self.last = time.perf_counter()
-
-    def step(self, name: str) -> None:
-        now = time.perf_counter()
-        log.info("%s: %s %.2f s", self.label, name, now - self.last)
-        self.last = now
 
 
 class CalculationRefused(Exception):
@@ -594,7 +582,7 @@ def _write_draft(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
     """Replace the period's draft by this run's rows, in one transaction."""
     period = run.period
     tail = (run.pk, ruleset, engine_version)
-    timer = _Timer(f"run {run.pk} write")
+    timer = StepTimer(f"run {run.pk} write", log)
     with transaction.atomic():
         _tune_transaction()
         old = list(CalculationRun.objects.filter(period=period, published_list__isnull=True)
@@ -795,7 +783,7 @@ def _calculate_bulk(run: CalculationRun) -> None:
         f"WHERE t.period_id = {int(period.pk)} AND t.status IN ('validated', 'rated', 'published') "
         "AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')"
     )
-    timer = _Timer(f"run {run.pk} (bulk)")
+    timer = StepTimer(f"run {run.pk} (bulk)", log)
     # The games are read on a second connection while this one reads the players: the two
     # queries then run on two server processes at once. Only outside a transaction (the Celery
     # task, the benchmark): a second connection would not see an open transaction's rows.
@@ -1095,7 +1083,7 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
         # are checked at the end of that statement (ratings migration 0005).
         list_id = _reserve_id("ratings_publishedlist")
         published_by = user if getattr(user, "is_authenticated", False) else None
-        timer = _Timer(f"publish period {period.pk}")
+        timer = StepTimer(f"publish period {period.pk}", log)
         with connection.cursor() as cursor:
             _tune_transaction()
             carry_sql, carry_params = _carry_source(period)

@@ -110,11 +110,15 @@ def test_generate_federation_exact_counts() -> None:
     # The states are those the previous list left (fide-2024 7.2.2 a): a rated player whose
     # last game is more than a year before the first period is already inactive.
     first_start = RatingPeriod.objects.filter(system=system).order_by("start").first().start
-    stale = first_start - dt.timedelta(days=365)
+    # The engine's 7.2.2 a cut-off for the period that ended the day before, worked by hand:
+    # the same day one year earlier.
+    day_before = first_start - dt.timedelta(days=1)
+    cutoff = dt.date(day_before.year - 1, day_before.month, min(day_before.day, 28) if day_before.month == 2
+                     else day_before.day)
     rated = PlayerRating.objects.filter(system=system, rating__isnull=False)
-    assert rated.filter(last_game_date__lt=stale).exists()
-    assert not rated.filter(last_game_date__lt=stale).exclude(activity="inactive").exists()
-    assert not rated.filter(last_game_date__gte=stale, activity="inactive").exists()
+    assert rated.filter(last_game_date__lte=cutoff).exists()
+    assert not rated.filter(last_game_date__lte=cutoff).exclude(activity="inactive").exists()
+    assert not rated.filter(last_game_date__gt=cutoff, activity="inactive").exists()
     assert not rated.filter(last_game_date__gte=first_start).exists()
     # Ids reserved from the sequences: ordinary inserts still work afterwards.
     Player.objects.create(fed_id="AFTER-1", surname="Ferrer", given_name="Àngel", sex="M")

@@ -31,38 +31,22 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql;
 
-CREATE OR REPLACE FUNCTION ratings_listentry_check_refs() RETURNS trigger AS $$
+-- One function for both tables; its trigger arguments are (column, parent table, parent's
+-- name in the message) for each reference.
+CREATE OR REPLACE FUNCTION ratings_check_new_refs() RETURNS trigger AS $$
 DECLARE
     missing bigint;
+    i int := 0;
 BEGIN
-    EXECUTE 'SELECT min(n.player_id) FROM new_rows n '
-            'WHERE NOT EXISTS (SELECT 1 FROM players_player p WHERE p.id = n.player_id)' INTO missing;
-    IF missing IS NOT NULL THEN
-        PERFORM ratings_refs_refuse('insert on ratings_listentry', missing, 'player');
-    END IF;
-    EXECUTE 'SELECT min(l.published_list_id) FROM (SELECT DISTINCT published_list_id FROM new_rows) l '
-            'WHERE NOT EXISTS (SELECT 1 FROM ratings_publishedlist x WHERE x.id = l.published_list_id)' INTO missing;
-    IF missing IS NOT NULL THEN
-        PERFORM ratings_refs_refuse('insert on ratings_listentry', missing, 'published list');
-    END IF;
-    RETURN NULL;
-END;
-$$ LANGUAGE plpgsql;
-
-CREATE OR REPLACE FUNCTION ratings_playerrating_check_refs() RETURNS trigger AS $$
-DECLARE
-    missing bigint;
-BEGIN
-    EXECUTE 'SELECT min(n.player_id) FROM new_rows n '
-            'WHERE NOT EXISTS (SELECT 1 FROM players_player p WHERE p.id = n.player_id)' INTO missing;
-    IF missing IS NOT NULL THEN
-        PERFORM ratings_refs_refuse('insert on ratings_playerrating', missing, 'player');
-    END IF;
-    EXECUTE 'SELECT min(s.system_id) FROM (SELECT DISTINCT system_id FROM new_rows) s '
-            'WHERE NOT EXISTS (SELECT 1 FROM ratings_ratingsystem x WHERE x.id = s.system_id)' INTO missing;
-    IF missing IS NOT NULL THEN
-        PERFORM ratings_refs_refuse('insert on ratings_playerrating', missing, 'rating system');
-    END IF;
+    WHILE i < TG_NARGS LOOP
+        EXECUTE format('SELECT min(n.%1$I) FROM new_rows n '
+                       'WHERE NOT EXISTS (SELECT 1 FROM %2$I p WHERE p.id = n.%1$I)',
+                       TG_ARGV[i], TG_ARGV[i + 1]) INTO missing;
+        IF missing IS NOT NULL THEN
+            PERFORM ratings_refs_refuse('insert on ' || TG_TABLE_NAME, missing, TG_ARGV[i + 2]);
+        END IF;
+        i := i + 3;
+    END LOOP;
     RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
@@ -120,9 +104,11 @@ $$ LANGUAGE plpgsql;
 
 TRIGGERS = r"""
 CREATE TRIGGER ratings_listentry_refs AFTER INSERT ON ratings_listentry
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ratings_listentry_check_refs();
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ratings_check_new_refs(
+        'player_id', 'players_player', 'player', 'published_list_id', 'ratings_publishedlist', 'published list');
 CREATE TRIGGER ratings_playerrating_refs AFTER INSERT ON ratings_playerrating
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ratings_playerrating_check_refs();
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ratings_check_new_refs(
+        'player_id', 'players_player', 'player', 'system_id', 'ratings_ratingsystem', 'rating system');
 CREATE TRIGGER ratings_playerrating_row_refs BEFORE UPDATE ON ratings_playerrating FOR EACH ROW
     WHEN (OLD.player_id IS DISTINCT FROM NEW.player_id OR OLD.system_id IS DISTINCT FROM NEW.system_id)
     EXECUTE FUNCTION ratings_playerrating_check_row_refs();
@@ -146,7 +132,7 @@ TRIGGER_NAMES = (
     ("ratings_system_refs_delete", "ratings_ratingsystem"),
 )
 FUNCTION_NAMES = (
-    "ratings_listentry_check_refs()", "ratings_playerrating_check_refs()",
+    "ratings_check_new_refs()",
     "ratings_playerrating_check_row_refs()", "ratings_player_still_referenced()",
     "ratings_refuse_id_change()", "ratings_system_still_referenced()",
     "ratings_refs_refuse(text, bigint, text)",
