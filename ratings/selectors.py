@@ -16,6 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from players.roles import RATING_OFFICER, user_has_role
+from ratings.engine.errors import UnknownRulesetError
+from ratings.engine.registry import get_regulation
 from ratings.models import (
     CalculationRun,
     DraftExcluded,
@@ -92,12 +94,25 @@ def period_current_open(*, system: RatingSystem) -> RatingPeriod | None:
 
 @dataclass(frozen=True)
 class Assignment:
-    """Where a tournament's report goes: `period` (None when refused), `late` (goes to the
-    next list because it arrived after the closing date), `reason` when refused."""
+    """Where a tournament's report goes: `period` (None when refused), `late` (goes to a later
+    list than its own because it arrived after the closing date), `reason` when refused."""
 
     period: RatingPeriod | None
     late: bool = False
     reason: str = ""
+
+
+def month_end_allowance_days(*, system: RatingSystem, end_date: dt.date) -> int:
+    """The regulation's month-end allowance (fide-2024 9.1: 5 days) when it applies to a
+    tournament of `system` ending on `end_date` — it may go to the next list as a regular
+    report —, else 0. Monthly lists only (the allowance is about the month's list)."""
+    if system.cycle != ListCycle.MONTHLY:
+        return 0
+    try:
+        regulation = get_regulation(system.ruleset)
+    except UnknownRulesetError:
+        return 0
+    return regulation.month_end_allowance_days if regulation.month_end_allowance(end_date) else 0
 
 
 def period_for_tournament(*, tournament: Any, received_on: dt.date | None = None) -> Assignment:
@@ -107,28 +122,43 @@ def period_for_tournament(*, tournament: Any, received_on: dt.date | None = None
     the report arrived by its closing date; a report received after the closing date (or after
     the period was closed) goes to the next period (a late report), if that one is open; later
     than that it is refused.
+
+    fide-2024 9.1: "si quedan cinco días o menos desde el último día del torneo hasta el final
+    del mes, quedará para la siguiente lista". DECISION: for such a tournament the next period
+    is its own too: it goes to the end date's period if it can (open, received by its closing
+    date), else to the next one as a regular report (not late); a late report goes one period
+    further, and later than that it is refused — every step one list later.
     """
     system = tournament.rating_system
     if received_on is None:
         received = tournament.report_received_at
         received_on = timezone.localdate(received) if received else timezone.localdate()
-    dates = period_dates(system=system, day=tournament.end_date)
-    own = RatingPeriod.objects.filter(system=system, start=dates.start).first()
-    if own is not None and own.status == PeriodStatus.OPEN and received_on <= own.closing_date:
-        return Assignment(own)
-    if own is None and received_on <= dates.closing_date:
-        return Assignment(None, reason=_("The period %(start)s – %(end)s is not open yet.")
-                          % {"start": dates.start, "end": dates.end})
-    following = period_dates(system=system, day=dates.end + dt.timedelta(days=1))
-    nxt = RatingPeriod.objects.filter(system=system, start=following.start).first()
-    if nxt is not None and nxt.status == PeriodStatus.OPEN and received_on <= nxt.closing_date:
-        return Assignment(nxt, late=True)
-    if nxt is None and received_on <= following.closing_date:
-        return Assignment(None, late=True, reason=_("The next period (%(start)s) is not open yet.")
-                          % {"start": following.start})
+    chain = [period_dates(system=system, day=tournament.end_date)]
+    allowance = month_end_allowance_days(system=system, end_date=tournament.end_date)
+    regular = 2 if allowance else 1
+    while len(chain) < regular + 1:
+        chain.append(period_dates(system=system, day=chain[-1].end + dt.timedelta(days=1)))
+    for step, dates in enumerate(chain):
+        late = step >= regular
+        period = RatingPeriod.objects.filter(system=system, start=dates.start).first()
+        if period is not None and period.status == PeriodStatus.OPEN and received_on <= period.closing_date:
+            return Assignment(period, late=late)
+        if period is None and received_on <= dates.closing_date:
+            if step == 1:
+                reason = _("The next period (%(start)s) is not open yet.") % {"start": dates.start}
+            else:
+                reason = _("The period %(start)s – %(end)s is not open yet.") % {
+                    "start": dates.start, "end": dates.end}
+            return Assignment(None, late=late, reason=reason)
+    if regular == 1:
+        return Assignment(None, late=True, reason=_(
+            "Too late: the report arrived after the closing date of the next list (%(closing)s)."
+        ) % {"closing": chain[-1].closing_date})
     return Assignment(None, late=True, reason=_(
-        "Too late: the report arrived after the closing date of the next list (%(closing)s)."
-    ) % {"closing": following.closing_date})
+        "Too late: the tournament ended %(days)s days or less before the end of the month, so it "
+        "went to the next list, and the report arrived after the closing date of the list after "
+        "that (%(closing)s)."
+    ) % {"days": allowance, "closing": chain[-1].closing_date})
 
 
 # --------------------------------------------------------------------------- runs and drafts

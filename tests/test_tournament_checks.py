@@ -146,6 +146,37 @@ def test_report_deadlines() -> None:
         ("warning", "report_late_feda", "feda-1996 10.1")]
 
 
+def test_report_deadline_with_the_month_end_allowance() -> None:
+    # fide-2024 9.1: ending five days or less before month end, the tournament belongs to the
+    # next list, and the three lists of the too-late rule count from it; 7.1.3: a list closes
+    # 3 days before its date.
+    d = dt.date
+    # 27 Nov (3 days left): lists of 1 Jan, 1 Feb, 1 Mar 2027 -> 26 Feb 2027.
+    assert fide_2024_report_deadline(d(2026, 11, 27)) == d(2027, 2, 26)
+    # 25 Nov (exactly 5 days left): the same.
+    assert fide_2024_report_deadline(d(2026, 11, 25)) == d(2027, 2, 26)
+    # 24 Nov (6 days) and 20 Nov: 1 Dec, 1 Jan, 1 Feb -> 29 Jan 2027.
+    assert fide_2024_report_deadline(d(2026, 11, 24)) == d(2027, 1, 29)
+    assert fide_2024_report_deadline(d(2026, 11, 20)) == d(2027, 1, 29)
+    # Across the year: 27 Dec 2026 -> 1 Feb, 1 Mar, 1 Apr 2027 -> 29 Mar; 20 Dec -> 1 Mar -> 26 Feb.
+    assert fide_2024_report_deadline(d(2026, 12, 27)) == d(2027, 3, 29)
+    assert fide_2024_report_deadline(d(2026, 12, 20)) == d(2027, 2, 26)
+    # Leap February 2028: 24 Feb leaves 5 days -> 1 Apr, 1 May, 1 Jun -> 29 May; 23 Feb -> 28 Apr.
+    assert fide_2024_report_deadline(d(2028, 2, 24)) == d(2028, 5, 29)
+    assert fide_2024_report_deadline(d(2028, 2, 23)) == d(2028, 4, 28)
+
+    month_end = facts(start_date=d(2026, 11, 23), end_date=d(2026, 11, 27))
+    assert deadline_checks(month_end, received_on=d(2027, 1, 30)) == []  # too late without 9.1
+    assert deadline_checks(month_end, received_on=d(2027, 2, 26)) == []
+    late = deadline_checks(month_end, received_on=d(2027, 2, 27))
+    assert codes(late) == [("error", "report_too_late_month_end", "fide-2024 9.1")]
+    assert late[0].params["deadline"] == "2027-02-26" and late[0].params["first_list"] == "2027-01-01"
+    assert "2027-01-01" in late[0].message and "5 days or less" in late[0].message
+    mid_month = facts(start_date=d(2026, 11, 16), end_date=d(2026, 11, 20))
+    assert codes(deadline_checks(mid_month, received_on=d(2027, 1, 30))) == [
+        ("error", "report_too_late", "fide-2024 9.1")]
+
+
 def test_feda_ascii_file_over_40_players() -> None:
     feda = facts(ruleset="feda-1996")
     assert codes(feda_ascii_checks(feda, report([2000] * 41), ascii_players=None)) == [

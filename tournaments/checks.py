@@ -11,6 +11,7 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from ratings.engine.regulations import fide_2024
 from tournaments.reports.problems import Problem, Severity
 from tournaments.reports.records import ParsedReport
 
@@ -72,6 +73,11 @@ TEMPLATES: dict[str, str] = {
     "report_too_late": _(
         "Report received on %(received)s, after the closing date %(deadline)s of the third list "
         "after the tournament: it is not rated"
+    ),
+    "report_too_late_month_end": _(
+        "Report received on %(received)s, after the closing date %(deadline)s of the third list "
+        "after the tournament, counted from the list of %(first_list)s because it ended "
+        "%(days)s days or less before the end of the month: it is not rated"
     ),
     "feda_ascii_missing": _(
         "%(players)s players: a tournament of over 40 players must also send the FEDA ASCII file"
@@ -279,10 +285,10 @@ def composition_checks(facts: TournamentFacts, report: ParsedReport) -> list[Pro
 # --------------------------------------------------------------------------- report deadlines
 
 def fide_2024_report_deadline(end_date: dt.date) -> dt.date:
-    """fide-2024 9.1 with 7.1.3: closing date (3 days before) of the third list after the end."""
-    y, m = end_date.year, end_date.month + 3
-    y, m = y + (m - 1) // 12, (m - 1) % 12 + 1
-    return dt.date(y, m, 1) - dt.timedelta(days=3)
+    """fide-2024 9.1 with 7.1.3: closing date (3 days before) of the third list after the end;
+    for a tournament ending five days or less before month end the lists are counted from the
+    next month's list (9.1; the decision is in ratings/engine/regulations/fide_2024.py)."""
+    return fide_2024.report_deadline(end_date)
 
 
 def deadline_checks(facts: TournamentFacts, *, received_on: dt.date) -> list[Problem]:
@@ -293,9 +299,16 @@ def deadline_checks(facts: TournamentFacts, *, received_on: dt.date) -> list[Pro
             return [check("warning", "report_late_feda", "feda-1996 10.1", days=late)]
     if rs == "fide-2024":
         deadline = fide_2024_report_deadline(facts.end_date)
-        if received_on > deadline:
-            return [check("error", "report_too_late", "fide-2024 9.1", received=received_on.isoformat(),
-                          deadline=deadline.isoformat())]
+        if received_on <= deadline:
+            return []
+        if fide_2024.REGULATION.month_end_allowance(facts.end_date):
+            # 9.1: ended five days or less before month end -> counted from the next list.
+            return [check("error", "report_too_late_month_end", "fide-2024 9.1",
+                          received=received_on.isoformat(), deadline=deadline.isoformat(),
+                          first_list=fide_2024.report_list(facts.end_date).isoformat(),
+                          days=fide_2024.MONTH_END_ALLOWANCE_DAYS)]
+        return [check("error", "report_too_late", "fide-2024 9.1", received=received_on.isoformat(),
+                      deadline=deadline.isoformat())]
     return []
 
 

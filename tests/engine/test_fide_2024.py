@@ -390,3 +390,40 @@ def test_explain_agrees_and_gives_lines() -> None:
     assert [(g.opponent, g.expected, g.change) for g in ex.games] == [
         ("b", 0.51, pytest.approx(9.8))
     ]
+
+
+# --------------------------------------------------------------------- reporting dates (9.1)
+
+
+@pytest.mark.parametrize(
+    ("end", "allowed"),
+    [
+        # 9.1: "cinco días o menos desde el último día del torneo hasta el final del mes";
+        # the last day itself is not counted.
+        (date(2026, 11, 25), True),  # 30-day month: 26-30 Nov left, exactly 5 days
+        (date(2026, 11, 24), False),  # 25-30 Nov: 6 days
+        (date(2026, 11, 27), True),  # 3 days
+        (date(2026, 11, 30), True),  # last day of the month: 0 days
+        (date(2026, 12, 26), True),  # 31-day month: 27-31 Dec, 5 days
+        (date(2026, 12, 25), False),  # 6 days
+        (date(2027, 2, 23), True),  # 28-day February: 24-28 Feb, 5 days
+        (date(2027, 2, 22), False),
+        (date(2028, 2, 24), True),  # leap February: 25-29 Feb, 5 days
+        (date(2028, 2, 23), False),
+        (date(2026, 11, 1), False),
+    ],
+)
+def test_9_1_month_end_allowance_five_days(end: date, allowed: bool) -> None:
+    assert REGULATION.month_end_allowance(end) is allowed
+
+
+@pytest.mark.parametrize("ruleset", ["fide-2000", "feda-1996", "fce", "cnxc-2000"])
+def test_9_1_allowance_only_in_fide_2024(ruleset: str) -> None:
+    # None of the other originals has a month-end allowance (fide-2000 9.13/9.43, feda-1996
+    # 8.13, fce 9.1, cnxc-2000 4.1).
+    from ratings.engine.registry import get_regulation
+
+    regulation = get_regulation(ruleset)
+    assert regulation.month_end_allowance_days == 0
+    assert regulation.month_end_allowance(date(2026, 11, 30)) is False
+    assert REGULATION.month_end_allowance_days == 5

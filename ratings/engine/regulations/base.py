@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import calendar
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from datetime import date
 from typing import ClassVar, NamedTuple
 
 from ..errors import EngineInputError
@@ -37,10 +39,22 @@ class Regulation(ABC):
     articles_url: ClassVar[str] = ""
     #: Known parameters and their defaults; ``validate_parameters`` checks types against them.
     defaults: ClassVar[Mapping[str, object]] = {}
+    #: A tournament ending this many days or fewer before the end of its month may go to the
+    #: next monthly list (fide-2024 9.1); 0: the regulation has no such allowance.
+    month_end_allowance_days: ClassVar[int] = 0
 
     def article(self, number: str) -> str:
         """``"fide-2024 5.1"`` for ``number="5.1"``."""
         return f"{self.id} {number}"
+
+    def month_end_allowance(self, end_date: date) -> bool:
+        """Whether a tournament ending on ``end_date`` may go to the list after its month's:
+        ``month_end_allowance_days`` or fewer days from its last day to the end of the month,
+        the last day itself not counted (ending on 25 November leaves 26-30 November, 5 days)."""
+        if self.month_end_allowance_days <= 0:
+            return False
+        month_days = calendar.monthrange(end_date.year, end_date.month)[1]
+        return month_days - end_date.day <= self.month_end_allowance_days
 
     def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
         """Return the defaults updated with ``parameters``; unknown keys or wrong types raise

@@ -54,7 +54,17 @@ from ..types import (
 )
 from .base import Explanation, Regulation
 
-__all__ = ["REGULATION", "Fide2024", "game_delta_milli", "k_factor"]
+__all__ = [
+    "CLOSING_DAYS",
+    "MONTH_END_ALLOWANCE_DAYS",
+    "REGULATION",
+    "REPORT_LISTS",
+    "Fide2024",
+    "game_delta_milli",
+    "k_factor",
+    "report_deadline",
+    "report_list",
+]
 
 TABLE = "fide-2024"
 
@@ -75,6 +85,37 @@ _K_WHY = {
     K_RULE_YOUTH: _("K = 40: under 2300 until the end of the year of the 18th birthday"),
     K_RULE_UNDER_2400: _("K = 20: rating below 2400"),
 }
+
+
+# --------------------------------------------------------------------------- reporting dates
+
+CLOSING_DAYS = 3  # 7.1.3: a list's closing date is 3 days before the list (the 1st)
+# 9.1: "si quedan cinco días o menos desde el último día del torneo hasta el final del mes,
+# quedará para la siguiente lista" (Regulation.month_end_allowance counts the days).
+MONTH_END_ALLOWANCE_DAYS = 5
+REPORT_LISTS = 3  # 9.1: not rated unless in time for the third list after its end
+
+
+def report_list(end_date: date) -> date:
+    """7.1, 9.1: the date of the list a tournament ending on ``end_date`` is reported for: the
+    1st of the next month (the list rating the month it ended in) or, when it ends five days or
+    less before the end of its month, the list after that ("quedará para la siguiente lista").
+    """
+    months = 2 if REGULATION.month_end_allowance(end_date) else 1
+    return add_months(date(end_date.year, end_date.month, 1), months)
+
+
+def report_deadline(end_date: date) -> date:
+    """9.1 with 7.1.3: the last day a report of a tournament ending on ``end_date`` may arrive
+    and still be rated: the closing date (3 days before) of the third list after its end.
+
+    DECISION (9.1): a tournament ending five days or less before the end of its month belongs
+    to the next list (``report_list``), and the three lists are counted from that list.
+    Ends 20 November: lists of 1 December, 1 January, 1 February -> 29 January. Ends 27
+    November: 1 January, 1 February, 1 March -> 26 February.
+    """
+    third_list = add_months(report_list(end_date), REPORT_LISTS - 1)
+    return date.fromordinal(third_list.toordinal() - CLOSING_DAYS)
 
 
 # --------------------------------------------------------------------------- per-game maths
@@ -216,6 +257,7 @@ class Fide2024(Regulation):
     title: ClassVar[str] = "FIDE Rating Regulations B.02 (1 March 2024)"
     source: ClassVar[str] = "seeds/003_24f4d948a4261732.txt (Spanish); RULESETS.md fide-2024"
     articles_url: ClassVar[str] = "https://handbook.fide.com/chapter/B022024"
+    month_end_allowance_days: ClassVar[int] = MONTH_END_ALLOWANCE_DAYS  # 9.1
     defaults: ClassVar[Mapping[str, object]] = {
         "floor": 1400,  # 7.1.2, 7.2.1, 7.1.4
         "initial_max": 2200,  # 8.2.3
