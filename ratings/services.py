@@ -516,11 +516,27 @@ def _calculate_engine(run: CalculationRun) -> None:
                  engine_version=result.engine_version, tournaments=list(tournaments), line_count=len(lines))
 
 
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _json_ready(value: Any) -> Any:
+    """What json.loads(json.dumps(value, default=str)) gives, without the text round trip
+    (it was a quarter of the first-ratings pass of a semester)."""
+    if isinstance(value, _JSON_SCALARS):
+        return value
+    if isinstance(value, list | tuple):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json_ready(v) for k, v in value.items()}
+    return str(value)
+
+
 def _notes_json(notes: Iterable[et.Decision]) -> list[dict[str, Any]]:
-    return json.loads(json.dumps(
-        [{"code": n.code, "article": n.article, "template": n.template, "params": dict(n.params)} for n in notes],
-        default=str,
-    ))
+    return [
+        {"code": n.code, "article": n.article, "template": n.template,
+         "params": {k: _json_ready(v) for k, v in n.params.items()}}
+        for n in notes
+    ]
 
 
 def _result_row(run: CalculationRun, s: _State, r: et.PlayerResult, last_day: dt.date | None,
@@ -647,28 +663,37 @@ def _tournament_rows(t: Any, player: Any, opponent: Any, opponent_rating: Any, s
     lines["player"], lines["opponent"] = player[order], opponent[order]
     lines["opponent_rating"], lines["score2"], lines["k"] = opponent_rating[order], score2[order], k[order]
     lines["expected"], lines["change"] = expected[order], change[order]
-    ts = t[order]
+    return _group_lines(t[order], lines, change[order])
+
+
+def _group_lines(ts: Any, lines: Any, change: Any) -> list[tuple[Any, ...]]:
+    """One row per tournament from lines already in tournament order (`ts`: the tournament of
+    each line; `change`: the changes in float64, for exact totals). A row's bytes are a view
+    on `lines`, not a copy: a semester has 3.4 million lines."""
+    import numpy as np
+
     starts = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]])
     ends = np.r_[starts[1:], len(ts)]
-    sums = np.add.reduceat(change[order], starts)
-    maxs = np.maximum.reduceat(change[order], starts)
-    mins = np.minimum.reduceat(change[order], starts)
+    sums = np.add.reduceat(change, starts)
+    maxs = np.maximum.reduceat(change, starts)
+    mins = np.minimum.reduceat(change, starts)
     # Distinct players per tournament without a NumPy call per tournament: the first-rating
     # thread holds the GIL between calls, and each small call that lets it go waits for it
     # back (7.4 s for 7,500 tournaments of a semester; one pass here).
-    by_player = np.lexsort((player, t))
-    tp, pp = t[by_player], player[by_player]
+    player = lines["player"]
+    by_player = np.lexsort((player, ts))
+    tp, pp = ts[by_player], player[by_player]
     first_of_pair = np.r_[True, (tp[1:] != tp[:-1]) | (pp[1:] != pp[:-1])]
     players = np.add.reduceat(first_of_pair.astype(np.int64), np.flatnonzero(np.r_[True, tp[1:] != tp[:-1]]))
-    data = lines.tobytes()
+    del by_player, tp, pp, first_of_pair
+    data = memoryview(lines.view(np.uint8))
     size = lines.dtype.itemsize
-    rows = [
+    return [
         (t_id, data[a * size:b * size], b - a, n, total, high, low)
         for t_id, a, b, n, total, high, low in zip(
             ts[starts].tolist(), starts.tolist(), ends.tolist(), players.tolist(), sums.tolist(), maxs.tolist(),
             mins.tolist(), strict=True)
     ]
-    return rows
 
 
 def _copy_binary_tournaments(columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> None:
@@ -749,11 +774,13 @@ _STATUS_CODES = ("", "inactive", "out_of_list", "provisional", "passive")
 def _calculate_bulk(run: CalculationRun) -> None:
     """fide-2024 on whole arrays (ratings.engine.bulk) for the rated players; players without a
     rating (first ratings, pooled results) and players outside the registry go through
-    `rate_period` on the small sub-period of their games. Reads and writes are COPY."""
+    the engine's first-ratings pass (`rate_unrated`) on the small sub-period of their games.
+    Reads and writes are COPY."""
     import numpy as np
 
     from ratings.engine.bulk import BulkInput, rate_rated_fide_2024
     from ratings.engine.registry import get_regulation
+    from ratings.engine.regulations.fide_2024 import REGULATION as FIDE_2024
 
     period = run.period
     system = period.system
@@ -806,23 +833,13 @@ def _calculate_bulk(run: CalculationRun) -> None:
     played = kind == 0
     in_bulk = played & both_rated
     small = played & ~both_rated
-    _progress(run.pk, 35, _("Calculating"))
-    out = rate_rated_fide_2024(BulkInput(
-        rating=np.where(rated, rating, 0), rated=rated, games_before=P[:, 2], youth=P[:, 3] == 1,
-        reached_2400=P[:, 4] == 1, inactive_before=P[:, 8] == 1, last_game_ordinal=P[:, 6],
-        white=wi[in_bulk], black=bi[in_bulk], white_score2=ws2[in_bulk],
-        white_counts=np.ones(int(in_bulk.sum()), dtype=bool), black_counts=np.ones(int(in_bulk.sum()), dtype=bool),
-        inactive_cutoff_ordinal=self_cutoff(period, params), floor=int(params["floor"]),
-    ))
-    timer.step("bulk fide-2024")
     # Last game day per player (any played game in the period).
     last = P[:, 6].copy()
     for idx, linked in ((wi, w_linked), (bi, b_linked)):
         m = linked & played
         np.maximum.at(last, idx[m], gend[m])
 
-    # ---- players without a rating: rate_period on their games only
-    unrated_ids = set(pid[~rated].tolist())
+    # ---- players without a rating: the first-ratings pass on their games only
     engine_future: Any = None
     excluded_rows: list[tuple[Any, ...]] = []
     for g in np.nonzero(~played)[0].tolist():
@@ -833,9 +850,10 @@ def _calculate_bulk(run: CalculationRun) -> None:
                               "not played (forfeit)" if code == "forfeit" else "not played", "fide-2024 5.1"))
     # Unrated players with no game this period keep their state (prior results unchanged:
     # NULL, kept by the publication).
-    playing = set(gw[played & w_linked].tolist()) | set(gb[played & b_linked].tolist())
-    idle_unrated = np.nonzero(~rated & ~np.isin(pid, np.fromiter(playing, dtype=np.int64)))[0]
-    unrated_ids -= set(pid[idle_unrated].tolist())
+    playing = np.zeros(len(pid), dtype=bool)
+    playing[wi[played & w_linked]] = True
+    playing[bi[played & b_linked]] = True
+    unrated_ids = set(pid[~rated & playing].tolist())
     if unrated_ids or small.any():
         sub_idx = np.nonzero(small)[0]
         # Inside a transaction (tests) the thread could not see its rows: read them here.
@@ -884,8 +902,9 @@ def _calculate_bulk(run: CalculationRun) -> None:
                     for t, gs in games_by_t.items() if t in tournaments
                 ),
             )
-            row_of = {int(p): i for i, p in enumerate(pid.tolist())} if unrated_ids else {}
-            result = rate_period(sub)
+            # Rated players are only opponents in this sub-period (their games against unrated
+            # players do not count for them, 8.3.1): no results are built for them.
+            result = FIDE_2024.rate_unrated(sub)
             pooled: dict[int, list[dict[str, Any]]] = defaultdict(list)
             ratings_of = {p.id: p.rating for p in sub.players}
             for t, gs in games_by_t.items():
@@ -899,7 +918,7 @@ def _calculate_bulk(run: CalculationRun) -> None:
             rows, excl = [], []
             for r in result.players:
                 if r.id.isdigit() and int(r.id) in unrated_ids:
-                    i = row_of[int(r.id)]
+                    i = int(np.searchsorted(pid, int(r.id)))  # pid is sorted
                     day = dt.date.fromordinal(int(last[i])) if last[i] > P[i, 6] else None
                     rows.append(_result_row(run, states[int(r.id)], r, day, pooled.get(int(r.id), [])))
             for e in result.excluded:
@@ -913,6 +932,16 @@ def _calculate_bulk(run: CalculationRun) -> None:
         executor.shutdown(wait=False)
 
     timer.step("first ratings (prepared)")
+    # The rated players on arrays, while the thread rates the first ratings.
+    _progress(run.pk, 35, _("Calculating"))
+    out = rate_rated_fide_2024(BulkInput(
+        rating=np.where(rated, rating, 0), rated=rated, games_before=P[:, 2], youth=P[:, 3] == 1,
+        reached_2400=P[:, 4] == 1, inactive_before=P[:, 8] == 1, last_game_ordinal=P[:, 6],
+        white=wi[in_bulk], black=bi[in_bulk], white_score2=ws2[in_bulk],
+        white_counts=np.ones(int(in_bulk.sum()), dtype=bool), black_counts=np.ones(int(in_bulk.sum()), dtype=bool),
+        inactive_cutoff_ordinal=self_cutoff(period, params), floor=int(params["floor"]),
+    ))
+    timer.step("bulk fide-2024")
     _progress(run.pk, 55, _("Writing the draft"))
     tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
     engine_count = [0]
@@ -1017,17 +1046,45 @@ def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: A
 
 
 def _bulk_tournament_rows(w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: Any, out: Any) -> list[tuple[Any, ...]]:
-    """Both sides of every counted game, packed per tournament."""
+    """Both sides of every counted game, packed per tournament: in each tournament the white
+    lines in game order, then the black lines (as `_tournament_rows` orders them). Written
+    into the packed array in place: building the line arrays first and sorting them took
+    half a gigabyte for a semester."""
     import numpy as np
 
-    e = out.white_expected_milli
-    sw = ws2 * 500
-    kw, kb = out.k[w], out.k[b]
-    return _tournament_rows(
-        np.concatenate([t, t]), np.concatenate([pid[w], pid[b]]), np.concatenate([pid[b], pid[w]]),
-        np.concatenate([rating[b], rating[w]]), np.concatenate([ws2, 2 - ws2]), np.concatenate([kw, kb]),
-        np.concatenate([e, 1000 - e]) / 1000, np.concatenate([kw * (sw - e), kb * (e - sw)]) / 1000,
-    )
+    from ratings.models import LINE_DTYPE
+
+    n = len(t)
+    if n == 0:
+        return []
+    go = np.argsort(t, kind="stable")
+    tg = t[go]
+    first = np.r_[True, tg[1:] != tg[:-1]]
+    seg_start = np.flatnonzero(first)
+    seg_len = np.diff(np.r_[seg_start, n])
+    seg = np.cumsum(first) - 1
+    pw = np.arange(n) + seg_start[seg]  # white line of sorted game i: its tournament's block start + i
+    pb = pw + seg_len[seg]  # black lines follow the tournament's white lines
+    del first, seg
+    W, B = w[go], b[go]
+    e = out.white_expected_milli[go]
+    s2 = ws2[go]
+    kw, kb = out.k[W], out.k[B]
+    lines = np.empty(2 * n, dtype=np.dtype(LINE_DTYPE))
+    ts = np.empty(2 * n, dtype=np.int64)
+    change = np.empty(2 * n, dtype=np.float64)
+    ts[pw] = tg
+    ts[pb] = tg
+    lines["player"][pw], lines["player"][pb] = pid[W], pid[B]
+    lines["opponent"][pw], lines["opponent"][pb] = pid[B], pid[W]
+    lines["opponent_rating"][pw], lines["opponent_rating"][pb] = rating[B], rating[W]
+    lines["score2"][pw], lines["score2"][pb] = s2, 2 - s2
+    lines["k"][pw], lines["k"][pb] = kw, kb
+    lines["expected"][pw], lines["expected"][pb] = e / 1000, (1000 - e) / 1000
+    change[pw] = kw * (s2 * 500 - e) / 1000
+    change[pb] = kb * (e - s2 * 500) / 1000
+    lines["change"] = change
+    return _group_lines(ts, lines, change)
 
 
 # --------------------------------------------------------------------------- publish

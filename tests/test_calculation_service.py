@@ -202,3 +202,50 @@ def _bulk_correction(django_capture_on_commit_callbacks) -> None:
     assert entries == {players[0].pk: 2003, players[1].pk: 2097, players[2].pk: 2200, players[3].pk: None}
     assert (v1.entry_count, v2.entry_count) == (4, 4)
     assert PlayerRating.objects.get(player=players[0], system=system).rating == 2003
+
+
+@pytest.mark.parametrize("value", [
+    "x", 3, 2.5, True, None, dt.date(2026, 3, 1), [1, dt.date(2026, 1, 2), ("a", 2)],
+    {"k": dt.date(2026, 1, 1), 3: [None]}, ("t1", "t2"),
+])
+def test_notes_params_stored_as_json_would_write_them(value) -> None:
+    """Decision parameters go into a JSON column as json.dumps(default=str) writes them
+    (without the text round trip)."""
+    import json
+
+    assert services._json_ready(value) == json.loads(json.dumps(value, default=str))
+
+
+def test_bulk_game_lines_packed_like_the_engine_paths_lines() -> None:
+    """The bulk path writes both sides of each game straight into the packed per-tournament
+    array; the result equals packing the white lines then the black lines of every game with
+    the general packer (several tournaments, games out of tournament order)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    n, players = 400, 60
+    pid = np.arange(1, players + 1, dtype=np.int64) * 10
+    rating = rng.integers(1400, 2700, players)
+    w = rng.integers(0, players, n)
+    b = (w + rng.integers(1, players, n)) % players
+    ws2 = rng.integers(0, 3, n)
+    t = rng.choice(np.array([900, 5, 77, 31, 400]), n)
+    out = SimpleNamespace(white_expected_milli=rng.integers(0, 1001, n), k=rng.choice(np.array([10, 20, 40]), players))
+    e, kw, kb = out.white_expected_milli, out.k[w], out.k[b]
+    reference = services._tournament_rows(
+        np.concatenate([t, t]), np.concatenate([pid[w], pid[b]]), np.concatenate([pid[b], pid[w]]),
+        np.concatenate([rating[b], rating[w]]), np.concatenate([ws2, 2 - ws2]), np.concatenate([kw, kb]),
+        np.concatenate([e, 1000 - e]) / 1000, np.concatenate([kw * (ws2 * 500 - e), kb * (e - ws2 * 500)]) / 1000,
+    )
+    got = services._bulk_tournament_rows(w, b, ws2, t, pid, rating, out)
+    assert [r[0] for r in got] == [5, 31, 77, 400, 900]
+    assert sum(r[2] for r in got) == 2 * n
+    for mine, ref in zip(got, reference, strict=True):
+        assert bytes(mine[1]) == bytes(ref[1])
+        assert mine[0] == ref[0] and mine[2:] == pytest.approx(ref[2:])
+    # Distinct players per tournament, counted directly.
+    for row in got:
+        in_t = t == row[0]
+        assert row[3] == len(set(pid[w[in_t]].tolist()) | set(pid[b[in_t]].tolist()))

@@ -135,3 +135,18 @@ def test_closed_pool_sums_to_zero_before_rounding(
     assert {line.k for line in res.games} <= {10}
     assert sum(line.change for line in res.games) == pytest.approx(0, abs=1e-9)
     assert len(res.games) == 2 * len(games)
+
+
+@SETTINGS
+@given(periods())
+def test_rate_unrated_is_rate_restricted_to_unrated_players(p: PeriodInput) -> None:
+    """The first-ratings-only pass (the database's bulk path uses it for the small sub-period
+    of games with an unrated player) gives the unrated players the same results as the full
+    pass, leaves out the same games, and no rated player gets a result from it."""
+    full = rate_period(p)
+    only = REGULATION.rate_unrated(p)
+    unrated = {x.id for x in p.players if x.rating is None}
+    assert {r.id for r in only.players} == unrated
+    assert [r for r in full.players if r.id in unrated] == list(only.players)
+    assert full.excluded == only.excluded
+    assert not [line for line in full.games if line.player in unrated]

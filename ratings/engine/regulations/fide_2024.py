@@ -242,13 +242,23 @@ class _Side:
     hidden: bool  # he counted as unrated for this opponent (8.2.4)
 
 
-def _sides(selection: _Selection, players: Mapping[str, PlayerInput]) -> dict[str, list[_Side]]:
+def _sides(
+    selection: _Selection, players: Mapping[str, PlayerInput], *, unrated_only: bool = False
+) -> dict[str, list[_Side]]:
+    """Each player's counted games from his side (``unrated_only``: only players without a
+    rating get an entry, for a first-ratings-only pass)."""
     out: dict[str, list[_Side]] = {}
     for c in selection.counted:
         ws, bs = scores(c.game.result)
         w, b = players[c.game.white], players[c.game.black]
-        out.setdefault(w.id, []).append(_Side(c.tournament, b, ws, c.white_counts, c.white_hidden))
-        out.setdefault(b.id, []).append(_Side(c.tournament, w, bs, c.black_counts, c.black_hidden))
+        if not unrated_only or w.rating is None:
+            out.setdefault(w.id, []).append(
+                _Side(c.tournament, b, ws, c.white_counts, c.white_hidden)
+            )
+        if not unrated_only or b.rating is None:
+            out.setdefault(b.id, []).append(
+                _Side(c.tournament, w, bs, c.black_counts, c.black_hidden)
+            )
     return out
 
 
@@ -620,6 +630,29 @@ class Fide2024(Regulation):
             engine_version=ENGINE_VERSION,
             players=tuple(results),
             games=tuple(lines),
+            excluded=selection.excluded,
+        )
+
+    def rate_unrated(self, period: PeriodInput) -> PeriodResult:
+        """The first-ratings half of ``rate``: a result for every player without a rating
+        (8.2, 7.1.4) and every game left out, nothing for the rated players.
+
+        For callers that rate the rated players on arrays themselves (the database's bulk
+        path): rated players here are only the opponents of unrated ones. Their games against
+        unrated players do not count for them (8.3.1), and unrated players have no game
+        lines (none of their games counts for a rating change), so ``rate`` restricted to the
+        unrated players gives exactly this result; a test compares the two."""
+        params, players, selection = self._prepare(period)
+        sides = _sides(selection, players, unrated_only=True)
+        return PeriodResult(
+            ruleset=self.id,
+            engine_version=ENGINE_VERSION,
+            players=tuple(
+                self._initial(p, sides.get(p.id, []), period, params)
+                for p in players.values()
+                if p.rating is None
+            ),
+            games=(),
             excluded=selection.excluded,
         )
 
