@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 
 class StepTimer:
-    def __init__(self, label: str, log: logging.Logger) -> None:
+    def __init__(self, label: str, log: logging.Logger,
+                 on_step: Callable[[str], None] | None = None) -> None:
         self.label = label
         self.log = log
+        self.on_step = on_step  # told each step's name once it is done (a progress report)
         self.last = time.perf_counter()
 
     def step(self, name: str) -> None:
@@ -17,3 +20,5 @@ class StepTimer:
         now = time.perf_counter()
         self.log.info("%s: %s %.2f s", self.label, name, now - self.last)
         self.last = now
+        if self.on_step is not None:
+            self.on_step(name)

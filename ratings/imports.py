@@ -1,7 +1,7 @@
-"""Import an existing rating list (FIDE TXT or CSV) so a federation starts from its ratings.
+"""Import an existing rating list (FIDE TXT or XML, or CSV) so a federation starts from its ratings.
 
-``list_import(*, system, data, format)`` reads the file, checks every row and, only when no
-row has a problem, writes in one transaction:
+``list_import(*, system, data, format, progress=None)`` reads the file, checks every row and,
+only when no row has a problem, writes in one transaction:
 
 - players_player, matched by FIDE ID. A new player gets ``fed_id = "FIDE-<FIDE ID>"`` and
   its ``name_key`` from players.names.fold (computed in Python, see _stage_keys). An existing
@@ -19,12 +19,13 @@ import itertools
 import logging
 import operator
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from config.pgbulk import reserve_ids, secondary_indexes_deferred, worth_deferring
 from config.timing import StepTimer
@@ -34,11 +35,37 @@ from ratings import list_formats as lf
 from ratings.models import PlayerRating, RatingSystem
 from tournaments.reports.problems import Problem
 
-FORMATS = ("txt", "csv")
+FORMATS = ("txt", "csv", "xml")
 FED_ID_PREFIX = "FIDE-"
 ENGINE_VERSION = "import"
 
 log = logging.getLogger(__name__)
+
+# progress(percent, message): called as the import goes on; the message is an untranslated
+# msgid (the page translates it). ratings/import_jobs.py stores them on the job row.
+Progress = Callable[[int, str], None]
+READING = gettext_noop("Reading the file")
+CHECKING = gettext_noop("Checking the rows")
+WRITING = gettext_noop("Writing players and ratings")
+SAVING = gettext_noop("Saving")
+# After each step of the PostgreSQL path (its StepTimer names): percent done, what comes next.
+_PG_STEPS = {
+    "read + COPY": (35, CHECKING), "staged": (50, CHECKING), "checks": (58, WRITING),
+    "name keys": (62, WRITING), "players completed": (66, WRITING),
+    "players inserted": (78, WRITING), "ratings inserted": (88, SAVING),
+    "indexes rebuilt": (94, SAVING), "ratings updated": (96, SAVING), "commit": (98, SAVING),
+}
+
+
+def _step_progress(progress: Progress | None) -> Callable[[str], None] | None:
+    if progress is None:
+        return None
+
+    def on_step(name: str) -> None:
+        if name in _PG_STEPS:
+            progress(*_PG_STEPS[name])
+
+    return on_step
 
 
 @dataclass(frozen=True)
@@ -76,6 +103,8 @@ def _read(text: str, fmt: str, rate: str) -> tuple[list[Problem], Iterator[lf.Ra
         return lf.read_txt(text, rate=rate)
     if fmt == "csv":
         return lf.read_csv(text)
+    if fmt == "xml":
+        return lf.read_xml(text, rate=rate)
     raise ValueError(f"unknown list format {fmt!r}")
 
 
@@ -85,17 +114,28 @@ def _fail(problems: list[Problem]) -> ListImportError:
     return ListImportError(shown, total=len(ordered))
 
 
-def list_import(*, system: RatingSystem, data: bytes, format: str) -> ListImportResult:
+def list_import(*, system: RatingSystem, data: bytes, format: str,
+                progress: Progress | None = None) -> ListImportResult:
     fmt = format.lower()
     text = decode_list(data)
     if fmt not in FORMATS:
         raise ValueError(f"unknown list format {fmt!r}")
-    if connection.vendor == "postgresql":
-        return _import_postgresql(system=system, text=text, fmt=fmt)
-    header_problems, raw_rows = _read(text, fmt, _rate(system))
-    if header_problems:
-        raise _fail(header_problems)
-    return _import_python(system=system, raw_rows=raw_rows)
+    if progress is not None:
+        progress(5, READING)
+    try:
+        if connection.vendor == "postgresql":
+            return _import_postgresql(system=system, text=text, fmt=fmt, progress=progress)
+        header_problems, raw_rows = _read(text, fmt, _rate(system))
+        if header_problems:
+            raise _fail(header_problems)
+        return _import_python(system=system, raw_rows=raw_rows, progress=progress)
+    except lf.ListReadError as exc:  # the reader stopped part-way (XML): nothing was written
+        raise _fail(exc.problems) from None
+    except ListImportError as exc:
+        if fmt != "xml":
+            raise
+        # XML rows are numbered by player; name the line of each player's element instead.
+        raise ListImportError(lf.xml_problems_at_lines(text, exc.problems), total=exc.total) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -109,12 +149,17 @@ def _new_fed_id(fide_id: int) -> str:
 _COMPARED = ("rating", "games", "kind", "activity", "reached_2400", "reached_2200")
 
 
-def _import_python(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow]) -> ListImportResult:
+def _import_python(*, system: RatingSystem, raw_rows: Iterable[lf.RawRow],
+                   progress: Progress | None = None) -> ListImportResult:
     raw = list(raw_rows)
+    if progress is not None:
+        progress(30, CHECKING)
     rows, problems = lf.validate_rows(raw)
     labels = raw[0].labels if raw else {}
     if problems:
         raise _fail(problems)
+    if progress is not None:
+        progress(50, WRITING)
     existing = dict(Player.objects.filter(fide_id__isnull=False).values_list("fide_id", "id"))
     new_rows = [(raw_row.row, row) for raw_row, row in zip(raw, rows, strict=True)
                 if row.fide_id not in existing]
@@ -447,7 +492,8 @@ def _key_lines(rows: list[int], keys: list[str]) -> str:
 _ESCAPE_KEY = str.maketrans({"\\": "\\\\"})  # keys hold no tab or newline (fold collapses them)
 
 
-def _import_postgresql(*, system: RatingSystem, text: str, fmt: str) -> ListImportResult:
+def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
+                       progress: Progress | None = None) -> ListImportResult:
     rate = _rate(system)
     block = lf.read_txt_block(text, rate=rate) if fmt == "txt" else None
     if block is not None and block.problems:
@@ -463,7 +509,7 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str) -> ListImpo
             raise _fail(header_problems)
     limits = {"rmin": lf.RATING_MIN, "rmax": lf.RATING_MAX, "bmin": lf.BIRTH_MIN,
               "bmax": lf.BIRTH_MAX, "limit": lf.MAX_PROBLEMS}
-    timer = StepTimer("list import", log)
+    timer = StepTimer("list import", log, on_step=_step_progress(progress))
     with transaction.atomic(), connection.cursor() as cursor:
         for table in ("list_fields", "list_keys", "list_stage"):
             cursor.execute(f"DROP TABLE IF EXISTS {table}")

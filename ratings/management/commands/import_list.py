@@ -1,4 +1,4 @@
-"""manage.py import_list --system CODE [--format txt|csv] FILE"""
+"""manage.py import_list --system CODE [--format txt|csv|xml] FILE"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,13 +11,13 @@ from ratings.models import RatingSystem
 
 
 class Command(BaseCommand):
-    help = "Import a rating list (FIDE TXT or CSV) into a rating system."
+    help = "Import a rating list (FIDE TXT or XML, or CSV) into a rating system."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
         parser.add_argument("--system", required=True, help="Rating system code.")
         parser.add_argument("--format", choices=FORMATS, default=None,
-                            help="txt or csv; by default from the file's extension (else txt).")
+                            help="txt, csv or xml; by default from the file's extension (else txt).")
 
     def handle(self, *args: object, **options: object) -> None:
         path: Path = options["file"]  # type: ignore[assignment]
@@ -28,7 +28,8 @@ class Command(BaseCommand):
                                % {"code": options["system"]}) from None
         if not path.is_file():
             raise CommandError(_("No such file: %(path)s") % {"path": path})
-        fmt = options["format"] or ("csv" if path.suffix.lower() == ".csv" else "txt")
+        suffix = path.suffix.lower().lstrip(".")
+        fmt = options["format"] or (suffix if suffix in ("csv", "xml") else "txt")
         try:
             result = list_import(system=system, data=path.read_bytes(), format=str(fmt))
         except ListImportError as exc:
