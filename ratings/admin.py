@@ -103,3 +103,24 @@ class DraftTournamentAdmin(ReadOnlyAdmin):
 class DraftExcludedAdmin(ReadOnlyAdmin):
     list_display = ("run", "tournament", "round", "white_key", "black_key", "code", "article")
     list_filter = ("code", "article")
+
+
+from ratings.models import ListImportChunk, ListImportJob  # noqa: E402
+
+
+@admin.register(ListImportJob)
+class ListImportJobAdmin(ReadOnlyAdmin):
+    """Imports are shown; the file itself (ListImportChunk) is gone once a job finishes."""
+
+    list_display = ("requested_at", "system", "filename", "format", "status", "progress", "rows",
+                    "players_created", "ratings_written", "problem_total", "requested_by")
+    list_filter = ("status", "format", "system")
+
+
+@admin.register(ListImportChunk)
+class ListImportChunkAdmin(ReadOnlyAdmin):
+    """The pieces of files still waiting for (or being read by) a worker."""
+
+    list_display = ("job", "seq")
+    list_filter = ("job__status",)
+    exclude = ("data",)

@@ -3,12 +3,13 @@
 acks_late + reject_on_worker_lost (also the project defaults, config/settings.py): a worker
 killed mid-run does not lose the message; the draft write is one transaction, so the previous
 draft and every published list stay intact, and the redelivered message runs the period again.
+The same holds for a list import: its writes and the job's outcome are one transaction.
 """
 from __future__ import annotations
 
 from celery import shared_task
 
-from ratings import services
+from ratings import import_jobs, services
 
 
 @shared_task(name="ratings.calculate_period", acks_late=True, reject_on_worker_lost=True)
@@ -19,3 +20,8 @@ def calculate_period(run_id: int) -> None:
 @shared_task(name="ratings.rerate_period", acks_late=True, reject_on_worker_lost=True)
 def rerate_period(period_id: int, user_id: int | None = None) -> None:
     services.period_rerate(period_id=period_id, user_id=user_id)
+
+
+@shared_task(name="ratings.import_list", acks_late=True, reject_on_worker_lost=True)
+def import_list(job_id: int) -> None:
+    import_jobs.list_import_run(job_id=job_id)

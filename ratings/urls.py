@@ -10,6 +10,9 @@ urlpatterns = [
     re_path(r"^lists/(?P<pk>[0-9]+)/download\.(?P<fmt>csv|json|txt|xml)$", views_lists.list_download,
             name="list_download"),
     path("lists/import/", views_lists.list_import, name="list_import"),
+    path("lists/import/<int:pk>/", views_lists.list_import_job, name="list_import_job"),
+    path("lists/import/<int:pk>/progress/", views_lists.list_import_job_progress,
+         name="list_import_job_progress"),
     path("lists/<int:pk>/diff/", views.list_diff, name="list_diff"),
     path("lists/<int:pk>/protest/", views.protest_create, name="protest_create"),
     # Rating periods (officers): close, calculate, review, publish, re-rate.

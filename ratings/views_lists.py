@@ -1,19 +1,21 @@
-"""List downloads (public, cached, streamed) and the officer-only list import page."""
+"""List downloads (public, cached, streamed) and the officer-only list import pages: the form
+with the recent imports, and a page per import job (progress, then the counts or the problems).
+The import itself runs on a Celery worker (ratings/import_jobs.py)."""
 from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.roles import RATING_OFFICER, user_has_role
-from ratings import exports, imports
-from ratings.models import PublishedList, RatingSystem
+from ratings import exports, import_jobs
+from ratings.models import ListImportJob, PublishedList, RatingSystem
 
 CACHE_MAX_AGE = 60 * 60 * 24 * 365
 FORMAT_LABELS = {
@@ -70,46 +72,75 @@ class ListImportForm(forms.Form):
     format = forms.ChoiceField(
         label=_("Format"),
         choices=[("txt", _("FIDE TXT list (columns found from the header line)")),
+                 ("xml", _("FIDE XML list")),
                  ("csv", _("CSV with a header row"))],
     )
     file = forms.FileField(label=_("List file"))
 
+    def clean_file(self):  # type: ignore[no-untyped-def]
+        upload = self.cleaned_data["file"]
+        if upload.size > import_jobs.max_bytes():
+            raise forms.ValidationError(import_jobs.too_large_message())
+        return upload
 
-@require_http_methods(["GET", "POST"])
-def list_import(request: HttpRequest) -> HttpResponse:
+
+def _officer_only(request: HttpRequest) -> HttpResponse | None:
+    """The import pages' permission: a logged-in rating officer."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not user_has_role(request.user, RATING_OFFICER):
         raise PermissionDenied
-    result = None
-    problems: list[str] = []
-    total = 0
+    return None
+
+
+@require_http_methods(["GET", "POST"])
+def list_import(request: HttpRequest) -> HttpResponse:
+    refused = _officer_only(request)
+    if refused is not None:
+        return refused
     status = 200
     if request.method == "POST":
         form = ListImportForm(request.POST, request.FILES)
         if form.is_valid():
+            upload = form.cleaned_data["file"]
             try:
-                result = imports.list_import(
-                    system=form.cleaned_data["system"], data=form.cleaned_data["file"].read(),
-                    format=form.cleaned_data["format"],
+                job = import_jobs.list_import_request(
+                    system=form.cleaned_data["system"], data=upload.chunks(import_jobs.CHUNK_BYTES),
+                    format=form.cleaned_data["format"], filename=upload.name or "", user=request.user,
                 )
-            except imports.ListImportError as exc:
-                problems = [_render_problem(p) for p in exc.problems]
-                total = exc.total
-                status = 422
+            except import_jobs.ListImportRefused as exc:
+                form.add_error("file", str(exc))
+                status = 400
+            else:
+                return redirect("ratings:list_import_job", pk=job.pk)
         else:
             status = 400
     else:
         form = ListImportForm()
     return render(request, "ratings/import.html", {
-        "form": form, "result": result, "problems": problems, "problem_total": total,
-        "problems_cut": total > len(problems),
+        "form": form, "jobs": import_jobs.list_import_jobs_recent(),
     }, status=status)
 
 
-def _render_problem(problem) -> str:
-    """Translate the template, then format it with the params (CONTRIBUTING.md)."""
-    try:
-        return gettext(problem.template) % dict(problem.params)
-    except (KeyError, TypeError, ValueError):
-        return problem.message
+@require_safe
+def list_import_job(request: HttpRequest, pk: int) -> HttpResponse:
+    refused = _officer_only(request)
+    if refused is not None:
+        return refused
+    job = get_object_or_404(ListImportJob.objects.select_related("system", "requested_by"), pk=pk)
+    problems = [{"line": p.get("line"), "field": p.get("field", ""),
+                 "message": import_jobs.problem_message(p)} for p in job.problems]
+    return render(request, "ratings/import_job.html", {
+        "job": job, "progress": import_jobs.list_import_job_progress(job=job),
+        "problems": problems, "problems_cut": job.problem_total > len(problems),
+        "error": gettext(job.error) if job.error else "",
+    })
+
+
+@require_safe
+def list_import_job_progress(request: HttpRequest, pk: int) -> HttpResponse:
+    refused = _officer_only(request)
+    if refused is not None:
+        return refused
+    job = get_object_or_404(ListImportJob, pk=pk)
+    return JsonResponse(import_jobs.list_import_job_progress(job=job))

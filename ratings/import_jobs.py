@@ -1,0 +1,284 @@
+"""List import jobs: an import from the browser runs on a Celery worker, not in the request.
+
+- ``list_import_request(*, system, data, format, filename, user)`` stores the file (as
+  ListImportChunk pieces) and a ListImportJob in one transaction and enqueues the task
+  ``ratings.import_list`` once that commits.
+- ``list_import_run(*, job_id)`` (the task) reads the pieces, calls
+  ``ratings.imports.list_import`` with a progress callback and records the outcome: the
+  counts, or the row-numbered problems. The import and the job's "succeeded" are one
+  transaction, so a job never says succeeded for a list that was not written, and a failed
+  import writes nothing (list_import is atomic). The pieces are deleted when the job ends.
+- ``list_import_job_progress(*, job)`` and ``list_import_jobs_recent()`` are the reads the
+  pages need.
+
+With no broker (the embedded default) Celery runs the task eagerly, right after the request's
+commit, so the job is finished when the page redirects to it. docs/lists.md has the details.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, QuerySet
+from django.template.defaultfilters import filesizeformat
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
+
+from ratings import imports
+from ratings.models import (
+    ImportStatus,
+    ListImportChunk,
+    ListImportJob,
+    RatingSystem,
+)
+from tournaments.reports.problems import Problem
+
+log = logging.getLogger(__name__)
+
+CHUNK_BYTES = 1 << 20  # one ListImportChunk row
+MAX_ATTEMPTS = 3  # a worker killed this many times on one job (memory?) fails it
+# PostgreSQL advisory locks (namespace, rating system id): one import per system at a time,
+# and never the same job twice. ratings.services uses 7301 for periods.
+LOCK_NAMESPACE = 7302
+
+QUEUED = gettext_noop("Queued")
+DONE = gettext_noop("Done")
+FAILED = gettext_noop("Failed")
+WORKER_LOST = gettext_noop(
+    "The worker stopped during this import several times (a file too large for its memory?)."
+)
+INCOMPLETE = gettext_noop("The uploaded file is incomplete; upload it again.")
+
+
+class ListImportRefused(Exception):
+    """The file was not accepted (too large); no job was created."""
+
+
+def max_bytes() -> int:
+    return int(settings.LIST_IMPORT_MAX_BYTES)
+
+
+def too_large_message() -> str:
+    return gettext("The file is larger than %(limit)s.") % {"limit": filesizeformat(max_bytes())}
+
+
+# --------------------------------------------------------------------------- request
+
+
+def _pieces(data: bytes | Iterable[bytes]) -> Iterator[bytes]:
+    """``data`` cut into pieces of CHUNK_BYTES (the last one shorter)."""
+    if isinstance(data, bytes | bytearray | memoryview):
+        view = memoryview(data)
+        for start in range(0, len(view), CHUNK_BYTES):
+            yield bytes(view[start:start + CHUNK_BYTES])
+        return
+    buf = bytearray()
+    for part in data:
+        buf += part
+        while len(buf) >= CHUNK_BYTES:
+            yield bytes(buf[:CHUNK_BYTES])
+            del buf[:CHUNK_BYTES]
+    if buf:
+        yield bytes(buf)
+
+
+def list_import_request(*, system: RatingSystem, data: bytes | Iterable[bytes], format: str,
+                        filename: str = "", user: Any = None, enqueue: bool = True) -> ListImportJob:
+    """Store the file and a queued job; enqueue the import after commit. ``data`` is the
+    file's bytes or an iterable of byte strings (an upload's ``chunks()``, so the web process
+    never holds the whole file)."""
+    from ratings import tasks
+
+    fmt = format.lower()
+    if fmt not in imports.FORMATS:
+        raise ValueError(f"unknown list format {fmt!r}")
+    limit = max_bytes()
+    with transaction.atomic():
+        job = ListImportJob.objects.create(
+            system=system, format=fmt, filename=filename[:255], phase=QUEUED,
+            requested_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+        size = 0
+        batch: list[ListImportChunk] = []
+        for seq, piece in enumerate(_pieces(data)):
+            size += len(piece)
+            if size > limit:
+                raise ListImportRefused(too_large_message())
+            batch.append(ListImportChunk(job=job, seq=seq, data=piece))
+            if len(batch) == 8:
+                ListImportChunk.objects.bulk_create(batch)
+                batch.clear()
+        ListImportChunk.objects.bulk_create(batch)
+        ListImportJob.objects.filter(pk=job.pk).update(size=size)
+        job.size = size
+        if enqueue:
+            queue = getattr(settings, "RATINGS_QUEUE", None)
+            options = {"queue": queue} if queue else {}
+            transaction.on_commit(lambda: tasks.import_list.apply_async(args=[job.pk], **options))
+    return job
+
+
+# --------------------------------------------------------------------------- run (the task)
+
+
+@contextlib.contextmanager
+def _system_lock(system_id: int) -> Iterator[None]:
+    """A session advisory lock on PostgreSQL (released by the server if the worker dies);
+    a second import into the same system waits for the first."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LOCK_NAMESPACE, system_id])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_NAMESPACE, system_id])
+
+
+class _Progress:
+    """list_import's progress callback: each report is committed at once so the page sees it.
+    Inside the import's transaction it goes through a second connection (PostgreSQL); on
+    SQLite a second writer would wait for the import's lock, so those reports are skipped.
+    Progress is cosmetic: a failure to report it never stops the import."""
+
+    def __init__(self, job_id: int) -> None:
+        self.job_id = job_id
+        self.side: Any = None
+
+    def __call__(self, percent: int, message: str) -> None:
+        try:
+            if not connection.in_atomic_block:
+                ListImportJob.objects.filter(pk=self.job_id).update(progress=percent, phase=message)
+            elif connection.vendor == "postgresql":
+                if self.side is None:
+                    self.side = _side_connection()
+                self.side.execute(
+                    f"UPDATE {ListImportJob._meta.db_table} SET progress = %s, phase = %s WHERE id = %s",
+                    [percent, message, self.job_id])
+        except Exception:
+            log.debug("list import %s: progress not recorded", self.job_id, exc_info=True)
+
+    def close(self) -> None:
+        if self.side is not None:
+            with contextlib.suppress(Exception):
+                self.side.close()
+            self.side = None
+
+
+def _side_connection() -> Any:
+    import psycopg
+
+    params = connection.get_connection_params()
+    for key in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(key, None)
+    return psycopg.connect(**params, autocommit=True)
+
+
+def _file(job: ListImportJob) -> bytes | None:
+    """The uploaded bytes, or None if pieces are missing."""
+    pieces = list(ListImportChunk.objects.filter(job_id=job.pk).order_by("seq")
+                  .values_list("seq", "data"))
+    if [seq for seq, _data in pieces] != list(range(len(pieces))):
+        return None
+    data = b"".join(bytes(piece) for _seq, piece in pieces)
+    return data if len(data) == job.size else None
+
+
+def _problem_json(problem: Problem) -> dict[str, Any]:
+    entry = {"line": problem.line, "field": problem.field, "code": problem.code,
+             "template": problem.template, "params": dict(problem.params)}
+    result: dict[str, Any] = json.loads(json.dumps(entry, default=str))
+    return result
+
+
+def _finish_failed(job_id: int, *, problems: list[Problem] | None = None, total: int = 0,
+                   error: str = "") -> None:
+    with transaction.atomic():
+        ListImportJob.objects.filter(pk=job_id).update(
+            status=ImportStatus.FAILED, finished_at=timezone.now(), phase=FAILED,
+            problems=[_problem_json(p) for p in problems or []], problem_total=total,
+            error=error[:2000],
+        )
+        ListImportChunk.objects.filter(job_id=job_id).delete()
+
+
+def list_import_run(*, job_id: int) -> ListImportJob:
+    """Run a queued job. A redelivered message (the worker died: the import's transaction was
+    rolled back) runs it again; a finished job is left alone."""
+    job = ListImportJob.objects.select_related("system").get(pk=job_id)
+    if job.done:
+        return job
+    with _system_lock(job.system_id):
+        job.refresh_from_db()
+        if job.done:  # another worker finished it while we waited
+            return job
+        if job.attempts >= MAX_ATTEMPTS:
+            _finish_failed(job_id, error=WORKER_LOST)
+            return ListImportJob.objects.get(pk=job_id)
+        ListImportJob.objects.filter(pk=job_id).update(
+            status=ImportStatus.RUNNING, started_at=timezone.now(), attempts=F("attempts") + 1,
+            progress=1, phase=imports.READING, error="",
+        )
+        progress = _Progress(job_id)
+        try:
+            data = _file(job)
+            if data is None:
+                _finish_failed(job_id, error=INCOMPLETE)
+                return ListImportJob.objects.get(pk=job_id)
+            with transaction.atomic():
+                result = imports.list_import(system=job.system, data=data, format=job.format,
+                                             progress=progress)
+                ListImportJob.objects.filter(pk=job_id).update(
+                    status=ImportStatus.SUCCEEDED, progress=100, phase=DONE,
+                    finished_at=timezone.now(), rows=result.rows,
+                    players_created=result.players_created, players_updated=result.players_updated,
+                    ratings_written=result.ratings_written, method=result.method,
+                )
+                ListImportChunk.objects.filter(job_id=job_id).delete()
+        except imports.ListImportError as exc:
+            _finish_failed(job_id, problems=exc.problems, total=exc.total)
+        except Exception as exc:
+            # Recorded, not raised: the job row is the outcome the page shows, and an eager
+            # run (no broker) would otherwise turn the redirect into a server error.
+            log.exception("list import %s failed", job_id)
+            _finish_failed(job_id, error=f"{type(exc).__name__}: {exc}")
+        finally:
+            progress.close()
+    return ListImportJob.objects.get(pk=job_id)
+
+
+# --------------------------------------------------------------------------- reads
+
+
+def list_import_jobs_recent(*, limit: int = 20) -> QuerySet[ListImportJob]:
+    return (ListImportJob.objects.select_related("system", "requested_by")
+            .order_by("-requested_at", "-id")[:limit])
+
+
+def problem_message(entry: dict[str, Any]) -> str:
+    """A stored problem in the reader's language: the template translated, then formatted."""
+    template = str(entry.get("template", ""))
+    params = entry.get("params") or {}
+    try:
+        return gettext(template) % params
+    except (KeyError, TypeError, ValueError):
+        try:
+            return template % params
+        except (KeyError, TypeError, ValueError):
+            return template
+
+
+def list_import_job_progress(*, job: ListImportJob) -> dict[str, Any]:
+    """What the job page polls (translated for the current language)."""
+    return {
+        "job": job.pk, "status": job.status, "status_label": job.get_status_display(),
+        "progress": job.progress, "message": gettext(job.phase) if job.phase else "",
+        "done": job.done,
+    }
