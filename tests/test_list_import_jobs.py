@@ -304,3 +304,16 @@ def test_the_form_refuses_a_file_over_the_limit(client) -> None:
     assert response.status_code == 400
     assert "The file is larger than 1000\xa0bytes." in response.content.decode()
     assert not ListImportJob.objects.exists()
+
+
+@pytest.mark.parametrize("lang", ["es", "ca", "pt"])
+def test_the_import_messages_are_translated(lang: str) -> None:
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from ratings import list_formats as lf
+
+    texts = [*lf.TEMPLATES.values(), imports.READING, imports.CHECKING, imports.WRITING,
+             imports.SAVING, import_jobs.WORKER_LOST, import_jobs.INCOMPLETE]
+    with translation.override(lang):
+        assert [t for t in texts if gettext(t) == t] == []
