@@ -110,7 +110,7 @@ def list_import_request(*, system: RatingSystem, data: bytes | Iterable[bytes], 
             if size > limit:
                 raise ListImportRefused(too_large_message())
             batch.append(ListImportChunk(job=job, seq=seq, data=piece))
-            if len(batch) == 8:
+            if len(batch) == 4:
                 ListImportChunk.objects.bulk_create(batch)
                 batch.clear()
         ListImportChunk.objects.bulk_create(batch)
@@ -182,13 +182,17 @@ def _side_connection() -> Any:
 
 
 def _file(job: ListImportJob) -> bytes | None:
-    """The uploaded bytes, or None if pieces are missing."""
-    pieces = list(ListImportChunk.objects.filter(job_id=job.pk).order_by("seq")
-                  .values_list("seq", "data"))
-    if [seq for seq, _data in pieces] != list(range(len(pieces))):
-        return None
-    data = b"".join(bytes(piece) for _seq, piece in pieces)
-    return data if len(data) == job.size else None
+    """The uploaded bytes, or None if pieces are missing. Read a few pieces at a time (a
+    server-side cursor on PostgreSQL): one query for all of them held several copies of the
+    file at once."""
+    buf = bytearray()
+    pieces = (ListImportChunk.objects.filter(job_id=job.pk).order_by("seq")
+              .values_list("seq", "data").iterator(chunk_size=4))
+    for expected, (seq, piece) in enumerate(pieces):
+        if seq != expected:
+            return None
+        buf += piece
+    return bytes(buf) if len(buf) == job.size else None
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
