@@ -279,6 +279,7 @@ def _aware(d: date, hour: int = 12) -> datetime:
 
 
 def _create(*, players: int, rng: random.Random, today: date, say: Callable[[str], None]) -> dict[str, int]:
+    from ratings.cycles import period_dates
     from ratings.engine import ENGINE_VERSION
     from ratings.engine.registry import available_rulesets
     from ratings.models import (
@@ -461,8 +462,10 @@ def _create(*, players: int, rng: random.Random, today: date, say: Callable[[str
             end = month_start(start, months) - timedelta(days=1)
             list_date = end + timedelta(days=1)
             published_at = _aware(list_date, 10)
+            # The closing date of the system's cycle (fide-2024 7.1.3: 3 days before the list).
+            closing = period_dates(ruleset=system.ruleset, cycle=system.cycle, day=start).closing_date
             period = RatingPeriod.objects.create(
-                system=system, start=start, end=end, closing_date=end + timedelta(days=3),
+                system=system, start=start, end=end, closing_date=closing,
                 list_date=list_date, status=PeriodStatus.PUBLISHED,
                 closed_at=_aware(end + timedelta(days=4)), calculated_at=_aware(end + timedelta(days=5)),
                 published_at=published_at,
@@ -498,7 +501,8 @@ def _create(*, players: int, rng: random.Random, today: date, say: Callable[[str
         start = open_start[code]
         end = month_start(start, months) - timedelta(days=1)
         periods[code] = RatingPeriod.objects.create(
-            system=system, start=start, end=end, closing_date=end + timedelta(days=3),
+            system=system, start=start, end=end,
+            closing_date=period_dates(ruleset=system.ruleset, cycle=system.cycle, day=start).closing_date,
             list_date=end + timedelta(days=1), status=PeriodStatus.OPEN,
         )
     counts["published lists"] = lists

@@ -162,6 +162,7 @@ def federation_generate(
     log: Callable[[str], None] | None = None,
 ) -> GenerateResult:
     """Create the synthetic federation; see the module docstring. Returns counts and timings."""
+    from ratings.cycles import period_dates
     from ratings.engine import ENGINE_VERSION
     from ratings.models import PeriodStatus, PlayerRating, RatingPeriod, RatingSystem, Ruleset
     from tournaments.models import Game, Tournament, TournamentPlayer
@@ -202,7 +203,8 @@ def federation_generate(
             end = month_start(start, 1) - timedelta(days=1)
             is_open = k == periods - 1
             period_rows.append(RatingPeriod(
-                system=system, start=start, end=end, closing_date=end + timedelta(days=3),
+                system=system, start=start, end=end,
+                closing_date=period_dates(ruleset=system.ruleset, cycle=system.cycle, day=start).closing_date,
                 list_date=end + timedelta(days=1),
                 status=PeriodStatus.OPEN if is_open else PeriodStatus.CLOSED,
                 closed_at=None if is_open else now,

@@ -1,8 +1,9 @@
 """Reads for rating periods, calculation runs, drafts, published lists and protests.
 
-Cycles (docs/periods.md): the period a day belongs to is pure date arithmetic on the system's
-cycle and regulation; `period_for_tournament` applies the assignment rules (end date, closing
-date, late reports to the next list, too-late reports refused).
+Cycles (docs/periods.md): the period a day belongs to and the window of periods a report may
+go to are pure date arithmetic on the system's cycle and regulation (`ratings.cycles`);
+`period_for_tournament` applies the assignment rules (end date, closing date, late reports to
+a later list, too-late reports refused).
 """
 from __future__ import annotations
 
@@ -16,14 +17,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from players.roles import RATING_OFFICER, user_has_role
-from ratings.engine.errors import UnknownRulesetError
-from ratings.engine.registry import get_regulation
+from ratings import cycles
+from ratings.cycles import PeriodDates
 from ratings.models import (
     CalculationRun,
     DraftExcluded,
     DraftResult,
     DraftTournament,
-    ListCycle,
     ListEntry,
     PeriodStatus,
     Protest,
@@ -42,50 +42,11 @@ def user_is_officer(*, user: Any) -> bool:
 # --------------------------------------------------------------------------- cycles
 
 
-@dataclass(frozen=True)
-class PeriodDates:
-    start: dt.date
-    end: dt.date
-    closing_date: dt.date
-    list_date: dt.date
-
-
-def _month_start(day: dt.date, add: int = 0) -> dt.date:
-    index = day.year * 12 + day.month - 1 + add
-    return dt.date(index // 12, index % 12 + 1, 1)
-
-
 def period_dates(*, system: RatingSystem, day: dt.date) -> PeriodDates:
-    """The period of `system` that contains `day`.
-
-    - monthly (fide-2024, fce, fide-2000 when monthly): the calendar month; list on the 1st of
-      the next month; reports close on the last day.
-    - quarterly (fide-2000): Jan–Mar, Apr–Jun, Jul–Sep, Oct–Dec.
-    - semestral feda-1996: 1 Dec–31 May and 1 Jun–30 Nov (closing dates 31 May / 30 Nov),
-      lists of 1 July and 1 January.
-    - semestral cnxc-2000 (and any other): Jan–Jun, Jul–Dec by the date competitions finished.
-    """
-    if system.cycle == ListCycle.MONTHLY:
-        start = _month_start(day)
-        months = 1
-    elif system.cycle == ListCycle.QUARTERLY:
-        start = dt.date(day.year, (day.month - 1) // 3 * 3 + 1, 1)
-        months = 3
-    elif system.ruleset == "feda-1996":
-        # Semesters start on 1 December and 1 June.
-        if day.month == 12:
-            start = dt.date(day.year, 12, 1)
-        elif day.month <= 5:
-            start = dt.date(day.year - 1, 12, 1)
-        else:
-            start = dt.date(day.year, 6, 1)
-        end = _month_start(start, 6) - dt.timedelta(days=1)
-        return PeriodDates(start, end, end, _month_start(end, 2))
-    else:
-        start = dt.date(day.year, 1 if day.month <= 6 else 7, 1)
-        months = 6
-    end = _month_start(start, months) - dt.timedelta(days=1)
-    return PeriodDates(start, end, end, end + dt.timedelta(days=1))
+    """The period of `system` that contains `day` (start, end, closing date, list date):
+    `ratings.cycles.period_dates` on the system's regulation and cycle (docs/periods.md).
+    fide-2024 periods close 3 days before their list (7.1.3), the others on their last day."""
+    return cycles.period_dates(ruleset=system.ruleset, cycle=system.cycle, day=day)
 
 
 def period_current_open(*, system: RatingSystem) -> RatingPeriod | None:
@@ -102,44 +63,53 @@ class Assignment:
     reason: str = ""
 
 
-def month_end_allowance_days(*, system: RatingSystem, end_date: dt.date) -> int:
-    """The regulation's month-end allowance (fide-2024 9.1: 5 days) when it applies to a
-    tournament of `system` ending on `end_date` — it may go to the next list as a regular
-    report —, else 0. Monthly lists only (the allowance is about the month's list)."""
-    if system.cycle != ListCycle.MONTHLY:
-        return 0
-    try:
-        regulation = get_regulation(system.ruleset)
-    except UnknownRulesetError:
-        return 0
-    return regulation.month_end_allowance_days if regulation.month_end_allowance(end_date) else 0
+def report_window(*, tournament: Any) -> cycles.ReportWindow:
+    """The periods a tournament's report may go to and its deadline (`ratings.cycles`): the
+    same window the regulation check `report_too_late` uses."""
+    system = tournament.rating_system
+    return cycles.report_window(ruleset=system.ruleset, cycle=system.cycle,
+                                end_date=tournament.end_date)
+
+
+def _too_late_reason(window: cycles.ReportWindow) -> str:
+    if window.article == "fide-2024 9.1" and window.allowance_days:
+        return _(
+            "Too late: the tournament ended %(days)s days or less before the end of the month, "
+            "so its three lists count from the list of %(first_list)s, and the report arrived "
+            "after the closing date of the third (%(closing)s)."
+        ) % {"days": window.allowance_days, "first_list": window.own_list,
+             "closing": window.deadline}
+    if window.article == "fide-2024 9.1":
+        return _(
+            "Too late: the report arrived after the closing date of the third list after the "
+            "tournament (%(closing)s)."
+        ) % {"closing": window.deadline}
+    return _(
+        "Too late: the report arrived after the closing date of the next list (%(closing)s)."
+    ) % {"closing": window.deadline}
 
 
 def period_for_tournament(*, tournament: Any, received_on: dt.date | None = None) -> Assignment:
-    """The period a tournament is rated in, by its regulation's cycle.
+    """The period a tournament is rated in, by its regulation (`ratings.cycles.report_window`).
 
-    The tournament goes to the period containing its end date if that period is still open and
-    the report arrived by its closing date; a report received after the closing date (or after
-    the period was closed) goes to the next period (a late report), if that one is open; later
-    than that it is refused.
-
-    fide-2024 9.1: "si quedan cinco días o menos desde el último día del torneo hasta el final
-    del mes, quedará para la siguiente lista". DECISION: for such a tournament the next period
-    is its own too: it goes to the end date's period if it can (open, received by its closing
-    date), else to the next one as a regular report (not late); a late report goes one period
-    further, and later than that it is refused — every step one list later.
+    A report received after the window's deadline is refused — the deadline the regulation
+    check `report_too_late` applies (fide-2024 9.1: the closing date of the third list after
+    the end; the others: of the list after the tournament's own). Otherwise the report goes
+    to the earliest period of the window that is open and whose closing date it meets: its
+    own list (the end date's; fide-2024 9.1, five days or less before month end: also the
+    next one) as a regular report, a later one as a late report. A period of the window that
+    does not exist yet stops the search ("not open yet"); a late report never re-opens a
+    closed period.
     """
-    system = tournament.rating_system
     if received_on is None:
         received = tournament.report_received_at
         received_on = timezone.localdate(received) if received else timezone.localdate()
-    chain = [period_dates(system=system, day=tournament.end_date)]
-    allowance = month_end_allowance_days(system=system, end_date=tournament.end_date)
-    regular = 2 if allowance else 1
-    while len(chain) < regular + 1:
-        chain.append(period_dates(system=system, day=chain[-1].end + dt.timedelta(days=1)))
-    for step, dates in enumerate(chain):
-        late = step >= regular
+    window = report_window(tournament=tournament)
+    if received_on > window.deadline:
+        return Assignment(None, late=True, reason=_too_late_reason(window))
+    system = tournament.rating_system
+    for step, dates in enumerate(window.periods):
+        late = step >= window.regular
         period = RatingPeriod.objects.filter(system=system, start=dates.start).first()
         if period is not None and period.status == PeriodStatus.OPEN and received_on <= period.closing_date:
             return Assignment(period, late=late)
@@ -150,15 +120,10 @@ def period_for_tournament(*, tournament: Any, received_on: dt.date | None = None
                 reason = _("The period %(start)s – %(end)s is not open yet.") % {
                     "start": dates.start, "end": dates.end}
             return Assignment(None, late=late, reason=reason)
-    if regular == 1:
-        return Assignment(None, late=True, reason=_(
-            "Too late: the report arrived after the closing date of the next list (%(closing)s)."
-        ) % {"closing": chain[-1].closing_date})
     return Assignment(None, late=True, reason=_(
-        "Too late: the tournament ended %(days)s days or less before the end of the month, so it "
-        "went to the next list, and the report arrived after the closing date of the list after "
-        "that (%(closing)s)."
-    ) % {"days": allowance, "closing": chain[-1].closing_date})
+        "No open period can take the report: the periods it may go to, up to the list of "
+        "%(list_date)s, are closed."
+    ) % {"list_date": window.periods[-1].list_date})
 
 
 # --------------------------------------------------------------------------- runs and drafts

@@ -177,6 +177,72 @@ def test_report_deadline_with_the_month_end_allowance() -> None:
         ("error", "report_too_late", "fide-2024 9.1")]
 
 
+def test_a_report_before_the_second_and_third_lists_closing_dates_is_rated_after_the_third_it_is_not() -> None:
+    """fide-2024 9.1 (7.1.3 closing dates): ends 20 Nov 2026 -> lists of 1 Dec (closes 28 Nov),
+    1 Jan (29 Dec), 1 Feb (29 Jan)."""
+    d = dt.date
+    f = facts(start_date=d(2026, 11, 16), end_date=d(2026, 11, 20))
+    assert deadline_checks(f, received_on=d(2026, 12, 29)) == []  # before the second's
+    assert deadline_checks(f, received_on=d(2027, 1, 29)) == []  # before the third's
+    late = deadline_checks(f, received_on=d(2027, 1, 30))  # after the third's
+    assert codes(late) == [("error", "report_too_late", "fide-2024 9.1")]
+    assert late[0].params["deadline"] == "2027-01-29"
+
+
+def _add_months(day: dt.date, months: int) -> dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+def test_fide_2024_too_late_check_over_a_range_of_dates() -> None:
+    """9.1 and 7.1.3 worked out here: the own list is the 1st of the next month, or of the month
+    after when five days or less are left after the last day; the deadline is 3 days before
+    the third list counted from it."""
+    for end in [dt.date(2026, 11, 1) + dt.timedelta(days=i) for i in range(0, 120)]:
+        days_left = (_add_months(end, 1) - dt.timedelta(days=1)).day - end.day
+        own = _add_months(end, 2 if days_left <= 5 else 1)
+        deadline = _add_months(own, 2) - dt.timedelta(days=3)
+        f = facts(start_date=end - dt.timedelta(days=4), end_date=end)
+        for received in (deadline - dt.timedelta(days=1), deadline, deadline + dt.timedelta(days=1),
+                         end, end + dt.timedelta(days=200)):
+            found = deadline_checks(f, received_on=received)
+            assert bool(found) == (received > deadline), (end, received)
+            if found:
+                code = "report_too_late_month_end" if days_left <= 5 else "report_too_late"
+                assert codes(found) == [("error", code, "fide-2024 9.1")]
+                assert found[0].params["deadline"] == deadline.isoformat()
+
+
+def test_too_late_in_the_other_regulations_after_the_next_list() -> None:
+    d = dt.date
+    # feda-1996 8.13/8.13a: ends 15 Nov -> closing 30 Nov, the next list closes 31 May; 10.14:
+    # more than one period late is not accepted. 10.1's 14-day warning stays.
+    feda = facts(ruleset="feda-1996", end_date=d(2026, 11, 15))
+    assert codes(deadline_checks(feda, received_on=d(2027, 5, 31))) == [
+        ("warning", "report_late_feda", "feda-1996 10.1")]
+    assert codes(deadline_checks(feda, received_on=d(2027, 6, 1))) == [
+        ("error", "report_too_late_next_list", "feda-1996 10.14"),
+        ("warning", "report_late_feda", "feda-1996 10.1")]
+    # fide-2000, its own cycle (quarterly, 9.11): ends 15 Nov -> closes 31 Dec, next 31 Mar.
+    q = facts(ruleset="fide-2000", end_date=d(2026, 11, 15))
+    assert deadline_checks(q, received_on=d(2027, 3, 31)) == []
+    assert codes(deadline_checks(q, received_on=d(2027, 4, 1))) == [
+        ("error", "report_too_late_next_list", "fide-2000 9.13")]
+    # ... on a monthly system (9.4, 9.43): the next list closes at the end of December.
+    m = facts(ruleset="fide-2000", cycle="monthly", end_date=d(2026, 11, 15))
+    assert deadline_checks(m, received_on=d(2026, 12, 31)) == []
+    late = deadline_checks(m, received_on=d(2027, 1, 1))
+    assert late[0].params["deadline"] == "2026-12-31"
+    assert "after the closing date 2026-12-31 of the list after the tournament's own" in late[0].message
+    # fce and cnxc-2000 say nothing: the office keeps one late list.
+    assert codes(deadline_checks(facts(ruleset="fce", end_date=d(2026, 11, 15)), received_on=d(2027, 1, 1))) == [
+        ("error", "report_too_late_next_list", "fce (office rule)")]
+    cnxc = facts(ruleset="cnxc-2000", end_date=d(2026, 11, 15))
+    assert deadline_checks(cnxc, received_on=d(2027, 6, 30)) == []
+    assert codes(deadline_checks(cnxc, received_on=d(2027, 7, 1))) == [
+        ("error", "report_too_late_next_list", "cnxc-2000 (office rule)")]
+
+
 def test_feda_ascii_file_over_40_players() -> None:
     feda = facts(ruleset="feda-1996")
     assert codes(feda_ascii_checks(feda, report([2000] * 41), ascii_players=None)) == [

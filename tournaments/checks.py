@@ -11,7 +11,7 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from ratings.engine.regulations import fide_2024
+from ratings import cycles
 from tournaments.reports.problems import Problem, Severity
 from tournaments.reports.records import ParsedReport
 
@@ -79,6 +79,10 @@ TEMPLATES: dict[str, str] = {
         "after the tournament, counted from the list of %(first_list)s because it ended "
         "%(days)s days or less before the end of the month: it is not rated"
     ),
+    "report_too_late_next_list": _(
+        "Report received on %(received)s, after the closing date %(deadline)s of the list after "
+        "the tournament's own: it is not rated"
+    ),
     "feda_ascii_missing": _(
         "%(players)s players: a tournament of over 40 players must also send the FEDA ASCII file"
     ),
@@ -111,6 +115,7 @@ class TournamentFacts:
     increment_seconds: int = 0
     national_championship: bool = False
     registration_days: int = 3  # the rating system's default (RatingSystem.registration_days)
+    cycle: str = ""  # the rating system's list cycle; "": the regulation's own (cycles.DEFAULT_CYCLE)
 
 
 # --------------------------------------------------------------------------- registration
@@ -284,32 +289,43 @@ def composition_checks(facts: TournamentFacts, report: ParsedReport) -> list[Pro
 
 # --------------------------------------------------------------------------- report deadlines
 
+def report_window(facts: TournamentFacts) -> cycles.ReportWindow:
+    """The periods the report may go to and its deadline: `ratings.cycles.report_window`, the
+    function the period assignment (`ratings.selectors.period_for_tournament`) calls too."""
+    return cycles.report_window(ruleset=facts.ruleset, cycle=facts.cycle, end_date=facts.end_date)
+
+
 def fide_2024_report_deadline(end_date: dt.date) -> dt.date:
     """fide-2024 9.1 with 7.1.3: closing date (3 days before) of the third list after the end;
     for a tournament ending five days or less before month end the lists are counted from the
     next month's list (9.1; the decision is in ratings/engine/regulations/fide_2024.py)."""
-    return fide_2024.report_deadline(end_date)
+    return cycles.report_deadline(ruleset="fide-2024", cycle=cycles.MONTHLY, end_date=end_date)
 
 
 def deadline_checks(facts: TournamentFacts, *, received_on: dt.date) -> list[Problem]:
-    rs = facts.ruleset
-    if rs == "feda-1996":
+    """feda-1996 10.11: a warning after 14 days. Every regulation: an error when the report
+    arrived after the deadline of its `report_window` (fide-2024 9.1: the third list after
+    the end; feda-1996 10.14: more than one period late; the others: after the next list),
+    exactly when the period assignment refuses it as too late."""
+    out: list[Problem] = []
+    if facts.ruleset == "feda-1996":
         late = (received_on - facts.end_date).days
         if late > 14:  # feda-1996 10.1: within two weeks of the last round
-            return [check("warning", "report_late_feda", "feda-1996 10.1", days=late)]
-    if rs == "fide-2024":
-        deadline = fide_2024_report_deadline(facts.end_date)
-        if received_on <= deadline:
-            return []
-        if fide_2024.REGULATION.month_end_allowance(facts.end_date):
-            # 9.1: ended five days or less before month end -> counted from the next list.
-            return [check("error", "report_too_late_month_end", "fide-2024 9.1",
-                          received=received_on.isoformat(), deadline=deadline.isoformat(),
-                          first_list=fide_2024.report_list(facts.end_date).isoformat(),
-                          days=fide_2024.MONTH_END_ALLOWANCE_DAYS)]
-        return [check("error", "report_too_late", "fide-2024 9.1", received=received_on.isoformat(),
-                      deadline=deadline.isoformat())]
-    return []
+            out.append(check("warning", "report_late_feda", "feda-1996 10.1", days=late))
+    window = report_window(facts)
+    if received_on <= window.deadline:
+        return out
+    received, deadline = received_on.isoformat(), window.deadline.isoformat()
+    if window.article == "fide-2024 9.1" and window.allowance_days:
+        # 9.1: ended five days or less before month end -> counted from the next list.
+        return [check("error", "report_too_late_month_end", window.article, received=received,
+                      deadline=deadline, first_list=window.own_list.isoformat(),
+                      days=window.allowance_days), *out]
+    if window.article == "fide-2024 9.1":
+        return [check("error", "report_too_late", window.article, received=received,
+                      deadline=deadline), *out]
+    return [check("error", "report_too_late_next_list", window.article, received=received,
+                  deadline=deadline), *out]
 
 
 def feda_ascii_checks(facts: TournamentFacts, report: ParsedReport, *,

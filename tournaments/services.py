@@ -337,7 +337,8 @@ def _facts(tournament: Tournament) -> checks.TournamentFacts:
         start_date=tournament.start_date, end_date=tournament.end_date,
         minutes_for_60_moves=tournament.minutes_for_60_moves, moves_per_control=tournament.moves_per_control,
         base_minutes=tournament.base_minutes, increment_seconds=tournament.increment_seconds,
-        national_championship=tournament.national_championship, registration_days=system.registration_days)
+        national_championship=tournament.national_championship, registration_days=system.registration_days,
+        cycle=system.cycle)
 
 
 def _parse_stored(report: Report) -> ParsedReport:
