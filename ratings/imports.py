@@ -284,29 +284,38 @@ def _digits(col: str, most: int) -> str:
 
 
 def _cut_txt(block: lf.TxtBlock) -> str:
-    """COPY text of list_fields for a TXT file: read_txt's values (each field stripped, the
-    name split as lf.split_name does), with map()/zip() doing the per-row work in C. The
+    """COPY text of list_fields for a TXT file (all of it; the import sends it in chunks)."""
+    return "".join(_cut_txt_chunks(block))
+
+
+def _cut_txt_chunks(block: lf.TxtBlock, size: int = 20_000) -> Iterator[str]:
+    """COPY text of list_fields for a TXT file, `size` lines at a time: read_txt's values
+    (each field stripped, the name split as lf.split_name does), with map()/zip() doing the
+    per-row work in C. In chunks so that PostgreSQL parses one while the next is cut. The
     caller ensures there is no tab in the lines."""
     where = {f: slice(a, b) for f, a, b in block.spans}
     others = [where.get(f, slice(0, 0)) for f in _READ_FIELDS if f != "name"]
     name = where["name"]
-    lines = block.lines
-    numbers = list(itertools.compress(range(block.first_row, block.first_row + len(lines)),
-                                      map(str.strip, lines)))  # the non-blank lines
-    if len(numbers) < len(lines):
-        lines = [lines[n - block.first_row] for n in numbers]
-    # "Surname, Given" -> (surname, ",", given) -> surname, given, both stripped.
-    parts = itertools.chain.from_iterable(
-        map(str.partition, map(operator.itemgetter(name), lines), itertools.repeat(",")))
-    names = map(str.strip, itertools.compress(parts, itertools.cycle((1, 0, 1))))
-    fields = map(str.strip, itertools.chain.from_iterable(
-        map(operator.itemgetter(*others), lines)))
-    # zip() takes from the same iterator as often as it is repeated: one row per tuple.
-    rows = zip(map(str, numbers), names, names, *[fields] * len(others))
-    text = "\n".join(map("\t".join, rows))
-    if "\\" in text:
-        text = text.replace("\\", "\\\\")
-    return text + "\n" if text else text
+    for start in range(0, len(block.lines), size):
+        lines = block.lines[start:start + size]
+        first = block.first_row + start
+        numbers = list(itertools.compress(range(first, first + len(lines)),
+                                          map(str.strip, lines)))  # the non-blank lines
+        if len(numbers) < len(lines):
+            lines = [lines[n - first] for n in numbers]
+        # "Surname, Given" -> (surname, ",", given) -> surname, given, both stripped.
+        parts = itertools.chain.from_iterable(
+            map(str.partition, map(operator.itemgetter(name), lines), itertools.repeat(",")))
+        names = map(str.strip, itertools.compress(parts, itertools.cycle((1, 0, 1))))
+        fields = map(str.strip, itertools.chain.from_iterable(
+            map(operator.itemgetter(*others), lines)))
+        # zip() takes from the same iterator as often as it is repeated: one row per tuple.
+        rows = zip(map(str, numbers), names, names, *[fields] * len(others))
+        text = "\n".join(map("\t".join, rows))
+        if "\\" in text:
+            text = text.replace("\\", "\\\\")
+        if text:
+            yield text + "\n"
 
 
 _OLD_TITLES_SQL = " ".join(f"WHEN '{k}' THEN '{v}'" for k, v in lf._OLD_TITLES.items())
@@ -455,6 +464,15 @@ def _copy_text(cursor, sql: str, text: str, block: int = 1 << 20) -> None:
             copy.write(text[start:start + block])
 
 
+def _copy_chunks(cursor, sql: str, chunks: Iterable[str]) -> None:
+    """COPY text made chunk by chunk; a writer thread sends each while the next is made."""
+    from psycopg.copy import QueuedLibpqWriter
+
+    with cursor.copy(sql, writer=QueuedLibpqWriter(cursor)) as copy:
+        for chunk in chunks:
+            copy.write(chunk)
+
+
 def _copy_lines(cursor, sql: str, lines: Iterable[str], block: int = 1 << 20) -> None:
     with cursor.copy(sql) as copy:
         buf: list[str] = []
@@ -524,7 +542,7 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
         copy_sql = f"COPY list_fields ({', '.join(_FIELD_COLUMNS)}) FROM STDIN"
         keys: Future[list[str]] | None = None
         if cut:
-            _copy_text(cursor.cursor, copy_sql, _cut_txt(block))
+            _copy_chunks(cursor.cursor, copy_sql, _cut_txt_chunks(block))
             if _likely_new(cursor, block):
                 # The new players' name keys are computed in a thread while PostgreSQL types
                 # and checks the rows (waiting for the server releases the GIL).

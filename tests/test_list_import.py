@@ -340,6 +340,14 @@ def test_cut_txt_gives_what_read_txt_gives() -> None:
     assert [row[0] for row in got] == ["3", "6", "7", "8"]  # the blank lines 4 and 5 are skipped
     assert got[2][1:4] == ["Back\\\\slash", "A", "333"] and got[2][4] == "POR"
     assert got[3][3] == "12" and got[3][1:3] == ["", ""]
+    # Cut in chunks (the import sends one while the next is cut): the same lines, row numbers
+    # kept across chunk boundaries, a chunk of blank lines only yields nothing.
+    from ratings.imports import _cut_txt_chunks
+
+    for size in (1, 2, 3):
+        chunks = list(_cut_txt_chunks(block, size=size))
+        assert all(c.endswith("\n") for c in chunks)
+        assert [line.split("\t") for c in chunks for line in c.splitlines()] == got
 
 
 @pytest.mark.django_db
