@@ -34,7 +34,7 @@ from players.demo import (
 )
 from players.models import Player
 from players.names import full_name_key
-from ratings.engine.common import one_year_before
+from ratings.engine.common import add_months, one_year_before
 
 ROUNDS = 9
 TABLE_SIZE = 60  # players per tournament
@@ -266,7 +266,7 @@ def federation_generate(
         w_rating = _Writer(PlayerRating, [
             "id", "player_id", "system_id", "rating", "games", "kind", "activity", "out_of_list",
             "reached_2400", "reached_2200", "last_game_date", "flagged_lists", "prior_results",
-            "ruleset", "engine_version", "updated_at",
+            "ruleset", "engine_version", "updated_at", "rated_since",
         ])
         first_rating = w_rating.reserve_ids(players)
 
@@ -283,12 +283,15 @@ def federation_generate(
                 total = rng.randint(10, 1200) if rating is not None else rng.randint(0, 4)
                 last = first_start - timedelta(days=rng.randint(1, 900)) if total else None
                 inactive = rating is not None and last is not None and last <= stale_cutoff
+                # fide-2024 8.2.4's date: a rated player with few games got his first rating in
+                # one of the last two years' lists; the others before the records (NULL).
+                since = add_months(first_start, -rng.randint(1, 24)) if rating is not None and total < 40 else None
                 yield (
                     first_rating + i, first_player + i, system.pk, rating, total,
                     "effective" if rating is not None else "unrated", "inactive" if inactive else "active", False,
                     bool(rating and rating >= 2400), bool(rating and rating >= 2200),
                     last, 1 if inactive else 0, [],
-                    system.ruleset, ENGINE_VERSION if rating is not None else "", now,
+                    system.ruleset, ENGINE_VERSION if rating is not None else "", now, since,
                 )
 
         result.counts["player ratings"] = w_rating.write(rating_rows())

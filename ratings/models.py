@@ -170,6 +170,14 @@ class PlayerRating(models.Model):
     reached_2400 = models.BooleanField(_("has reached 2400"), default=False)
     reached_2200 = models.BooleanField(_("has reached 2200"), default=False)
     last_game_date = models.DateField(_("last rated game"), null=True, blank=True)
+    # fide-2024 8.2.4 (fide-2000 10.4, cnxc-2000 12.1): a game of a tournament that ended
+    # before his first published rating counts for him, not for his opponents. Set by the
+    # publication that gives a first rating; NULL for the unrated and for ratings that came
+    # from an imported list (rated before the office's records).
+    rated_since = models.DateField(
+        _("rated since"), null=True, blank=True,
+        help_text=_("Date of the first list that published this rating (fide-2024 8.2.4)."),
+    )
     flagged_lists = models.PositiveSmallIntegerField(
         _("lists shown while inactive"), default=0,
         help_text=_("fide-2000 9.23: 7 lists; feda-1996 8.22: 3 lists."),

@@ -240,6 +240,7 @@ class _State:
     affiliated: bool
     fide: tuple[int | None, int | None, int | None, int | None, int | None]
     registered: bool = True  # has a PlayerRating row
+    rated_since: dt.date | None = None  # first list of his rating (fide-2024 8.2.4)
 
 
 # Every player with a state in the system, and every registry player of the period's
@@ -261,8 +262,12 @@ _STATE_SQL = """
            COALESCE(pr.reached_2200, FALSE), pr.last_game_date, COALESCE(pr.flagged_lists, 0),
            pr.prior_results, p.birth_date, p.birth_year, p.sex, p.federation, p.affiliated,
            p.fide_standard, p.fide_rapid, p.fide_blitz, p.iccf_rating, p.fpx_rating,
-           pr.id IS NOT NULL
+           pr.id IS NOT NULL, {rated_since}
 """ + _STATE_FROM
+# fide-2024 8.2.4: the first list of his rating, when it is one before this period's list. A
+# later date belongs to a later spell of the rating (he fell out of the list and came back):
+# for a re-rating of this period he was rated before it, so it does not apply.
+_RATED_SINCE = "CASE WHEN pr.rated_since < {list_date} THEN pr.rated_since END"
 _PR_STATUS = (
     "CASE WHEN pr.out_of_list THEN 'out_of_list' WHEN pr.activity = 'inactive' THEN 'inactive' "
     "WHEN pr.activity = 'passive' THEN 'passive' WHEN pr.kind = 'provisional' THEN 'provisional' "
@@ -313,12 +318,14 @@ def _state_query(period: RatingPeriod, ids: Sequence[int] | None = None) -> tupl
     """The state of every player of the system and every registry player of the period's
     tournaments (or only of `ids`)."""
     rating, games, status, join, extra = _state_source(period)
-    params: dict[str, Any] = {"system": period.system_id, "period": period.pk, **extra}
+    params: dict[str, Any] = {"system": period.system_id, "period": period.pk, "list_date": period.list_date,
+                              **extra}
     only = ""
     if ids is not None:
         params["ids"] = list(ids)
         only = "AND p.id = ANY(%(ids)s)"
-    sql = _STATE_SQL.format(rating=rating, games=games, status=status, prev_join=join, only=only)
+    sql = _STATE_SQL.format(rating=rating, games=games, status=status, prev_join=join, only=only,
+                            rated_since=_RATED_SINCE.format(list_date="%(list_date)s"))
     return sql, params
 
 
@@ -337,7 +344,7 @@ def _read_states(period: RatingPeriod, ids: Sequence[int] | None = None) -> dict
                 reached_2200=bool(r[5]), last_game_date=_as_date(r[6]), flagged_lists=r[7] or 0,
                 prior_results=list(prior or []), birth_date=_as_date(r[9]), birth_year=r[10], sex=r[11] or "",
                 federation=r[12] or "", affiliated=bool(r[13]), fide=(r[14], r[15], r[16], r[17], r[18]),
-                registered=bool(r[19]),
+                registered=bool(r[19]), rated_since=_as_date(r[20]),
             )
     return out
 
@@ -387,7 +394,7 @@ def _player_input(s: _State) -> et.PlayerInput:
         ),
         status=s.status, last_game_date=s.last_game_date, fide_rating=s.fide[0], fide_rapid_rating=s.fide[1],
         fide_blitz_rating=s.fide[2], iccf_rating=s.fide[3], fpx_rating=s.fide[4], affiliated=s.affiliated,
-        inactive_lists=s.flagged_lists,
+        inactive_lists=s.flagged_lists, rated_since=s.rated_since if s.rating is not None else None,
     )
 
 
@@ -796,9 +803,12 @@ def _calculate_bulk(run: CalculationRun) -> None:
         "CASE WHEN COALESCE(pr.reached_2200, FALSE) THEN 1 ELSE 0 END, "
         "COALESCE(pr.last_game_date - DATE '0001-01-01' + 1, 0), COALESCE(pr.flagged_lists, 0), "
         f"CASE ({status_sql}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' THEN 3 "
-        "WHEN 'passive' THEN 4 ELSE 0 END" + _STATE_FROM.format(prev_join=join, only="")
+        "WHEN 'passive' THEN 4 ELSE 0 END, "
+        "COALESCE(" + _RATED_SINCE.format(list_date="%(list_date)s") + " - DATE '0001-01-01' + 1, 0)"
+        + _STATE_FROM.format(prev_join=join, only="")
     )
-    int_sql = int_sql % {k: int(v) for k, v in sparams.items()}
+    int_sql = int_sql % {k: f"DATE '{v.isoformat()}'" if isinstance(v, dt.date) else int(v)
+                         for k, v in sparams.items()}
     games_sql = (
         "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), "
         "CASE g.result WHEN '1-0' THEN 2 WHEN '+-' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END, "
@@ -815,7 +825,7 @@ def _calculate_bulk(run: CalculationRun) -> None:
     # queries then run on two server processes at once. Only outside a transaction (the Celery
     # task, the benchmark): a second connection would not see an open transaction's rows.
     games = None if connection.in_atomic_block else _read_in_thread(_copy_out_ints, games_sql, 7)
-    P = _copy_out_ints(int_sql, 9)
+    P = _copy_out_ints(int_sql, 10)
     P = P[np.argsort(P[:, 0], kind="stable")]  # by player id (searchsorted below); sorted here, not in SQL
     timer.step("read players")
     pid = P[:, 0]
@@ -831,7 +841,13 @@ def _calculate_bulk(run: CalculationRun) -> None:
     b_linked = (gb > 0) & (pid[bi] == gb) if len(pid) else gb < -1
     both_rated = w_linked & b_linked & rated[wi] & rated[bi]
     played = kind == 0
-    in_bulk = played & both_rated
+    # 8.2.4: a player whose first list came after the tournament ended counts as unrated for
+    # his opponents there (the game still counts for him). Both so: neither counts (8.3.1).
+    since = P[:, 9]
+    w_hidden = both_rated & (since[wi] > gend)
+    b_hidden = both_rated & (since[bi] > gend)
+    neither = played & w_hidden & b_hidden
+    in_bulk = played & both_rated & ~neither
     small = played & ~both_rated
     # Last game day per player (any played game in the period).
     last = P[:, 6].copy()
@@ -848,6 +864,14 @@ def _calculate_bulk(run: CalculationRun) -> None:
         code = "forfeit" if kind[g] == 1 else "not_played"
         excluded_rows.append((int(gt[g]), wk, bk, int(rnd[g]), code,
                               "not played (forfeit)" if code == "forfeit" else "not played", "fide-2024 5.1"))
+    for g in np.nonzero(neither)[0].tolist():
+        excluded_rows.append((int(gt[g]), str(gw[g]), str(gb[g]), int(rnd[g]), "no_rated_player",
+                              "neither player is rated (for the other)", "fide-2024 8.3.1"))
+    # The tournaments in which each such player counted as unrated for his opponents (few).
+    hidden_in: dict[int, set[int]] = defaultdict(set)
+    for side_hidden, idx in ((w_hidden & in_bulk, wi), (b_hidden & in_bulk, bi)):
+        for i, t in zip(idx[side_hidden].tolist(), gt[side_hidden].tolist(), strict=True):
+            hidden_in[i].add(t)
     # Unrated players with no game this period keep their state (prior results unchanged:
     # NULL, kept by the publication).
     playing = np.zeros(len(pid), dtype=bool)
@@ -876,7 +900,8 @@ def _calculate_bulk(run: CalculationRun) -> None:
                     if linked and int(x) not in states and str(x) not in opponents:
                         opponents[str(x)] = et.PlayerInput(
                             id=str(x), rating=int(rating[i]) if rated[i] else None, games=int(P[i, 2]),
-                            status=_STATUS_CODES[int(P[i, 8])])
+                            status=_STATUS_CODES[int(P[i, 8])],
+                            rated_since=dt.date.fromordinal(int(since[i])) if rated[i] and since[i] else None)
             games_by_t: dict[int, list[et.Game]] = defaultdict(list)
             extra: dict[str, et.PlayerInput] = {}
             for g in sub_idx.tolist():
@@ -938,7 +963,7 @@ def _calculate_bulk(run: CalculationRun) -> None:
         rating=np.where(rated, rating, 0), rated=rated, games_before=P[:, 2], youth=P[:, 3] == 1,
         reached_2400=P[:, 4] == 1, inactive_before=P[:, 8] == 1, last_game_ordinal=P[:, 6],
         white=wi[in_bulk], black=bi[in_bulk], white_score2=ws2[in_bulk],
-        white_counts=np.ones(int(in_bulk.sum()), dtype=bool), black_counts=np.ones(int(in_bulk.sum()), dtype=bool),
+        white_counts=~b_hidden[in_bulk], black_counts=~w_hidden[in_bulk],
         inactive_cutoff_ordinal=self_cutoff(period, params), floor=int(params["floor"]),
     ))
     timer.step("bulk fide-2024")
@@ -956,7 +981,8 @@ def _calculate_bulk(run: CalculationRun) -> None:
         engine_count[0] = len(rows)
         for row in rows:
             yield "\t".join(map(copy_text, row)) + tail
-    tournament_rows = _bulk_tournament_rows(wi[in_bulk], bi[in_bulk], ws2[in_bulk], gt[in_bulk], pid, rating, out)
+    tournament_rows = _bulk_tournament_rows(wi[in_bulk], bi[in_bulk], ws2[in_bulk], gt[in_bulk], pid, rating, out,
+                                            white_counts=~b_hidden[in_bulk], black_counts=~w_hidden[in_bulk])
     timer.step("pack game lines")
     import itertools
 
@@ -972,11 +998,11 @@ def _calculate_bulk(run: CalculationRun) -> None:
                           dtype=np.int64)
         touched |= rated & np.isin(pid, before)
     n_rated = int(touched.sum())
-    result_text = _bulk_result_lines(run, P, out, last, touched)
+    result_text = _bulk_result_lines(run, P, out, last, touched, hidden_in, floor=int(params["floor"]))
     _write_draft(
         run, None, tournament_rows, excluded_rows, ruleset="fide-2024", engine_version=ENGINE_VERSION,
         tournaments=sorted(set(gt.tolist())), result_text=itertools.chain(result_text, engine_text()),
-        line_count=2 * int(in_bulk.sum()), player_count=lambda: n_rated + engine_count[0],
+        line_count=int((~b_hidden[in_bulk]).sum() + (~w_hidden[in_bulk]).sum()), player_count=lambda: n_rated + engine_count[0],
     )
 
 
@@ -993,47 +1019,41 @@ def _read_states_for(period: RatingPeriod, ids: set[int]) -> dict[int, _State]:
     return _read_states(period, sorted(ids)) if ids else {}
 
 
-_BULK_NOTES = {
-    "k_700": "fide-2024 8.3.3", "below_floor": "fide-2024 7.2.1",
-    "inactive": "fide-2024 7.2.2", "reactivated": "fide-2024 7.2.2",
-}
-
-
-def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: Any) -> Iterable[str]:
+def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: Any,
+                       hidden_in: dict[int, set[int]], *, floor: int) -> Iterable[str]:
+    """COPY lines of the draft rows of the rated players in `mask`. A row with decisions to
+    explain (K lowered by the 700 rule, below the floor, inactive, active again, 8.2.4) gets
+    the engine's own notes (`Fide2024._rated_notes`), so both paths word them alike."""
     import numpy as np
+
+    from ratings.engine.regulations.fide_2024 import REGULATION as FIDE_2024
 
     idx = np.nonzero(mask)[0]
     tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
     NULL = r"\N"
     dates: dict[int, str] = {0: NULL}
-    notes_cache: dict[tuple[str, ...], tuple[str, str]] = {}
     cols = [
-        P[idx, 0], P[idx, 1], out.rating_after[idx], out.change[idx], out.k[idx], out.games[idx],
+        idx, P[idx, 0], P[idx, 1], out.rating_after[idx], out.change[idx], out.k[idx], out.games[idx],
         out.score2[idx], out.expected_milli[idx], out.out_of_list[idx], out.inactive[idx],
         out.reactivated[idx], out.k_reduced[idx], P[idx, 8], P[idx, 2], last[idx], P[idx, 4], P[idx, 5],
-        P[idx, 7],
+        P[idx, 7], P[idx, 6], out.k_rule[idx],
     ]
-    for (p, before, after, change, k, games, score2, exp, ool, inact, react, k700, prev, gb, lastd, r24, r22,
-         flagged) in zip(*(c.tolist() for c in cols), strict=True):
-        flags = []
-        if k700 and games:
-            flags.append("k_700")
-        if ool:
-            flags.append("below_floor")
-        if inact:
-            flags.append("inactive")
-        if react:
-            flags.append("reactivated")
-        status = "out_of_list" if ool else "inactive" if inact else "rated"
-        if flags:
-            key = tuple(flags)
-            cached = notes_cache.get(key)
-            if cached is None:
-                cached = notes_cache[key] = (
-                    json.dumps(flags), json.dumps([{"code": f, "article": _BULK_NOTES[f]} for f in flags]))
-            fj, nj = cached
+    for (i, p, before, after, change, k, games, score2, exp, ool, inact, react, k700, prev, gb, lastd, r24, r22,
+         flagged, last_before, rule) in zip(*(c.tolist() for c in cols), strict=True):
+        k700 = bool(k700 and games)
+        hidden = hidden_in.get(i)
+        if k700 or ool or inact or react or hidden:
+            notes = FIDE_2024._rated_notes(
+                et.PlayerInput(id=str(p), rating=before,
+                               last_game_date=dt.date.fromordinal(last_before) if last_before else None),
+                k=k, rule=rule, reduced=k700, n=games, rating_after=before + change, out_of_list=bool(ool),
+                inactive=bool(inact), reactivated=bool(react), hidden_in=sorted(map(str, hidden or ())),
+                floor=floor)
+            fj = json.dumps(sorted({n.code for n in notes}))
+            nj = json.dumps(_notes_json(notes)).replace("\\", "\\\\")
         else:
             fj = nj = "[]"
+        status = "out_of_list" if ool else "inactive" if inact else "rated"
         d = dates.get(lastd)
         if d is None:
             d = dates[lastd] = dt.date.fromordinal(lastd).isoformat()
@@ -1045,11 +1065,12 @@ def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: A
         )
 
 
-def _bulk_tournament_rows(w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: Any, out: Any) -> list[tuple[Any, ...]]:
-    """Both sides of every counted game, packed per tournament: in each tournament the white
-    lines in game order, then the black lines (as `_tournament_rows` orders them). Written
-    into the packed array in place: building the line arrays first and sorting them took
-    half a gigabyte for a semester."""
+def _bulk_tournament_rows(w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: Any, out: Any,
+                          white_counts: Any = None, black_counts: Any = None) -> list[tuple[Any, ...]]:
+    """Both sides of every counted game (a side that does not count, 8.2.4, is left out),
+    packed per tournament: in each tournament the white lines in game order, then the black
+    lines (as `_tournament_rows` orders them). Written into the packed array in place:
+    building the line arrays first and sorting them took half a gigabyte for a semester."""
     import numpy as np
 
     from ratings.models import LINE_DTYPE
@@ -1084,12 +1105,22 @@ def _bulk_tournament_rows(w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: An
     change[pw] = kw * (s2 * 500 - e) / 1000
     change[pb] = kb * (e - s2 * 500) / 1000
     lines["change"] = change
+    if white_counts is not None and black_counts is not None and not (white_counts.all() and black_counts.all()):
+        keep = np.empty(2 * n, dtype=bool)
+        keep[pw], keep[pb] = white_counts[go], black_counts[go]
+        ts, lines, change = ts[keep], lines[keep], change[keep]
+        if not len(ts):
+            return []
     return _group_lines(ts, lines, change)
 
 
 # --------------------------------------------------------------------------- publish
 
 
+# fide-2024 8.2.4: a first rating is "rated since" this list; a rating that stays keeps its date;
+# no rating, no date (below the floor he is listed as unrated from now on, 7.2.1).
+_RATED_SINCE_SQL = ("CASE WHEN d.rating_after IS NULL THEN NULL WHEN d.rating_before IS NULL "
+                    "THEN %(list_date)s ELSE cur.rated_since END")
 _KIND_SQL = ("CASE WHEN d.status = 'provisional' THEN 'provisional' "
              "WHEN d.rating_after IS NULL THEN 'unrated' ELSE 'effective' END")
 _ACTIVITY_SQL = ("CASE WHEN d.status = 'inactive' OR d.inactive THEN 'inactive' "
@@ -1189,50 +1220,53 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
                            reached_2400 = d.reached_2400, reached_2200 = d.reached_2200,
                            last_game_date = d.last_game_date, flagged_lists = d.flagged_lists,
                            prior_results = COALESCE(d.prior_results, cur.prior_results), ruleset = d.ruleset,
-                           engine_version = d.engine_version, updated_at = %s
+                           engine_version = d.engine_version, updated_at = %(now)s, rated_since = {_RATED_SINCE_SQL}
                        FROM ratings_draftresult d
-                       WHERE d.run_id = %s AND cur.player_id = d.player_id AND cur.system_id = %s
+                       WHERE d.run_id = %(run)s AND cur.player_id = d.player_id AND cur.system_id = %(system)s
                          AND ((cur.rating, cur.games, cur.kind, cur.activity, cur.out_of_list, cur.flagged_lists,
-                               cur.last_game_date, cur.engine_version, cur.reached_2400, cur.reached_2200)
+                               cur.last_game_date, cur.engine_version, cur.reached_2400, cur.reached_2200,
+                               cur.rated_since)
                               IS DISTINCT FROM (d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
                                d.status = 'out_of_list', d.flagged_lists, d.last_game_date, d.engine_version,
-                               d.reached_2400, d.reached_2200)
+                               d.reached_2400, d.reached_2200, {_RATED_SINCE_SQL})
                            OR (d.prior_results IS NOT NULL AND d.prior_results::text <> cur.prior_results::text))""",
-                    [now, run.pk, period.system_id],
+                    {"now": now, "run": run.pk, "system": period.system_id, "list_date": period.list_date},
                 )
                 cursor.execute(
                     f"""INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity,
                            out_of_list, reached_2400, reached_2200, last_game_date, flagged_lists, prior_results,
-                           ruleset, engine_version, updated_at)
-                       SELECT d.player_id, %s, d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
+                           ruleset, engine_version, updated_at, rated_since)
+                       SELECT d.player_id, %(system)s, d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
                               d.status = 'out_of_list', d.reached_2400, d.reached_2200, d.last_game_date,
-                              d.flagged_lists, COALESCE(d.prior_results, '[]'), d.ruleset, d.engine_version, %s
+                              d.flagged_lists, COALESCE(d.prior_results, '[]'), d.ruleset, d.engine_version, %(now)s,
+                              CASE WHEN d.rating_after IS NOT NULL THEN %(list_date)s END
                        FROM ratings_draftresult d
-                       WHERE d.run_id = %s AND NOT EXISTS (SELECT 1 FROM ratings_playerrating x
-                                                          WHERE x.player_id = d.player_id AND x.system_id = %s)""",
-                    [period.system_id, now, run.pk, period.system_id],
+                       WHERE d.run_id = %(run)s AND NOT EXISTS (SELECT 1 FROM ratings_playerrating x
+                                                          WHERE x.player_id = d.player_id AND x.system_id = %(system)s)""",
+                    {"now": now, "run": run.pk, "system": period.system_id, "list_date": period.list_date},
                 )
                 timer.step("player states")
             elif not later:
                 cursor.execute(
                     f"""INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity,
                            out_of_list, reached_2400, reached_2200, last_game_date, flagged_lists, prior_results,
-                           ruleset, engine_version, updated_at)
-                       SELECT d.player_id, %s, d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
+                           ruleset, engine_version, updated_at, rated_since)
+                       SELECT d.player_id, %(system)s, d.rating_after, d.total_games, {_KIND_SQL}, {_ACTIVITY_SQL},
                               d.status = 'out_of_list', d.reached_2400, d.reached_2200, d.last_game_date,
                               d.flagged_lists, COALESCE(d.prior_results, cur.prior_results, '[]'), d.ruleset,
-                              d.engine_version, %s
+                              d.engine_version, %(now)s, {_RATED_SINCE_SQL}
                        FROM ratings_draftresult d
-                       LEFT JOIN ratings_playerrating cur ON cur.player_id = d.player_id AND cur.system_id = %s
-                       WHERE d.run_id = %s
+                       LEFT JOIN ratings_playerrating cur ON cur.player_id = d.player_id AND cur.system_id = %(system)s
+                       WHERE d.run_id = %(run)s
                        ON CONFLICT (player_id, system_id) DO UPDATE SET
                            rating = excluded.rating, games = excluded.games, kind = excluded.kind,
                            activity = excluded.activity, out_of_list = excluded.out_of_list,
                            reached_2400 = excluded.reached_2400, reached_2200 = excluded.reached_2200,
                            last_game_date = excluded.last_game_date, flagged_lists = excluded.flagged_lists,
                            prior_results = excluded.prior_results, ruleset = excluded.ruleset,
-                           engine_version = excluded.engine_version, updated_at = excluded.updated_at""",
-                    [period.system_id, now, period.system_id, run.pk],
+                           engine_version = excluded.engine_version, updated_at = excluded.updated_at,
+                           rated_since = excluded.rated_since""",
+                    {"now": now, "run": run.pk, "system": period.system_id, "list_date": period.list_date},
                 )
                 timer.step("player states")
         CalculationRun.objects.filter(pk=run.pk).update(published_list=published)

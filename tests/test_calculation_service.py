@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connection  # noqa: F401 (used by the skipif condition)
+from django.db import connection
 from django.test import override_settings
 
 from players.roles import RATING_OFFICER
@@ -249,3 +249,80 @@ def test_bulk_game_lines_packed_like_the_engine_paths_lines() -> None:
     for row in got:
         in_t = t == row[0]
         assert row[3] == len(set(pid[w[in_t]].tolist()) | set(pid[b[in_t]].tolist()))
+
+
+def _late_report_after_first_list():
+    """December 2026 (list of 1 January 2027). U (1800) was first rated in the list of
+    1 December 2026. A late report of a tournament that ended on 20 November (before that
+    list) has U beating A; a December tournament has U beating B."""
+    system = make_system()
+    period = make_period(system, dt.date(2026, 12, 1))
+    arbiter = make_user()
+    a, b, u = (make_player(birth_year=1980) for _ in range(3))
+    for p, r in ((a, 2000), (b, 2100)):
+        PlayerRating.objects.create(player=p, system=system, rating=r, games=50, kind="effective")
+    PlayerRating.objects.create(player=u, system=system, rating=1800, games=50, kind="effective",
+                                rated_since=dt.date(2026, 12, 1))
+    late = make_tournament(system, arbiter, status="validated", period=period, start_date=dt.date(2026, 11, 14),
+                           end_date=dt.date(2026, 11, 20))
+    december = make_tournament(system, arbiter, status="validated", period=period,
+                               start_date=dt.date(2026, 12, 5), end_date=dt.date(2026, 12, 10))
+    for t, opponent in ((late, a), (december, b)):
+        tu = TournamentPlayer.objects.create(tournament=t, player=u, start_rank=1, name=str(u))
+        to = TournamentPlayer.objects.create(tournament=t, player=opponent, start_rank=2, name=str(opponent))
+        Game.objects.create(tournament=t, round=1, white=tu, black=to, result="1-0", white_score=1, black_score=0)
+    return system, period, (a, b, u), late
+
+
+@pytest.mark.parametrize("bulk", [False, True])
+def test_8_2_4_rated_for_himself_unrated_for_his_opponents(django_capture_on_commit_callbacks, bulk) -> None:
+    """fide-2024 8.2.4: U's game of the tournament that ended before his first list counts for
+    him but not for his opponent A; the December game counts for both. The engine path and
+    the PostgreSQL bulk path apply it alike."""
+    if bulk and connection.vendor != "postgresql":
+        pytest.skip("the bulk path reads with COPY (PostgreSQL)")
+    system, period, (a, b, u), late = _late_report_after_first_list()
+    with override_settings(RATINGS_BULK_MIN_GAMES=0 if bulk else 10**9), \
+            django_capture_on_commit_callbacks(execute=True):
+        services.period_close(period=period)
+        run = services.calculation_request(period=period)
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert run.method == ("bulk" if bulk else "engine")
+    rows = {r.player_id: r for r in DraftResult.objects.filter(run=run)}
+    assert rows[u.pk].games == 2  # both his games count for him
+    assert rows[b.pk].games == 1
+    assert a.pk not in rows or (rows[a.pk].games, rows[a.pk].change) == (0, 0)  # U was unrated for A
+    assert "rated_after_first_list" in rows[u.pk].flags
+    note = next(n for n in rows[u.pk].notes if n["code"] == "rated_after_first_list")
+    assert note["article"] == "fide-2024 8.2.4" and note["params"] == {"tournament": str(late.pk)}
+    # U's game lines: two; A has none.
+    lines = selectors.draft_player(run=run, player_id=u.pk)["lines"]
+    assert sorted(g.opponent_rating for g in lines) == [2000, 2100]
+    assert selectors.draft_player(run=run, player_id=a.pk)["lines"] == []
+
+
+def test_first_rating_publication_records_rated_since(django_capture_on_commit_callbacks) -> None:
+    """A first rating published in a list is "rated since" that list's date; a rating that
+    stays keeps its date (none, for one that came before the records)."""
+    system = make_system()
+    period = make_period(system)
+    arbiter = make_user()
+    rated = [make_player(birth_year=1980) for _ in range(5)]
+    for i, p in enumerate(rated):
+        PlayerRating.objects.create(player=p, system=system, rating=1900 + 20 * i, games=50, kind="effective")
+    newcomer = make_player(birth_year=1990)
+    t = make_tournament(system, arbiter, status="validated", period=period)
+    tn = TournamentPlayer.objects.create(tournament=t, player=newcomer, start_rank=1, name=str(newcomer))
+    for r, p in enumerate(rated, start=1):
+        tp = TournamentPlayer.objects.create(tournament=t, player=p, start_rank=r + 1, name=str(p))
+        Game.objects.create(tournament=t, round=r, white=tn, black=tp, result="1/2-1/2",
+                            white_score=0.5, black_score=0.5)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.period_close(period=period)
+        services.calculation_request(period=period)
+    services.list_publish(period=period)
+    state = PlayerRating.objects.get(player=newcomer, system=system)
+    assert state.rating is not None  # five draws against 1900-1980: a first rating (8.2.2)
+    assert state.rated_since == period.list_date
+    assert PlayerRating.objects.get(player=rated[0], system=system).rated_since is None
