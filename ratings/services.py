@@ -1036,21 +1036,50 @@ def _bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: A
         idx, P[idx, 0], P[idx, 1], out.rating_after[idx], out.change[idx], out.k[idx], out.games[idx],
         out.score2[idx], out.expected_milli[idx], out.out_of_list[idx], out.inactive[idx],
         out.reactivated[idx], out.k_reduced[idx], P[idx, 8], P[idx, 2], last[idx], P[idx, 4], P[idx, 5],
-        P[idx, 7], P[idx, 6], out.k_rule[idx],
+        P[idx, 7], P[idx, 6],
     ]
+    # Each note's JSON is made once per distinct wording (a semester has 100,000 rows with a
+    # note but a few hundred distinct notes): the engine words one note at a time.
+    made: dict[tuple[Any, ...], str] = {}
+
+    def note(key: tuple[Any, ...], *, last_before: int = 0, k: int = 0, n: int = 0, rating_after: int = 0,
+             hidden: Sequence[str] = ()) -> str:
+        text = made.get(key)
+        if text is None:
+            code = key[0]
+            notes = FIDE_2024._rated_notes(
+                et.PlayerInput(id="", rating=0,
+                               last_game_date=dt.date.fromordinal(last_before) if last_before else None),
+                k=k, rule=0, reduced=code == "k_700", n=n, rating_after=rating_after,
+                out_of_list=code == "below_floor", inactive=code == "inactive", reactivated=code == "reactivated",
+                hidden_in=hidden, floor=floor)
+            text = made[key] = ", ".join(json.dumps(x) for x in _notes_json(notes)).replace("\\", "\\\\")
+        return text
+
     for (i, p, before, after, change, k, games, score2, exp, ool, inact, react, k700, prev, gb, lastd, r24, r22,
-         flagged, last_before, rule) in zip(*(c.tolist() for c in cols), strict=True):
+         flagged, last_before) in zip(*(c.tolist() for c in cols), strict=True):
         k700 = bool(k700 and games)
         hidden = hidden_in.get(i)
         if k700 or ool or inact or react or hidden:
-            notes = FIDE_2024._rated_notes(
-                et.PlayerInput(id=str(p), rating=before,
-                               last_game_date=dt.date.fromordinal(last_before) if last_before else None),
-                k=k, rule=rule, reduced=k700, n=games, rating_after=before + change, out_of_list=bool(ool),
-                inactive=bool(inact), reactivated=bool(react), hidden_in=sorted(map(str, hidden or ())),
-                floor=floor)
-            fj = json.dumps(sorted({n.code for n in notes}))
-            nj = json.dumps(_notes_json(notes)).replace("\\", "\\\\")
+            # In the engine's order (Fide2024._rated_notes).
+            codes, parts = [], []
+            if k700:
+                codes.append("k_700")
+                parts.append(note(("k_700", k, games), k=k, n=games))
+            for t in sorted(map(str, hidden or ())):
+                codes.append("rated_after_first_list")
+                parts.append(note(("rated_after_first_list", t), hidden=(t,)))
+            if ool:
+                codes.append("below_floor")
+                parts.append(note(("below_floor", before + change), rating_after=before + change))
+            if inact:
+                codes.append("inactive")
+                parts.append(note(("inactive", last_before), last_before=last_before))
+            if react:
+                codes.append("reactivated")
+                parts.append(note(("reactivated",)))
+            fj = json.dumps(sorted(set(codes)))
+            nj = "[" + ", ".join(parts) + "]"
         else:
             fj = nj = "[]"
         status = "out_of_list" if ool else "inactive" if inact else "rated"

@@ -326,3 +326,52 @@ def test_first_rating_publication_records_rated_since(django_capture_on_commit_c
     assert state.rating is not None  # five draws against 1900-1980: a first rating (8.2.2)
     assert state.rated_since == period.list_date
     assert PlayerRating.objects.get(player=rated[0], system=system).rated_since is None
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="the bulk path reads with COPY (PostgreSQL)")
+def test_bulk_path_explains_its_decisions_as_the_engine_does(django_capture_on_commit_callbacks) -> None:
+    """The bulk path words its decisions with the engine's notes: the same flags, articles,
+    templates and parameters as the engine path, for K lowered by the 700 rule (8.3.3), a
+    rating below the floor (7.2.1), a player going inactive and one active again (7.2.2)."""
+    system = make_system()
+    period = make_period(system)
+    arbiter = make_user()
+
+    def rated(rating, games, **state):
+        p = make_player(birth_year=1980)
+        PlayerRating.objects.create(player=p, system=system, rating=rating, games=games, kind="effective", **state)
+        return p
+
+    opponents = [rated(1500, 100) for _ in range(18)]
+    busy = rated(1600, 5)  # K 40 (under 30 games) x 18 games > 700
+    sinking = rated(1410, 10)  # two losses at K 40: below 1400
+    back = rated(1700, 100, activity="inactive", last_game_date=dt.date(2025, 1, 10))
+    idle = rated(1800, 100, last_game_date=dt.date(2025, 6, 1))  # no game for over a year
+    t = make_tournament(system, arbiter, status="validated", period=period)
+    tp = {p.pk: TournamentPlayer.objects.create(tournament=t, player=p, start_rank=n + 1, name=str(p))
+          for n, p in enumerate([*opponents, busy, sinking, back])}
+    pairs = [(busy, o, "1/2-1/2") for o in opponents] + [(sinking, opponents[0], "0-1"),
+                                                         (sinking, opponents[1], "0-1"), (back, opponents[2], "1-0")]
+    for r, (w, b, res) in enumerate(pairs, start=1):
+        ws = {"1-0": 1, "0-1": 0, "1/2-1/2": 0.5}[res]
+        Game.objects.create(tournament=t, round=r, white=tp[w.pk], black=tp[b.pk], result=res,
+                            white_score=ws, black_score=1 - ws)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.period_close(period=period)
+    runs = {}
+    for bulk in (False, True):
+        with override_settings(RATINGS_BULK_MIN_GAMES=0 if bulk else 10**9), \
+                django_capture_on_commit_callbacks(execute=True):
+            run = services.calculation_request(period=period)
+        run.refresh_from_db()
+        assert run.method == ("bulk" if bulk else "engine"), run.error
+        runs[bulk] = {d.player_id: d for d in DraftResult.objects.filter(run=run)}
+    expected_flags = {busy.pk: ["k_700"], sinking.pk: ["below_floor"], back.pk: ["reactivated"], idle.pk: ["inactive"]}
+    for pk, flags in expected_flags.items():
+        engine, bulk = runs[False][pk], runs[True][pk]
+        assert engine.flags == flags and bulk.flags == flags
+        assert [n for n in engine.notes if n["code"] != "k"] == bulk.notes
+        assert (engine.rating_after, engine.change, engine.k, engine.status) == \
+            (bulk.rating_after, bulk.change, bulk.k, bulk.status)
+    assert runs[True][busy.pk].k == 700 // 18
+    assert runs[True][idle.pk].notes[0]["params"] == {"last": "2025-06-01"}
