@@ -326,3 +326,29 @@ def test_the_pure_cycles_module_knows_every_list_cycle() -> None:
     from ratings.models import ListCycle
 
     assert {c.value for c in ListCycle} == {cycles.MONTHLY, cycles.QUARTERLY, cycles.SEMESTRAL}
+
+
+@pytest.mark.django_db
+def test_migration_0009_moves_only_old_default_closing_dates_of_open_fide_2024_periods() -> None:
+    """ratings 0009: an open fide-2024 period that still closes on its last day (the old
+    default) closes 3 days before its list (7.1.3); a date an officer set, a published period
+    and another regulation's period keep theirs."""
+    import importlib
+
+    from django.apps import apps
+
+    from tests.factories import make_period
+
+    migration = importlib.import_module("ratings.migrations.0009_rated_since")
+    fide = make_system(ruleset="fide-2024")
+    old_default = make_period(fide, dt.date(2026, 11, 1), closing_date=dt.date(2026, 11, 30))
+    by_hand = make_period(fide, dt.date(2026, 12, 1), closing_date=dt.date(2026, 12, 20))
+    published = make_period(fide, dt.date(2026, 10, 1), closing_date=dt.date(2026, 10, 31), status="published")
+    fce = make_period(make_system(ruleset="fce"), dt.date(2026, 11, 1), closing_date=dt.date(2026, 11, 30))
+    migration.fide_2024_closing_dates(apps, None)
+    for period in (old_default, by_hand, published, fce):
+        period.refresh_from_db()
+    assert old_default.closing_date == dt.date(2026, 11, 28)  # list of 1 December minus 3 days
+    assert by_hand.closing_date == dt.date(2026, 12, 20)
+    assert published.closing_date == dt.date(2026, 10, 31)
+    assert fce.closing_date == dt.date(2026, 11, 30)
