@@ -193,6 +193,33 @@ def test_representative_strings_translate(lang: str) -> None:
         assert gettext("Rating lists") == "Rating lists"
 
 
+def _engine_templates() -> dict[str, str]:
+    """Every literal the engine marks with its no-op ``_()`` (what makemessages extracts),
+    with where it is."""
+    found: dict[str, str] = {}
+    engine = Path(settings.BASE_DIR) / "ratings" / "engine"
+    for path in sorted(engine.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_":
+                (arg,) = node.args
+                assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), (
+                    f"{path}:{node.lineno}: _() of a non-literal is not extracted")
+                found.setdefault(arg.value, f"{path.relative_to(settings.BASE_DIR)}:{node.lineno}")
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_engine_template_is_translated(lang: str) -> None:
+    """The notes and reasons the calculation stores are shown translated (ratings_notes)."""
+    templates = _engine_templates()
+    assert len(templates) > 100
+    catalogue = {e.msgid: e for e in _messages(lang)}
+    missing = [where for text, where in templates.items() if text not in catalogue]
+    assert not missing, f"{lang}: engine templates not in the catalogue (makemessages): {missing}"
+    for text in templates:
+        assert sorted(PLACEHOLDER.findall(catalogue[text].msgstr[0])) == sorted(PLACEHOLDER.findall(text)), text
+
+
 @pytest.mark.django_db
 def test_page_in_spanish_from_accept_language(client) -> None:
     html = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="es").content.decode()

@@ -72,6 +72,8 @@ def test_officer_closes_calculates_reviews_publishes_and_downloads(
     page.goto(live_server.url + reverse("ratings:review_player", args=[period.pk, players[0].pk]))
     table = page.locator("#calculation").inner_text()
     assert "2100" in table and "0.36" in table and "12.80" in table
+    # The K decision as a sentence (ratings_notes), not the engine's raw template.
+    assert page.locator("#notes li[data-code='k']").inner_text() == "fide-2024 8.3.3 — K = 20: rating below 2400"
     page.goto(live_server.url + reverse("ratings:period", args=[period.pk]))
     page.click("#publish")
     published = PublishedList.objects.get(period=period)
