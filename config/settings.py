@@ -174,6 +174,9 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = REPORT_MAX_BYTES + 1024 * 1024
 # Rating lists imported from the browser (a worker imports them; larger uploads go to a
 # temporary file, not memory): files over this are refused.
 LIST_IMPORT_MAX_BYTES = env.get_int("LIST_IMPORT_MAX_BYTES", 256 * 1024 * 1024)
+# A list import still queued after this many minutes (no worker took it: its message may have
+# been lost) can be sent to the workers again from its page.
+LIST_IMPORT_REQUEUE_MINUTES = env.get_int("LIST_IMPORT_REQUEUE_MINUTES", 15)
 
 # The federation this office serves (3-letter FIDE code), used for new players and reports.
 FEDERATION_CODE = env.get_str("FEDERATION_CODE", "ESP") or "ESP"

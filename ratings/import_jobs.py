@@ -9,7 +9,10 @@
   transaction, so a job never says succeeded for a list that was not written, and a failed
   import writes nothing (list_import is atomic). The pieces are deleted when the job ends.
 - ``list_import_job_progress(*, job)`` and ``list_import_jobs_recent()`` are the reads the
-  pages need.
+  pages need; ``list_import_stalled(*, job)`` says whether a queued job has waited longer than
+  ``LIST_IMPORT_REQUEUE_MINUTES`` (its message may have been lost by the broker), and
+  ``list_import_requeue(*, job)`` sends such a job to the workers again.
+- ``list_import_jobs_prune(*, days)`` deletes finished jobs (``manage.py prune_import_jobs``).
 
 With no broker (the embedded default) Celery runs the task eagerly, right after the request's
 commit, so the job is finished when the page redirects to it. docs/lists.md has the details.
@@ -17,6 +20,7 @@ commit, so the job is finished when the page redirects to it. docs/lists.md has 
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 import logging
 from collections.abc import Iterable, Iterator
@@ -24,13 +28,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, QuerySet
+from django.db.models import Count, F, QuerySet, Sum
+from django.db.models.functions import Length
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from ratings import imports
 from ratings.models import (
+    ACTIVE_IMPORT_STATUSES,
     ImportStatus,
     ListImportChunk,
     ListImportJob,
@@ -53,6 +59,7 @@ WORKER_LOST = gettext_noop(
     "The worker stopped during this import several times (a file too large for its memory?)."
 )
 INCOMPLETE = gettext_noop("The uploaded file is incomplete; upload it again.")
+REQUEUED = gettext_noop("Queued again")
 
 
 class ListImportRefused(Exception):
@@ -92,8 +99,6 @@ def list_import_request(*, system: RatingSystem, data: bytes | Iterable[bytes], 
     """Store the file and a queued job; enqueue the import after commit. ``data`` is the
     file's bytes or an iterable of byte strings (an upload's ``chunks()``, so the web process
     never holds the whole file)."""
-    from ratings import tasks
-
     fmt = format.lower()
     if fmt not in imports.FORMATS:
         raise ValueError(f"unknown list format {fmt!r}")
@@ -117,10 +122,71 @@ def list_import_request(*, system: RatingSystem, data: bytes | Iterable[bytes], 
         ListImportJob.objects.filter(pk=job.pk).update(size=size)
         job.size = size
         if enqueue:
-            queue = getattr(settings, "RATINGS_QUEUE", None)
-            options = {"queue": queue} if queue else {}
-            transaction.on_commit(lambda: tasks.import_list.apply_async(args=[job.pk], **options))
+            _enqueue_on_commit(job.pk)
     return job
+
+
+def _enqueue_on_commit(job_id: int) -> None:
+    from ratings import tasks
+
+    queue = getattr(settings, "RATINGS_QUEUE", None)
+    options = {"queue": queue} if queue else {}
+    transaction.on_commit(lambda: tasks.import_list.apply_async(args=[job_id], **options))
+
+
+def requeue_after() -> dt.timedelta:
+    return dt.timedelta(minutes=int(settings.LIST_IMPORT_REQUEUE_MINUTES))
+
+
+def list_import_stalled(*, job: ListImportJob, now: dt.datetime | None = None) -> bool:
+    """A job still queued LIST_IMPORT_REQUEUE_MINUTES after it was requested: no worker has
+    taken it, and its message may be lost (the broker's data wiped, a queue nobody consumes)."""
+    return job.status == ImportStatus.QUEUED and (now or timezone.now()) - job.requested_at >= requeue_after()
+
+
+def _file_stored(job_id: int, size: int) -> bool:
+    """The job's pieces are all there (without reading them)."""
+    found = ListImportChunk.objects.filter(job_id=job_id).aggregate(
+        pieces=Count("pk"), bytes=Sum(Length("data")))
+    expected_pieces = -(-size // CHUNK_BYTES)
+    return found["pieces"] == expected_pieces and (found["bytes"] or 0) == size
+
+
+def list_import_requeue(*, job: ListImportJob) -> ListImportJob:
+    """Send a stalled queued job to the workers again (after commit). The task runs a job at
+    most once whatever the number of messages (``list_import_run`` leaves a finished job alone,
+    and a second message waits for the system's lock), so a message that was not lost after all
+    costs nothing. A job whose stored file is gone can never run: it is failed instead, and
+    ListImportRefused says so."""
+    with transaction.atomic():
+        job = ListImportJob.objects.select_for_update().get(pk=job.pk)
+        if job.status != ImportStatus.QUEUED:
+            raise ListImportRefused(gettext("This import is no longer queued."))
+        if not list_import_stalled(job=job):
+            raise ListImportRefused(gettext("Wait a little longer: a worker may still take this import."))
+        stored = _file_stored(job.pk, job.size)
+        if stored:
+            ListImportJob.objects.filter(pk=job.pk).update(phase=REQUEUED)
+            _enqueue_on_commit(job.pk)
+        else:
+            _finish_failed(job.pk, error=INCOMPLETE)
+    if not stored:  # raised once the failure is committed
+        raise ListImportRefused(gettext(INCOMPLETE))
+    log.warning("list import %s: queued since %s, sent to the workers again", job.pk, job.requested_at)
+    job.refresh_from_db()
+    return job
+
+
+def list_import_jobs_prune(*, days: int, now: dt.datetime | None = None) -> int:
+    """Delete the jobs that finished more than ``days`` days ago (their problems with them);
+    queued and running jobs are kept whatever their age. Returns how many were deleted."""
+    if days < 0:
+        raise ValueError("days must not be negative")
+    cutoff = (now or timezone.now()) - dt.timedelta(days=days)
+    old = ListImportJob.objects.exclude(status__in=ACTIVE_IMPORT_STATUSES).filter(finished_at__lt=cutoff)
+    with transaction.atomic():
+        _, per_model = old.delete()  # a finished job has no pieces left; any would go with it
+    return per_model.get(ListImportJob._meta.label, 0)
 
 
 # --------------------------------------------------------------------------- run (the task)
@@ -284,5 +350,5 @@ def list_import_job_progress(*, job: ListImportJob) -> dict[str, Any]:
     return {
         "job": job.pk, "status": job.status, "status_label": job.get_status_display(),
         "progress": job.progress, "message": gettext(job.phase) if job.phase else "",
-        "done": job.done,
+        "done": job.done, "stalled": list_import_stalled(job=job),
     }

@@ -13,6 +13,8 @@ urlpatterns = [
     path("lists/import/<int:pk>/", views_lists.list_import_job, name="list_import_job"),
     path("lists/import/<int:pk>/progress/", views_lists.list_import_job_progress,
          name="list_import_job_progress"),
+    path("lists/import/<int:pk>/requeue/", views_lists.list_import_job_requeue,
+         name="list_import_job_requeue"),
     path("lists/<int:pk>/diff/", views.list_diff, name="list_diff"),
     path("lists/<int:pk>/protest/", views.protest_create, name="protest_create"),
     # Rating periods (officers): close, calculate, review, publish, re-rate.

@@ -4,6 +4,7 @@ The import itself runs on a Celery worker (ratings/import_jobs.py)."""
 from __future__ import annotations
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -11,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from players.roles import RATING_OFFICER, user_has_role
 from ratings import exports, import_jobs
@@ -135,6 +136,22 @@ def list_import_job(request: HttpRequest, pk: int) -> HttpResponse:
         "problems": problems, "problems_cut": job.problem_total > len(problems),
         "error": gettext(job.error) if job.error else "",
     })
+
+
+@require_POST
+def list_import_job_requeue(request: HttpRequest, pk: int) -> HttpResponse:
+    """Send a job stuck in the queue to the workers again (same permission as the import)."""
+    refused = _officer_only(request)
+    if refused is not None:
+        return refused
+    job = get_object_or_404(ListImportJob, pk=pk)
+    try:
+        import_jobs.list_import_requeue(job=job)
+    except import_jobs.ListImportRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, gettext("The import was sent to the workers again."))
+    return redirect("ratings:list_import_job", pk=job.pk)
 
 
 @require_safe

@@ -6,13 +6,17 @@ Runs on SQLite and, with DATABASE_URL set, on PostgreSQL; the expected values ar
 """
 from __future__ import annotations
 
+import datetime as dt
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import timezone
 
 from players import roles
 from players.models import Player
@@ -235,7 +239,7 @@ def test_post_redirects_to_the_job_page_which_shows_the_counts(
     assert (job.filename, job.requested_by, job.system) == ("mar11.txt", officer, system)
     progress = client.get(reverse("ratings:list_import_job_progress", args=[job.pk])).json()
     assert progress == {"job": job.pk, "status": "succeeded", "status_label": "Succeeded",
-                        "progress": 100, "message": "Done", "done": True}
+                        "progress": 100, "message": "Done", "done": True, "stalled": False}
     html = client.get(response["Location"]).content.decode()
     for text in ("Import of mar11.txt into Standard", "Rows read: 500", "Players created: 500",
                  "Ratings written: 500"):
@@ -255,6 +259,12 @@ def test_job_page_of_a_failed_import_has_the_table_of_problems(
             "system": system.pk, "format": "txt", "file": SimpleUploadedFile("bad.txt", BAD_TXT.encode())})
     html = client.get(response["Location"]).content.decode()
     assert "The list was not imported" in html
+    # The failed state: no progress bar left where the import stopped, and what it means.
+    assert 'id="progress"' not in html and 'id="job-percent"' not in html
+    assert ('<span id="job-status" class="status status-failed" data-status="failed">Failed</span> · '
+            '<span id="job-phase">Nothing was written: the players and ratings are as they were before this '
+            'import.</span>') in html
+    assert "Correct the file and import it again." in html
     assert ('<tr><td class="num">3</td><td>Mar11</td>'
             "<td>Row 3, column Mar11: “2x00” is not a whole number.</td></tr>") in html
     assert ('<tr><td class="num">7</td><td>ID number</td>'
@@ -276,7 +286,7 @@ def test_a_queued_job_page_polls_its_progress(client, excerpt: bytes,
     assert progress_url in client.get(response["Location"]).content.decode()
     assert client.get(progress_url).json() == {
         "job": job.pk, "status": "queued", "status_label": "Queued", "progress": 0,
-        "message": "Queued", "done": False}
+        "message": "Queued", "done": False, "stalled": False}
     assert client.get(progress_url, HTTP_ACCEPT_LANGUAGE="es").json()["message"] == "En cola"
 
 
@@ -317,3 +327,146 @@ def test_the_import_messages_are_translated(lang: str) -> None:
              imports.SAVING, import_jobs.WORKER_LOST, import_jobs.INCOMPLETE]
     with translation.override(lang):
         assert [t for t in texts if gettext(t) == t] == []
+
+
+# ------------------------------------------------------------------------- a job stuck queued
+
+GOOD_TXT = "".join(BAD_TXT.splitlines(keepends=True)[:2]).encode()  # the header and one good row
+
+
+def _lost(system=None, **fields) -> ListImportJob:
+    """A queued job whose message never reached a worker."""
+    job = list_import_request(system=system or make_system(), data=GOOD_TXT, format="txt",
+                              filename="one.txt", enqueue=False)
+    if fields:
+        ListImportJob.objects.filter(pk=job.pk).update(**fields)
+        job.refresh_from_db()
+    return job
+
+
+def _minutes_ago(n: int) -> dt.datetime:
+    return timezone.now() - dt.timedelta(minutes=n)
+
+
+@pytest.mark.django_db
+def test_a_job_stuck_in_the_queue_is_offered_again_and_runs(client, django_capture_on_commit_callbacks) -> None:
+    client.force_login(make_user(role=roles.RATING_OFFICER))
+    job = _lost()
+    page_url = reverse("ratings:list_import_job", args=[job.pk])
+    requeue_url = reverse("ratings:list_import_job_requeue", args=[job.pk])
+    # Just queued: how long it has waited, no button, and a re-queue is refused.
+    html = client.get(page_url).content.decode()
+    assert "Waiting for a worker for 0\xa0minutes." in html and requeue_url not in html
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        refused = client.post(requeue_url, follow=True)
+    assert callbacks == [] and "Wait a little longer" in refused.content.decode()
+    assert ListImportJob.objects.get(pk=job.pk).status == "queued"
+
+    # Twenty minutes later (the default limit is 15): the page offers the button.
+    ListImportJob.objects.filter(pk=job.pk).update(requested_at=_minutes_ago(20))
+    html = client.get(page_url).content.decode()
+    assert "Waiting for a worker for 20\xa0minutes." in html
+    assert f'<form method="post" action="{requeue_url}" id="requeue-form">' in html
+    assert client.get(reverse("ratings:list_import_job_progress", args=[job.pk])).json()["stalled"] is True
+    spanish = client.get(page_url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Esperando a un proceso desde hace 20\xa0minutos." in spanish and "Volver a encolar" in spanish
+
+    # The button sends the task again (run eagerly here, on commit): the job is imported.
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = client.post(requeue_url)
+    assert len(callbacks) == 1 and response["Location"] == page_url
+    job.refresh_from_db()
+    assert (job.status, job.rows, job.players_created, job.attempts) == ("succeeded", 1, 1, 1)
+    html = client.get(page_url).content.decode()
+    assert "The import was sent to the workers again." in html and "Rows read: 1" in html
+    assert requeue_url not in html
+    # A finished job is not sent again.
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        again = client.post(requeue_url, follow=True)
+    assert callbacks == [] and "This import is no longer queued." in again.content.decode()
+
+
+@pytest.mark.django_db
+@override_settings(LIST_IMPORT_REQUEUE_MINUTES=60)
+def test_the_time_before_a_requeue_is_a_setting(django_capture_on_commit_callbacks) -> None:
+    job = _lost(requested_at=_minutes_ago(59))
+    assert not import_jobs.list_import_stalled(job=job)
+    with pytest.raises(ListImportRefused), django_capture_on_commit_callbacks(execute=True) as callbacks:
+        import_jobs.list_import_requeue(job=job)
+    assert callbacks == []
+    ListImportJob.objects.filter(pk=job.pk).update(requested_at=_minutes_ago(61))
+    job.refresh_from_db()
+    assert import_jobs.list_import_stalled(job=job)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        requeued = import_jobs.list_import_requeue(job=job)
+    assert len(callbacks) == 1 and (requeued.status, requeued.phase) == ("queued", "Queued again")
+    # A running job is not "stalled", however old.
+    ListImportJob.objects.filter(pk=job.pk).update(status="running")
+    job.refresh_from_db()
+    assert not import_jobs.list_import_stalled(job=job)
+
+
+@pytest.mark.django_db
+def test_a_stuck_job_whose_file_is_gone_fails_instead(client, django_capture_on_commit_callbacks) -> None:
+    client.force_login(make_user(role=roles.RATING_OFFICER))
+    job = _lost(requested_at=_minutes_ago(30))
+    ListImportChunk.objects.filter(job=job).delete()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = client.post(reverse("ratings:list_import_job_requeue", args=[job.pk]), follow=True)
+    assert callbacks == []
+    job.refresh_from_db()
+    assert (job.status, job.error) == ("failed", import_jobs.INCOMPLETE)
+    html = response.content.decode()
+    assert html.count("The uploaded file is incomplete; upload it again.") == 2  # the message, the job's error
+    assert 'data-status="failed"' in html and "Nothing was written" in html
+    # A piece missing in the middle is caught too (without reading the pieces).
+    other = _lost(requested_at=_minutes_ago(30))
+    ListImportJob.objects.filter(pk=other.pk).update(size=import_jobs.CHUNK_BYTES + 5)
+    other.refresh_from_db()
+    with pytest.raises(ListImportRefused):
+        import_jobs.list_import_requeue(job=other)
+    assert ListImportJob.objects.get(pk=other.pk).status == "failed"
+
+
+@pytest.mark.django_db
+def test_requeue_is_a_post_for_officers_only(client) -> None:
+    job = _lost(requested_at=_minutes_ago(30))
+    url = reverse("ratings:list_import_job_requeue", args=[job.pk])
+    response = client.post(url)
+    assert response.status_code == 302 and "login" in response["Location"]
+    client.force_login(make_user(role=roles.ARBITER))
+    assert client.post(url).status_code == 403
+    client.force_login(make_user(role=roles.RATING_OFFICER))
+    assert client.get(url).status_code == 405
+    assert client.post(reverse("ratings:list_import_job_requeue", args=[job.pk + 1])).status_code == 404
+    assert ListImportJob.objects.get(pk=job.pk).phase == "Queued"
+
+
+# ------------------------------------------------------------------------------- pruning
+
+
+@pytest.mark.django_db
+def test_prune_import_jobs_deletes_finished_jobs_older_than_the_days() -> None:
+    system = make_system()
+    now = timezone.now()
+    old_ok = _lost(system, status="succeeded", finished_at=now - dt.timedelta(days=40))
+    old_failed = _lost(system, status="failed", finished_at=now - dt.timedelta(days=31),
+                       problems=[{"line": 2, "code": "x", "template": "x", "params": {}}])
+    recent = _lost(system, status="failed", finished_at=now - dt.timedelta(days=29))
+    queued = _lost(system, requested_at=now - dt.timedelta(days=100))
+    running = _lost(system, status="running", requested_at=now - dt.timedelta(days=100))
+    assert ListImportChunk.objects.filter(job=old_ok).exists()  # its pieces go with it
+    out = StringIO()
+    call_command("prune_import_jobs", "--days", "30", stdout=out)
+    assert out.getvalue().startswith("Import jobs deleted: 2 (finished before ")
+    assert set(ListImportJob.objects.values_list("pk", flat=True)) == {recent.pk, queued.pk, running.pk}
+    assert not ListImportChunk.objects.filter(job_id__in=[old_ok.pk, old_failed.pk]).exists()
+    assert ListImportChunk.objects.filter(job=queued).exists()
+    out = StringIO()
+    call_command("prune_import_jobs", "--days", "0", stdout=out)
+    assert out.getvalue().startswith("Import jobs deleted: 1 ")
+    assert set(ListImportJob.objects.values_list("pk", flat=True)) == {queued.pk, running.pk}
+    with pytest.raises(CommandError):
+        call_command("prune_import_jobs", "--days", "-1")
+    with pytest.raises(CommandError):
+        call_command("prune_import_jobs")  # --days is required
