@@ -511,14 +511,19 @@ def _create(*, players: int, rng: random.Random, today: date, say: Callable[[str
 
     # ---- tournaments in the open standard period
     t_counts = _tournaments(rng=rng, system=systems["std"], period=periods["std"], users=users,
-                            people=people, meta=meta, history=history["std"])
+                            people=people, meta=meta, history=history["std"], today=today)
     counts.update(t_counts)
     return counts
 
 
 def _tournaments(*, rng: random.Random, system: Any, period: Any, users: dict[str, Any],
                  people: list[Player], meta: list[dict[str, Any]],
-                 history: list[tuple[Player, list[int | None], Any]]) -> dict[str, int]:
+                 history: list[tuple[Player, list[int | None], Any]], today: date) -> dict[str, int]:
+    """The open period's tournaments, each put where the assignment rules put it
+    (ratings.selectors.period_for_tournament, as a registration or a report does): every one
+    ends by the period's closing date (fide-2024 7.1.3: 3 days before the list; a tournament
+    ending later belongs to the next list), and the reports arrive by that date too."""
+    from ratings.selectors import period_for_tournament
     from tournaments.models import (
         Game,
         GameKind,
@@ -545,22 +550,29 @@ def _tournaments(*, rng: random.Random, system: Any, period: Any, users: dict[st
         ("Torneo Cerrado Ciudad de Linares", "Linares", "Andalucía", PairingSystem.ROUND_ROBIN, 5, 6,
          TournamentStatus.VALIDATED, 3, 5, "closed"),
         ("Open de Galicia", "Vigo", "Galicia", PairingSystem.SWISS, 7, 0,
-         TournamentStatus.REGISTERED, 24, 5, "regional open"),
+         TournamentStatus.REGISTERED, 20, 5, "regional open"),
     ]
-    now = timezone.now()
+    # Reports (and the registration of the last one) arrive today, or on the closing date when
+    # the demo is created after it: later, they would go to the next period, not open yet.
+    received_on = min(today, period.closing_date)
+    received_at = timezone.now() if received_on == timezone.localdate() else _aware(received_on, 18)
     n_t = n_tp = n_g = 0
     for name, city, region, pairing, rounds, size, status, offset, days, category in specs:
-        t_start = start + timedelta(days=offset)
-        t_end = min(period.end, t_start + timedelta(days=days - 1))
-        tournament = Tournament.objects.create(
+        t_end = min(period.closing_date, start + timedelta(days=offset + days - 1))
+        t_start = min(start + timedelta(days=offset), t_end)
+        tournament = Tournament(
             name=name, city=city, start_date=t_start, end_date=t_end, system=pairing,
             category=category, rounds=rounds, base_minutes=90, increment_seconds=30,
             moves_per_control=40, extra_minutes=30, chief_arbiter=rng.choice(
                 ("Josep Mª Serra Puig", "Ana Belén Fernández Ruiz", "Íñigo Etxeberria Goñi")),
-            arbiter=users["arbiter"], rating_system=system, period=period, status=status,
-            report_received_at=now if status != TournamentStatus.REGISTERED else None,
-            validated_at=now if status == TournamentStatus.VALIDATED else None,
+            arbiter=users["arbiter"], rating_system=system, status=status,
+            report_received_at=received_at if status != TournamentStatus.REGISTERED else None,
+            validated_at=received_at if status == TournamentStatus.VALIDATED else None,
         )
+        # The dates above fit the open period; should the rules change, the tournament goes
+        # where they say (None: no open period takes it yet), as in the real flow.
+        tournament.period = period_for_tournament(tournament=tournament, received_on=received_on).period
+        tournament.save()
         n_t += 1
         if not size:
             continue  # registered only: the report (players, games) has not arrived yet

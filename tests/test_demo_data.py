@@ -80,6 +80,39 @@ def test_demo_federation_players_systems_users_lists_and_tournaments() -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("today", [
+    dt.date(2026, 11, 15),  # a 30-day month: fide-2024 closes on the 28th (list 1 Dec minus 3 days, 7.1.3)
+    dt.date(2026, 11, 30),  # after that closing date
+    dt.date(2027, 2, 10),  # February: closes on the 26th
+    dt.date(2026, 12, 31),  # a 31-day month: closes on the 29th
+])
+def test_demo_tournaments_are_in_the_period_the_assignment_rules_give(today: dt.date) -> None:
+    """Each demo tournament is in the period ratings.selectors.period_for_tournament gives it
+    (the rules a real registration and report follow), and that is the open standard period:
+    each ends by its closing date, and its report (if any) arrived by then."""
+    from django.utils import timezone
+
+    from players.demo import demo_federation_create
+    from ratings.selectors import period_for_tournament
+
+    demo_federation_create(players=150, seed=5, today=today)
+    open_std = RatingPeriod.objects.get(system__code="std", status=PeriodStatus.OPEN)
+    assert open_std.start == today.replace(day=1)
+    closing = {11: dt.date(2026, 11, 28), 2: dt.date(2027, 2, 26), 12: dt.date(2026, 12, 29)}[today.month]
+    assert open_std.closing_date == closing
+    tournaments = list(Tournament.objects.filter(rating_system__code="std"))
+    assert len(tournaments) == 5 and {t.period_id for t in tournaments} == {open_std.pk}
+    for t in tournaments:
+        received = timezone.localdate(t.report_received_at) if t.report_received_at else None
+        assert t.end_date <= closing, t.name
+        assert received is None or received <= min(today, closing), t.name
+        assignment = period_for_tournament(tournament=t, received_on=received or min(today, closing))
+        assert (assignment.period, assignment.late) == (open_std, False), (t.name, assignment.reason)
+    galicia = Tournament.objects.get(name="Open de Galicia")
+    assert galicia.status == "registered" and galicia.report_received_at is None
+
+
+@pytest.mark.django_db
 def test_demo_federation_twice_does_not_duplicate() -> None:
     _demo()
     counts = (Player.objects.count(), PublishedList.objects.count(), Game.objects.count(),
