@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.test import override_settings
@@ -19,3 +20,16 @@ def celery_eager_by_default() -> Iterator[None]:
     """
     with override_settings(CELERY_TASK_ALWAYS_EAGER=True):
         yield
+
+
+#: The real FIDE list excerpt of ../shared/data/ (read there, never copied into the project).
+FIDE_LIST_EXCERPT = (Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "fide-list"
+                     / "legacy-2011-03-standard-list-excerpt-500.txt")
+
+
+@pytest.fixture
+def excerpt() -> bytes:
+    """The FIDE list excerpt's bytes; the test is skipped when the shared data is absent."""
+    if not FIDE_LIST_EXCERPT.is_file():
+        pytest.skip("shared FIDE list excerpt not available")
+    return FIDE_LIST_EXCERPT.read_bytes()

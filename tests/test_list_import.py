@@ -6,8 +6,6 @@ expected values are the same on both.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
@@ -20,16 +18,6 @@ from ratings import list_formats as lf
 from ratings.imports import ListImportError, list_import
 from ratings.models import PlayerRating
 from tests.factories import make_player, make_system, make_user
-
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "fide-list"
-EXCERPT = DATA / "legacy-2011-03-standard-list-excerpt-500.txt"
-
-
-@pytest.fixture
-def excerpt() -> bytes:
-    if not EXCERPT.is_file():
-        pytest.skip("shared FIDE list excerpt not available")
-    return EXCERPT.read_bytes()
 
 
 def _expected_method() -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -25,16 +24,6 @@ from ratings.import_jobs import CHUNK_BYTES, ListImportRefused, list_import_requ
 from ratings.models import ListImportChunk, ListImportJob, PlayerRating
 from tests.factories import make_player, make_system, make_user
 from tests.test_list_import import BAD_TXT
-
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "fide-list"
-EXCERPT = DATA / "legacy-2011-03-standard-list-excerpt-500.txt"
-
-
-@pytest.fixture
-def excerpt() -> bytes:
-    if not EXCERPT.is_file():
-        pytest.skip("shared FIDE list excerpt not available")
-    return EXCERPT.read_bytes()
 
 
 def _stored(job: ListImportJob) -> bytes:

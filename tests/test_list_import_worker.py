@@ -13,8 +13,8 @@ from django.db import connection  # noqa: F401 (the skip condition of postgres_o
 from players.models import Player
 from ratings.import_jobs import list_import_request
 from ratings.models import ListImportChunk, ListImportJob, PlayerRating
+from tests.conftest import FIDE_LIST_EXCERPT as EXCERPT
 from tests.factories import make_system
-from tests.test_list_import_jobs import EXCERPT
 from tests.test_periods_worker import celery_broker, postgres_only, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), postgres_only]
