@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import logging
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -35,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from ratings import imports
+from ratings.messages import json_ready, stored_message
 from ratings.models import (
     ACTIVE_IMPORT_STATUSES,
     ImportStatus,
@@ -262,10 +262,8 @@ def _file(job: ListImportJob) -> bytes | None:
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
-    entry = {"line": problem.line, "field": problem.field, "code": problem.code,
-             "template": problem.template, "params": dict(problem.params)}
-    result: dict[str, Any] = json.loads(json.dumps(entry, default=str))
-    return result
+    return {"line": problem.line, "field": problem.field, "code": problem.code,
+            "template": problem.template, "params": json_ready(dict(problem.params))}
 
 
 def _finish_failed(job_id: int, *, problems: list[Problem] | None = None, total: int = 0,
@@ -333,16 +331,9 @@ def list_import_jobs_recent(*, limit: int = 20) -> QuerySet[ListImportJob]:
 
 
 def problem_message(entry: dict[str, Any]) -> str:
-    """A stored problem in the reader's language: the template translated, then formatted."""
-    template = str(entry.get("template", ""))
-    params = entry.get("params") or {}
-    try:
-        return gettext(template) % params
-    except (KeyError, TypeError, ValueError):
-        try:
-            return template % params
-        except (KeyError, TypeError, ValueError):
-            return template
+    """A stored problem in the reader's language."""
+    params = entry.get("params")
+    return stored_message(str(entry.get("template", "")), params if isinstance(params, dict) else {})
 
 
 def list_import_job_progress(*, job: ListImportJob) -> dict[str, Any]:

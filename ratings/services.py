@@ -28,6 +28,7 @@ from config.timing import StepTimer
 from ratings import selectors
 from ratings.engine import ENGINE_VERSION, rate_period
 from ratings.engine import types as et
+from ratings.messages import json_ready
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
     CalculationRun,
@@ -523,25 +524,10 @@ def _calculate_engine(run: CalculationRun) -> None:
                  engine_version=result.engine_version, tournaments=list(tournaments), line_count=len(lines))
 
 
-_JSON_SCALARS = (str, int, float, bool, type(None))
-
-
-def _json_ready(value: Any) -> Any:
-    """What json.loads(json.dumps(value, default=str)) gives, without the text round trip
-    (it was a quarter of the first-ratings pass of a semester)."""
-    if isinstance(value, _JSON_SCALARS):
-        return value
-    if isinstance(value, list | tuple):
-        return [_json_ready(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _json_ready(v) for k, v in value.items()}
-    return str(value)
-
-
 def _notes_json(notes: Iterable[et.Decision]) -> list[dict[str, Any]]:
     return [
         {"code": n.code, "article": n.article, "template": n.template,
-         "params": {k: _json_ready(v) for k, v in n.params.items()}}
+         "params": {k: json_ready(v) for k, v in n.params.items()}}
         for n in notes
     ]
 

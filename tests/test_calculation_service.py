@@ -213,7 +213,9 @@ def test_notes_params_stored_as_json_would_write_them(value) -> None:
     (without the text round trip)."""
     import json
 
-    assert services._json_ready(value) == json.loads(json.dumps(value, default=str))
+    from ratings.messages import json_ready
+
+    assert json_ready(value) == json.loads(json.dumps(value, default=str))
 
 
 def test_bulk_game_lines_packed_like_the_engine_paths_lines() -> None:

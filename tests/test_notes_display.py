@@ -82,9 +82,9 @@ def test_a_note_that_does_not_fit_renders_without_error(note: object, expected: 
 
 
 def test_a_translation_whose_placeholders_differ_falls_back_to_the_english_sentence(monkeypatch) -> None:
-    from ratings.templatetags import ratings_notes
+    from ratings import messages
 
-    monkeypatch.setattr(ratings_notes, "gettext", lambda s: "K = 40: %(partidas)d partidas")
+    monkeypatch.setattr(messages, "gettext", lambda s: "K = 40: %(partidas)d partidas")
     note = {"code": "k", "article": "a", "template": UNDER_30, "params": {"games": 12}}
     # "%(partidas)d" reads the missing value "?" with %d: TypeError, so English is used.
     assert note_text(note) == "a — K = 40: fewer than 30 rated games completed (12)"
