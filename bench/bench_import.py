@@ -37,7 +37,7 @@ TITLES = ["", "", "", "", "", "", "", "", "GM", "IM", "FM", "CM", "WGM", "WIM", 
 
 
 def write_list(path: Path, rows: int, seed: int) -> None:
-    from ratings import list_formats as lf
+    from ratings.lists import formats as lf
 
     rng = random.Random(seed)
 
@@ -93,8 +93,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection, connections
 
-    from ratings.imports import list_import
-    from ratings.models import RatingSystem
+    from periods.models import RatingSystem
+    from ratings.lists.imports import list_import
 
     cpu_before = cpu_reference()
     try:

@@ -61,7 +61,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from ratings.models import PeriodStatus, RatingSystem
+    from periods.models import PeriodStatus, RatingSystem
 
     call_command("migrate", verbosity=0)
     if not RatingSystem.objects.filter(code=args.system_code).exists():
@@ -88,25 +88,27 @@ def main() -> None:
 def measure(period) -> None:
     from django.db import connection, transaction
 
-    from ratings import services
-    from ratings.models import PeriodStatus
+    from periods import services as period_services
+    from periods.models import PeriodStatus
+    from ratings.calculation import runs
+    from ratings.publication import services as publication
 
     if period.status == PeriodStatus.OPEN:
-        services.period_close(period=period)
+        period_services.period_close(period=period)
     base_rss = peak_mib()
     print(f"--- period {period.start} – {period.end}", flush=True)
 
     # ---- calculate: one service call, as the Celery task makes it
-    run = services.calculation_request(period=period, enqueue=False)
+    run = runs.calculation_request(period=period, enqueue=False)
     started = time.perf_counter()
-    services.calculation_run(run_id=run.pk)
+    runs.calculation_run(run_id=run.pk)
     t_calc = time.perf_counter() - started
     run.refresh_from_db()
     assert run.status == "succeeded", run.error
     rss_calc = peak_mib()
 
     started = time.perf_counter()
-    published = services.list_publish(period=period, note="benchmark")
+    published = publication.list_publish(period=period, note="benchmark")
     t_pub = time.perf_counter() - started
     rss_pub = peak_mib()
 

@@ -72,9 +72,9 @@ def run(args: argparse.Namespace) -> None:
     from django.db import connection
     from django.utils import timezone
 
+    from periods.models import RatingSystem
     from players.models import Player
     from players.names import full_name_key
-    from ratings.models import RatingSystem
     from tournaments import checks, services
     from tournaments.models import Game, Tournament, TournamentPlayer
     from tournaments.reports import decode_report, parse_report

@@ -38,8 +38,11 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "players",
+    "periods",
     "tournaments",
     "ratings",
+    "demo",
+    "core",  # last: its post_migrate hook grants the roles every app's permissions
 ]
 
 MIDDLEWARE = [
@@ -67,7 +70,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "players.context_processors.roles",
+                "core.context_processors.roles",
             ],
         },
     },

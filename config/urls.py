@@ -4,15 +4,19 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from config.health import healthz
-from players import views as player_views
+from players import urls as player_urls
+from ratings.views import public
 
 urlpatterns = [
-    path("", player_views.home, name="home"),
+    path("", public.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("players/", include("players.urls")),
+    path("players/", include((
+        [*player_urls.urlpatterns, path("<str:fed_id>/", public.player_detail, name="detail")],
+        "players",
+    ))),
     path("tournaments/", include("tournaments.urls")),
     path("ratings/", include("ratings.urls")),
     path("api/", include("config.api_urls")),

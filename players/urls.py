@@ -2,8 +2,8 @@ from django.urls import path
 
 from players import views
 
-app_name = "players"
+# The player's card shows his ratings: it is a ratings page (ratings.views.public), joined
+# to these under the "players" namespace in config/urls.py.
 urlpatterns = [
     path("", views.player_list, name="list"),
-    path("<str:fed_id>/", views.player_detail, name="detail"),
 ]

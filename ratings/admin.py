@@ -3,14 +3,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from ratings.models import (
-    ListEntry,
-    PlayerRating,
-    Protest,
-    PublishedList,
-    RatingPeriod,
-    RatingSystem,
-)
+from periods.models import RatingPeriod, RatingSystem
+from ratings.models import ListEntry, PlayerRating, Protest, PublishedList
 
 
 @admin.register(RatingSystem)

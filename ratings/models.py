@@ -9,117 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from core.jobs import Job
+from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
-
-
-class Ruleset(models.TextChoices):
-    """The regulation sets the engine implements (ratings/engine/regulations/)."""
-
-    FIDE_2024 = "fide-2024", _("FIDE 2024 (B.02, from 1 March 2024)")
-    FIDE_2000 = "fide-2000", _("FIDE 1994–2003 regulations")
-    FEDA_1996 = "feda-1996", _("FEDA Elo rules of 1996")
-    FCE = "fce", _("Catalan federation (FCE)")
-    CNXC_2000 = "cnxc-2000", _("Portuguese correspondence chess (CNXC 2000)")
-
-
-class RateOfPlay(models.TextChoices):
-    STANDARD = "standard", _("Standard")
-    RAPID = "rapid", _("Rapid")
-    BLITZ = "blitz", _("Blitz")
-    CORRESPONDENCE = "correspondence", _("Correspondence")
-
-
-class ListCycle(models.TextChoices):
-    MONTHLY = "monthly", _("Monthly")
-    QUARTERLY = "quarterly", _("Quarterly")
-    SEMESTRAL = "semestral", _("Semestral")
-
-
-# Days a published list stays open to protests, by regulation (fce 9.3: 25 days;
-# cnxc-2000 4.3: 30 days). The FIDE and FEDA texts fix none; 30 days is the office's default.
-DEFAULT_PROTEST_DAYS = {"fce": 25, "cnxc-2000": 30}
-
-
-class RatingSystem(models.Model):
-    """One list the office publishes, rated under one regulation set."""
-
-    code = models.SlugField(_("code"), max_length=40, unique=True)
-    name = models.CharField(_("name"), max_length=120)
-    ruleset = models.CharField(_("regulation set"), max_length=20, choices=Ruleset.choices)
-    rate_of_play = models.CharField(_("rate of play"), max_length=20, choices=RateOfPlay.choices)
-    cycle = models.CharField(_("list cycle"), max_length=20, choices=ListCycle.choices)
-    parameters = models.JSONField(
-        _("regulation parameters"),
-        default=dict,
-        blank=True,
-        help_text=_("Validated by the regulation, e.g. the FCE FIDE→FCE differential by bands."),
-    )
-    protest_days = models.PositiveSmallIntegerField(_("days to protest a list"), default=30)
-    registration_days = models.PositiveSmallIntegerField(
-        _("registration deadline (days before start)"),
-        default=3,
-        help_text=_("Used where the regulation sets no deadline of its own."),
-    )
-    is_active = models.BooleanField(_("active"), default=True)
-
-    class Meta:
-        verbose_name = _("rating system")
-        verbose_name_plural = _("rating systems")
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def clean(self) -> None:
-        from ratings.engine.errors import EngineInputError
-        from ratings.engine.registry import get_regulation
-
-        try:
-            regulation = get_regulation(self.ruleset)
-            self.parameters = dict(regulation.validate_parameters(self.parameters or {}))
-        except EngineInputError as exc:
-            raise ValidationError({"parameters": str(exc)}) from None
-
-
-class PeriodStatus(models.TextChoices):
-    OPEN = "open", _("Open")
-    CLOSED = "closed", _("Closed")
-    CALCULATED = "calculated", _("Calculated")
-    PUBLISHED = "published", _("Published")
-
-
-class RatingPeriod(models.Model):
-    system = models.ForeignKey(
-        RatingSystem, on_delete=models.PROTECT, related_name="periods", verbose_name=_("rating system")
-    )
-    start = models.DateField(_("start"))
-    end = models.DateField(_("end"))
-    closing_date = models.DateField(_("closing date"))
-    list_date = models.DateField(_("list date"))
-    status = models.CharField(
-        _("status"), max_length=12, choices=PeriodStatus.choices, default=PeriodStatus.OPEN
-    )
-    needs_recalculation = models.BooleanField(_("needs recalculation"), default=False)
-    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
-    calculated_at = models.DateTimeField(_("calculated at"), null=True, blank=True)
-    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("rating period")
-        verbose_name_plural = _("rating periods")
-        ordering = ["system", "-start"]
-        constraints = [
-            models.UniqueConstraint(fields=["system", "start"], name="period_unique_start"),
-            models.CheckConstraint(condition=Q(end__gte=F("start")), name="period_end_after_start"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.system} {self.start:%Y-%m-%d}–{self.end:%Y-%m-%d}"
 
 
 class RatingKind(models.TextChoices):
@@ -362,39 +258,16 @@ class Protest(models.Model):
 # change them (triggers in migration 0003). Drafts of unpublished runs are replaced freely.
 
 
-class RunStatus(models.TextChoices):
-    QUEUED = "queued", _("Queued")
-    RUNNING = "running", _("Running")
-    SUCCEEDED = "succeeded", _("Succeeded")
-    FAILED = "failed", _("Failed")
-    LOST = "lost", _("Worker lost")
-
-
-ACTIVE_RUN_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
-
-
-class CalculationRun(models.Model):
+class CalculationRun(Job):
     """One calculation of one period. At most one run per period is queued or running
     (a partial unique index), which is the database lock that refuses a second request."""
 
     period = models.ForeignKey(
         RatingPeriod, on_delete=models.PROTECT, related_name="runs", verbose_name=_("period")
     )
-    status = models.CharField(_("status"), max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
-    progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
-    phase = models.CharField(_("phase"), max_length=80, blank=True)
     ruleset = models.CharField(_("regulation set"), max_length=20)
     engine_version = models.CharField(_("engine version"), max_length=20)
     method = models.CharField(_("method"), max_length=10, blank=True, help_text=_("bulk or engine"))
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
-        verbose_name=_("requested by"),
-    )
-    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
-    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
-    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    error = models.TextField(_("error"), blank=True)
     player_count = models.PositiveIntegerField(_("players"), default=0)
     game_count = models.PositiveIntegerField(_("games counted"), default=0)
     excluded_count = models.PositiveIntegerField(_("games left out"), default=0)
@@ -529,17 +402,7 @@ class DraftExcluded(models.Model):
         indexes = [models.Index(fields=["run", "tournament"])]
 
 
-class ImportStatus(models.TextChoices):
-    QUEUED = "queued", _("Queued")
-    RUNNING = "running", _("Running")
-    SUCCEEDED = "succeeded", _("Succeeded")
-    FAILED = "failed", _("Failed")
-
-
-ACTIVE_IMPORT_STATUSES = (ImportStatus.QUEUED, ImportStatus.RUNNING)
-
-
-class ListImportJob(models.Model):
+class ListImportJob(Job):
     """One import of an existing rating list (ratings/import_jobs.py), run by a Celery worker.
 
     The uploaded file waits in ListImportChunk rows until the worker has read it; they are
@@ -554,19 +417,7 @@ class ListImportJob(models.Model):
     format = models.CharField(_("format"), max_length=10)
     filename = models.CharField(_("file name"), max_length=255, blank=True)
     size = models.PositiveBigIntegerField(_("size (bytes)"), default=0)
-    status = models.CharField(_("status"), max_length=10, choices=ImportStatus.choices,
-                              default=ImportStatus.QUEUED)
-    progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
-    phase = models.CharField(_("phase"), max_length=80, blank=True)  # an untranslated msgid
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
-        verbose_name=_("requested by"),
-    )
-    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
-    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
-    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    # ratings.imports.ListImportResult, once it succeeded.
+    # ratings.lists.imports.ListImportResult, once it succeeded.
     rows = models.PositiveIntegerField(_("rows"), null=True, blank=True)
     players_created = models.PositiveIntegerField(_("players created"), null=True, blank=True)
     players_updated = models.PositiveIntegerField(_("players completed"), null=True, blank=True)
@@ -576,7 +427,6 @@ class ListImportJob(models.Model):
     # anything else (the exception, for the office's technicians).
     problems = models.JSONField(_("problems"), default=list, blank=True)
     problem_total = models.PositiveIntegerField(_("problems in all"), default=0)
-    error = models.TextField(_("error"), blank=True)
 
     class Meta:
         verbose_name = _("list import")
@@ -585,10 +435,6 @@ class ListImportJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.system} import {self.pk} ({self.status})"
-
-    @property
-    def done(self) -> bool:
-        return self.status not in ACTIVE_IMPORT_STATUSES
 
 
 class ListImportChunk(models.Model):

@@ -9,19 +9,21 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from ratings import import_jobs, services
+from ratings.calculation.runs import calculation_run
+from ratings.lists.import_jobs import list_import_run
+from ratings.rerating.services import period_rerate
 
 
 @shared_task(name="ratings.calculate_period", acks_late=True, reject_on_worker_lost=True)
 def calculate_period(run_id: int) -> None:
-    services.calculation_run(run_id=run_id)
+    calculation_run(run_id=run_id)
 
 
 @shared_task(name="ratings.rerate_period", acks_late=True, reject_on_worker_lost=True)
 def rerate_period(period_id: int, user_id: int | None = None) -> None:
-    services.period_rerate(period_id=period_id, user_id=user_id)
+    period_rerate(period_id=period_id, user_id=user_id)
 
 
 @shared_task(name="ratings.import_list", acks_late=True, reject_on_worker_lost=True)
 def import_list(job_id: int) -> None:
-    import_jobs.list_import_run(job_id=job_id)
+    list_import_run(job_id=job_id)

@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
-from ratings import views, views_lists
+from ratings.views import lists as views_lists
+from ratings.views import periods as views
 
 app_name = "ratings"
 urlpatterns = [

@@ -9,9 +9,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from core.roles import roles_ensure
+from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
-from players.roles import roles_ensure
-from ratings.models import ListEntry, PublishedList, RatingPeriod, RatingSystem
+from ratings.models import ListEntry, PublishedList
 from tournaments.models import Tournament
 
 _seq = itertools.count(1)

@@ -7,19 +7,24 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from players.roles import RATING_OFFICER
-from ratings import selectors, services
+from core.errors import Refused
+from core.jobs import JobStatus
+from core.roles import RATING_OFFICER
+from periods import services as period_services
+from periods.models import PeriodStatus
+from ratings.calculation import bulk_path, draft, runs
+from ratings.calculation import selectors as calculation_selectors
 from ratings.engine import ENGINE_VERSION
+from ratings.lists import selectors as list_selectors
 from ratings.models import (
     CalculationRun,
     DraftExcluded,
     DraftResult,
     DraftTournament,
     ListEntry,
-    PeriodStatus,
     PlayerRating,
-    RunStatus,
 )
+from ratings.publication import services as publication
 from tests.factories import make_period, make_player, make_system, make_tournament, make_user
 from tournaments.models import Game, TournamentPlayer
 
@@ -48,8 +53,8 @@ def build(ruleset: str = "fide-2024", **system_fields):
 
 
 def calculate(period, user=None):
-    services.period_close(period=period) if period.status == PeriodStatus.OPEN else None
-    run = services.calculation_request(period=period, user=user)  # eager: runs on commit
+    period_services.period_close(period=period) if period.status == PeriodStatus.OPEN else None
+    run = runs.calculation_request(period=period, user=user)  # eager: runs on commit
     run.refresh_from_db()
     return run
 
@@ -57,10 +62,10 @@ def calculate(period, user=None):
 def test_calculate_writes_a_draft_with_ruleset_and_engine_version(django_capture_on_commit_callbacks) -> None:
     system, period, players, tournament = build()
     with django_capture_on_commit_callbacks(execute=True):
-        services.period_close(period=period)
-        run = services.calculation_request(period=period)
+        period_services.period_close(period=period)
+        run = runs.calculation_request(period=period)
     run.refresh_from_db()
-    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert run.status == JobStatus.SUCCEEDED, run.error
     assert (run.ruleset, run.engine_version, run.progress) == ("fide-2024", ENGINE_VERSION, 100)
     rows = {r.player_id: r for r in DraftResult.objects.filter(run=run)}
     assert set(rows) == {p.pk for p in players}
@@ -70,7 +75,7 @@ def test_calculate_writes_a_draft_with_ruleset_and_engine_version(django_capture
     assert (b.rating_after, b.change) == (2087, -13)
     assert {r.ruleset for r in rows.values()} == {"fide-2024"}
     assert {r.engine_version for r in rows.values()} == {ENGINE_VERSION}
-    lines = selectors.draft_player(run=run, player_id=players[0].pk)["lines"]
+    lines = calculation_selectors.draft_player(run=run, player_id=players[0].pk)["lines"]
     assert [(g.opponent, g.opponent_rating, g.score, g.expected, g.change, g.k) for g in lines] == [
         (players[1], 2100, 1.0, 0.36, 12.8, 20)]
     (packed,) = DraftTournament.objects.filter(run=run)
@@ -88,13 +93,13 @@ def test_recalculate_replaces_the_draft_and_publish_makes_an_immutable_version(
     system, period, players, tournament = build()
     officer = make_user(role=RATING_OFFICER)
     with django_capture_on_commit_callbacks(execute=True):
-        services.period_close(period=period)
-        first = services.calculation_request(period=period, user=officer)
+        period_services.period_close(period=period)
+        first = runs.calculation_request(period=period, user=officer)
     with django_capture_on_commit_callbacks(execute=True):
-        second = services.calculation_request(period=period, user=officer)
+        second = runs.calculation_request(period=period, user=officer)
     assert not DraftResult.objects.filter(run=first).exists()
     assert DraftResult.objects.filter(run=second).count() == 4
-    published = services.list_publish(period=period, user=officer)
+    published = publication.list_publish(period=period, user=officer)
     assert published.version == 1 and published.entry_count == 4
     entries = {e.player_id: e for e in ListEntry.objects.filter(published_list=published)}
     assert entries[players[0].pk].rating == 2013
@@ -109,11 +114,11 @@ def test_recalculate_replaces_the_draft_and_publish_makes_an_immutable_version(
     Game.objects.filter(tournament=tournament, round=1, white__player=players[0]).update(
         result="1/2-1/2", white_score=0.5, black_score=0.5)
     with django_capture_on_commit_callbacks(execute=True):
-        services.calculation_request(period=period, user=officer)
-    v2 = services.list_publish(period=period, user=officer, note="correction")
+        runs.calculation_request(period=period, user=officer)
+    v2 = publication.list_publish(period=period, user=officer, note="correction")
     assert v2.version == 2
     assert ListEntry.objects.get(published_list=published, player=players[0]).rating == 2013
-    previous, diff = selectors.list_diff(published=v2)
+    previous, diff = list_selectors.list_diff(published=v2)
     assert previous == published
     changed = {d["player"].pk: (d["old_rating"], d["new_rating"]) for d in diff}
     # draw: 0.5 - 0.36 = 0.14 x 20 = 2.8 -> +3
@@ -122,17 +127,17 @@ def test_recalculate_replaces_the_draft_and_publish_makes_an_immutable_version(
 
 def test_second_request_is_refused_while_a_run_is_active() -> None:
     system, period, players, tournament = build()
-    services.period_close(period=period)
-    services.calculation_request(period=period, enqueue=False)
-    with pytest.raises(services.CalculationRefused, match="already"):
-        services.calculation_request(period=period, enqueue=False)
+    period_services.period_close(period=period)
+    runs.calculation_request(period=period, enqueue=False)
+    with pytest.raises(Refused, match="already"):
+        runs.calculation_request(period=period, enqueue=False)
     assert CalculationRun.objects.filter(period=period).count() == 1
 
 
 def test_an_open_period_cannot_be_calculated() -> None:
     system, period, players, tournament = build()
-    with pytest.raises(services.CalculationRefused):
-        services.calculation_request(period=period, enqueue=False)
+    with pytest.raises(Refused):
+        runs.calculation_request(period=period, enqueue=False)
 
 
 @pytest.mark.parametrize("ruleset", ["fide-2000", "feda-1996", "fce", "cnxc-2000"])
@@ -140,10 +145,10 @@ def test_other_regulations_go_through_rate_period(ruleset, django_capture_on_com
     cycle = {"fide-2000": "quarterly", "feda-1996": "semestral", "cnxc-2000": "semestral"}.get(ruleset, "monthly")
     system, period, players, tournament = build(ruleset, cycle=cycle)
     with django_capture_on_commit_callbacks(execute=True):
-        services.period_close(period=period)
-        run = services.calculation_request(period=period)
+        period_services.period_close(period=period)
+        run = runs.calculation_request(period=period)
     run.refresh_from_db()
-    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert run.status == JobStatus.SUCCEEDED, run.error
     assert run.method == "engine" and run.ruleset == ruleset
     assert DraftResult.objects.filter(run=run).count() == 4
 
@@ -152,10 +157,10 @@ def test_other_regulations_go_through_rate_period(ruleset, django_capture_on_com
 def test_bulk_path_agrees_with_rate_period(django_capture_on_commit_callbacks) -> None:
     system, period, players, tournament = build()
     with django_capture_on_commit_callbacks(execute=True):
-        services.period_close(period=period)
-        engine = services.calculation_request(period=period)
+        period_services.period_close(period=period)
+        engine = runs.calculation_request(period=period)
     with override_settings(RATINGS_BULK_MIN_GAMES=0), django_capture_on_commit_callbacks(execute=True):
-        bulk = services.calculation_request(period=period)
+        bulk = runs.calculation_request(period=period)
     bulk.refresh_from_db()
     assert bulk.method == "bulk", bulk.error
     got = set(DraftResult.objects.filter(run=bulk).values_list(
@@ -165,12 +170,12 @@ def test_bulk_path_agrees_with_rate_period(django_capture_on_commit_callbacks) -
     # The 2200 player's only game was against an unrated player: untouched, no draft row (the
     # publication carries his entry over unchanged).
     assert len(got) == 3 and (players[3].pk, None, 0, None, 1, "unrated") in got
-    published = services.list_publish(period=period)
+    published = publication.list_publish(period=period)
     entries = dict(ListEntry.objects.filter(published_list=published).values_list("player_id", "rating"))
     assert entries == {players[0].pk: 2013, players[1].pk: 2087, players[2].pk: 2200, players[3].pk: None}
     assert published.entry_count == 4
     assert DraftTournament.objects.get(run=bulk).line_count == 2
-    lines = selectors.draft_player(run=bulk, player_id=players[1].pk)["lines"]
+    lines = calculation_selectors.draft_player(run=bulk, player_id=players[1].pk)["lines"]
     assert [(g.opponent, g.opponent_rating, g.score, g.expected, g.change, g.k) for g in lines] == [
         (players[0], 2000, 0.0, 0.64, -12.8, 20)]
     assert DraftExcluded.objects.filter(run=bulk, code="forfeit").count() == 1
@@ -186,17 +191,17 @@ def test_bulk_path_correction_restarts_from_the_state_before_the_period(django_c
 def _bulk_correction(django_capture_on_commit_callbacks) -> None:
     system, period, players, tournament = build()
     with django_capture_on_commit_callbacks(execute=True):
-        services.period_close(period=period)
-        services.calculation_request(period=period)
-    v1 = services.list_publish(period=period)
+        period_services.period_close(period=period)
+        runs.calculation_request(period=period)
+    v1 = publication.list_publish(period=period)
     assert PlayerRating.objects.get(player=players[0], system=system).rating == 2013
     Game.objects.filter(tournament=tournament, round=1, white__player=players[0]).update(
         result="1/2-1/2", white_score=0.5, black_score=0.5)
     with django_capture_on_commit_callbacks(execute=True):
-        run = services.calculation_request(period=period)
+        run = runs.calculation_request(period=period)
     run.refresh_from_db()
     assert run.method == "bulk"
-    v2 = services.list_publish(period=period, note="correction")
+    v2 = publication.list_publish(period=period, note="correction")
     entries = dict(ListEntry.objects.filter(published_list=v2).values_list("player_id", "rating"))
     # From 2000 and 2100 again (not from 2013/2087): a draw, +3 / -3; the 2200 player carried over.
     assert entries == {players[0].pk: 2003, players[1].pk: 2097, players[2].pk: 2200, players[3].pk: None}
@@ -213,7 +218,7 @@ def test_notes_params_stored_as_json_would_write_them(value) -> None:
     (without the text round trip)."""
     import json
 
-    from ratings.messages import json_ready
+    from core.messages import json_ready
 
     assert json_ready(value) == json.loads(json.dumps(value, default=str))
 
@@ -236,12 +241,12 @@ def test_bulk_game_lines_packed_like_the_engine_paths_lines() -> None:
     t = rng.choice(np.array([900, 5, 77, 31, 400]), n)
     out = SimpleNamespace(white_expected_milli=rng.integers(0, 1001, n), k=rng.choice(np.array([10, 20, 40]), players))
     e, kw, kb = out.white_expected_milli, out.k[w], out.k[b]
-    reference = services._tournament_rows(
+    reference = draft.tournament_rows(
         np.concatenate([t, t]), np.concatenate([pid[w], pid[b]]), np.concatenate([pid[b], pid[w]]),
         np.concatenate([rating[b], rating[w]]), np.concatenate([ws2, 2 - ws2]), np.concatenate([kw, kb]),
         np.concatenate([e, 1000 - e]) / 1000, np.concatenate([kw * (ws2 * 500 - e), kb * (e - ws2 * 500)]) / 1000,
     )
-    got = services._bulk_tournament_rows(w, b, ws2, t, pid, rating, out)
+    got = bulk_path.bulk_tournament_rows(w, b, ws2, t, pid, rating, out)
     assert [r[0] for r in got] == [5, 31, 77, 400, 900]
     assert sum(r[2] for r in got) == 2 * n
     for mine, ref in zip(got, reference, strict=True):
@@ -286,10 +291,10 @@ def test_8_2_4_rated_for_himself_unrated_for_his_opponents(django_capture_on_com
     system, period, (a, b, u), late = _late_report_after_first_list()
     with override_settings(RATINGS_BULK_MIN_GAMES=0 if bulk else 10**9), \
             django_capture_on_commit_callbacks(execute=True):
-        services.period_close(period=period)
-        run = services.calculation_request(period=period)
+        period_services.period_close(period=period)
+        run = runs.calculation_request(period=period)
     run.refresh_from_db()
-    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert run.status == JobStatus.SUCCEEDED, run.error
     assert run.method == ("bulk" if bulk else "engine")
     rows = {r.player_id: r for r in DraftResult.objects.filter(run=run)}
     assert rows[u.pk].games == 2  # both his games count for him
@@ -299,9 +304,9 @@ def test_8_2_4_rated_for_himself_unrated_for_his_opponents(django_capture_on_com
     note = next(n for n in rows[u.pk].notes if n["code"] == "rated_after_first_list")
     assert note["article"] == "fide-2024 8.2.4" and note["params"] == {"tournament": str(late.pk)}
     # U's game lines: two; A has none.
-    lines = selectors.draft_player(run=run, player_id=u.pk)["lines"]
+    lines = calculation_selectors.draft_player(run=run, player_id=u.pk)["lines"]
     assert sorted(g.opponent_rating for g in lines) == [2000, 2100]
-    assert selectors.draft_player(run=run, player_id=a.pk)["lines"] == []
+    assert calculation_selectors.draft_player(run=run, player_id=a.pk)["lines"] == []
 
 
 def test_first_rating_publication_records_rated_since(django_capture_on_commit_callbacks) -> None:
@@ -321,9 +326,9 @@ def test_first_rating_publication_records_rated_since(django_capture_on_commit_c
         Game.objects.create(tournament=t, round=r, white=tn, black=tp, result="1/2-1/2",
                             white_score=0.5, black_score=0.5)
     with django_capture_on_commit_callbacks(execute=True):
-        services.period_close(period=period)
-        services.calculation_request(period=period)
-    services.list_publish(period=period)
+        period_services.period_close(period=period)
+        runs.calculation_request(period=period)
+    publication.list_publish(period=period)
     state = PlayerRating.objects.get(player=newcomer, system=system)
     assert state.rating is not None  # five draws against 1900-1980: a first rating (8.2.2)
     assert state.rated_since == period.list_date
@@ -359,21 +364,21 @@ def test_bulk_path_explains_its_decisions_as_the_engine_does(django_capture_on_c
         Game.objects.create(tournament=t, round=r, white=tp[w.pk], black=tp[b.pk], result=res,
                             white_score=ws, black_score=1 - ws)
     with django_capture_on_commit_callbacks(execute=True):
-        services.period_close(period=period)
-    runs = {}
+        period_services.period_close(period=period)
+    drafts = {}
     for bulk in (False, True):
         with override_settings(RATINGS_BULK_MIN_GAMES=0 if bulk else 10**9), \
                 django_capture_on_commit_callbacks(execute=True):
-            run = services.calculation_request(period=period)
+            run = runs.calculation_request(period=period)
         run.refresh_from_db()
         assert run.method == ("bulk" if bulk else "engine"), run.error
-        runs[bulk] = {d.player_id: d for d in DraftResult.objects.filter(run=run)}
+        drafts[bulk] = {d.player_id: d for d in DraftResult.objects.filter(run=run)}
     expected_flags = {busy.pk: ["k_700"], sinking.pk: ["below_floor"], back.pk: ["reactivated"], idle.pk: ["inactive"]}
     for pk, flags in expected_flags.items():
-        engine, bulk = runs[False][pk], runs[True][pk]
+        engine, bulk = drafts[False][pk], drafts[True][pk]
         assert engine.flags == flags and bulk.flags == flags
         assert [n for n in engine.notes if n["code"] != "k"] == bulk.notes
         assert (engine.rating_after, engine.change, engine.k, engine.status) == \
             (bulk.rating_after, bulk.change, bulk.k, bulk.status)
-    assert runs[True][busy.pk].k == 700 // 18
-    assert runs[True][idle.pk].notes[0]["params"] == {"last": "2025-06-01"}
+    assert drafts[True][busy.pk].k == 700 // 18
+    assert drafts[True][idle.pk].notes[0]["params"] == {"last": "2025-06-01"}

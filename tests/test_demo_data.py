@@ -9,9 +9,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db.models import F, Q
 
+from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import Player
 from players.names import full_name_key
-from ratings.models import PeriodStatus, PlayerRating, PublishedList, RatingPeriod, RatingSystem
+from ratings.models import PlayerRating, PublishedList
 from tournaments.models import Game, Tournament, TournamentPlayer
 
 
@@ -92,8 +93,8 @@ def test_demo_tournaments_are_in_the_period_the_assignment_rules_give(today: dt.
     each ends by its closing date, and its report (if any) arrived by then."""
     from django.utils import timezone
 
-    from players.demo import demo_federation_create
-    from ratings.selectors import period_for_tournament
+    from demo.federation import demo_federation_create
+    from periods.selectors import period_for_tournament
 
     demo_federation_create(players=150, seed=5, today=today)
     open_std = RatingPeriod.objects.get(system__code="std", status=PeriodStatus.OPEN)

@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.urls import reverse
 
-from ratings import exports
-from ratings import list_formats as lf
+from ratings.lists import exports
+from ratings.lists import formats as lf
 from ratings.models import ListEntry
 from tests.factories import make_period, make_player, make_published_list, make_system
 

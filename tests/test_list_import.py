@@ -12,10 +12,10 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
 
-from players import roles
+from core import roles
 from players.models import Player
-from ratings import list_formats as lf
-from ratings.imports import ListImportError, list_import
+from ratings.lists import formats as lf
+from ratings.lists.imports import ListImportError, list_import
 from ratings.models import PlayerRating
 from tests.factories import make_player, make_system, make_user
 
@@ -242,7 +242,7 @@ def test_management_command(tmp_path, excerpt: bytes, capsys) -> None:
 ])
 def test_name_key_shortcut_equals_players_names(surname: str, given: str) -> None:
     from players.names import full_name_key
-    from ratings.imports import name_key
+    from ratings.lists.imports import name_key
 
     assert name_key(surname, given) == full_name_key(surname, given)
 
@@ -306,7 +306,7 @@ def test_fold_of_the_raw_name_field_is_the_key_of_the_split_name() -> None:
 
 
 def test_cut_txt_gives_what_read_txt_gives() -> None:
-    from ratings.imports import _READ_FIELDS, _cut_txt
+    from ratings.lists.imports import _READ_FIELDS, _cut_txt
 
     header = lf.txt_header("NOV26")
     rows = [
@@ -330,7 +330,7 @@ def test_cut_txt_gives_what_read_txt_gives() -> None:
     assert got[3][3] == "12" and got[3][1:3] == ["", ""]
     # Cut in chunks (the import sends one while the next is cut): the same lines, row numbers
     # kept across chunk boundaries, a chunk of blank lines only yields nothing.
-    from ratings.imports import _cut_txt_chunks
+    from ratings.lists.imports import _cut_txt_chunks
 
     for size in (1, 2, 3):
         chunks = list(_cut_txt_chunks(block, size=size))

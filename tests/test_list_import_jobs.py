@@ -17,10 +17,15 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from players import roles
+from core import roles
 from players.models import Player
-from ratings import import_jobs, imports
-from ratings.import_jobs import CHUNK_BYTES, ListImportRefused, list_import_request, list_import_run
+from ratings.lists import import_jobs, imports
+from ratings.lists.import_jobs import (
+    CHUNK_BYTES,
+    ListImportRefused,
+    list_import_request,
+    list_import_run,
+)
 from ratings.models import ListImportChunk, ListImportJob, PlayerRating
 from tests.factories import make_player, make_system, make_user
 from tests.test_list_import import BAD_TXT
@@ -310,7 +315,7 @@ def test_the_import_messages_are_translated(lang: str) -> None:
     from django.utils import translation
     from django.utils.translation import gettext
 
-    from ratings import list_formats as lf
+    from ratings.lists import formats as lf
 
     texts = [*lf.TEMPLATES.values(), imports.READING, imports.CHECKING, imports.WRITING,
              imports.SAVING, import_jobs.WORKER_LOST, import_jobs.INCOMPLETE]

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection  # noqa: F401 (the skip condition of postgres_only reads it)
 
 from players.models import Player
-from ratings.import_jobs import list_import_request
+from ratings.lists.import_jobs import list_import_request
 from ratings.models import ListImportChunk, ListImportJob, PlayerRating
 from tests.conftest import FIDE_LIST_EXCERPT as EXCERPT
 from tests.factories import make_system
@@ -43,7 +43,7 @@ def test_a_job_whose_message_was_lost_is_requeued_and_runs_once(celery_broker) -
 
     from django.utils import timezone
 
-    from ratings.import_jobs import list_import_requeue
+    from ratings.lists.import_jobs import list_import_requeue
     from tests.test_list_import_jobs import GOOD_TXT
 
     start_worker = celery_broker

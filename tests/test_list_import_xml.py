@@ -14,8 +14,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from players.models import Player
-from ratings import list_formats as lf
-from ratings.imports import ListImportError, list_import
+from ratings.lists import formats as lf
+from ratings.lists.imports import ListImportError, list_import
 from ratings.models import ListEntry, PlayerRating, PublishedList
 from tests.factories import make_period, make_player, make_system
 

@@ -118,7 +118,7 @@ def test_rating_system_parameters_are_validated_by_the_regulation() -> None:
 
 
 def test_model_ruleset_choices_match_the_engine_registry() -> None:
+    from periods.models import Ruleset
     from ratings.engine.registry import available_rulesets
-    from ratings.models import Ruleset
 
     assert set(Ruleset.values) == set(available_rulesets())

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from players.roles import RATING_OFFICER
+from core.roles import RATING_OFFICER
 from ratings.engine.regulations import fide_2024
 from ratings.models import DraftResult, PlayerRating
 from ratings.templatetags.ratings_notes import note_text
@@ -82,7 +82,7 @@ def test_a_note_that_does_not_fit_renders_without_error(note: object, expected: 
 
 
 def test_a_translation_whose_placeholders_differ_falls_back_to_the_english_sentence(monkeypatch) -> None:
-    from ratings import messages
+    from core import messages
 
     monkeypatch.setattr(messages, "gettext", lambda s: "K = 40: %(partidas)d partidas")
     note = {"code": "k", "article": "a", "template": UNDER_30, "params": {"games": 12}}

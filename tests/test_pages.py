@@ -6,7 +6,7 @@ from django.apps import apps
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from players import roles
+from core import roles
 from tests.factories import (
     make_period,
     make_player,

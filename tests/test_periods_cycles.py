@@ -5,9 +5,12 @@ import datetime as dt
 
 import pytest
 
-from ratings import selectors, services
-from ratings.models import PeriodStatus
+from core.errors import Refused
+from periods import selectors as period_selectors
+from periods import services as period_services
+from periods.models import PeriodStatus
 from tests.factories import make_system, make_tournament, make_user
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 D = dt.date
@@ -29,39 +32,39 @@ D = dt.date
 ])
 def test_period_dates_follow_each_cycle(ruleset, cycle, day, want) -> None:
     system = make_system(ruleset=ruleset, cycle=cycle)
-    got = selectors.period_dates(system=system, day=day)
+    got = period_selectors.period_dates(system=system, day=day)
     assert (got.start, got.end, got.closing_date, got.list_date) == want
 
 
 def test_open_next_chains_periods() -> None:
     system = make_system(ruleset="feda-1996", cycle="semestral")
-    first = services.period_open_next(system=system, today=D(2026, 3, 3))
-    second = services.period_open_next(system=system)
+    first = period_services.period_open_next(system=system, today=D(2026, 3, 3))
+    second = period_services.period_open_next(system=system)
     assert (first.start, first.end) == (D(2025, 12, 1), D(2026, 5, 31))
     assert (second.start, second.end) == (D(2026, 6, 1), D(2026, 11, 30))
 
 
 def test_tournament_assignment_on_time_late_and_too_late() -> None:
     system = make_system()
-    nov = services.period_open_next(system=system, today=D(2026, 11, 5))
-    dec = services.period_open_next(system=system)
+    nov = period_services.period_open_next(system=system, today=D(2026, 11, 5))
+    dec = period_services.period_open_next(system=system)
     assert (nov.closing_date, dec.closing_date) == (D(2026, 11, 28), D(2026, 12, 29))  # 7.1.3
     # Ends 20 November: 10 days before month end, outside fide-2024 9.1's five-day allowance.
     t = make_tournament(system, make_user(), start_date=D(2026, 11, 16), end_date=D(2026, 11, 20))
-    on_time = selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 28))
+    on_time = period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 28))
     assert on_time.period == nov and not on_time.late
-    late = selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 29))
+    late = period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 29))
     assert late.period == dec and late.late
-    services.period_close(period=nov)
-    assert selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 27)).period == dec
+    period_services.period_close(period=nov)
+    assert period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 27)).period == dec
     # In time for the third list (1 February 2027), whose period is not open yet.
-    waiting = selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 2))
+    waiting = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 2))
     assert waiting.period is None and waiting.late and "not open yet" in waiting.reason
-    refused = selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 30))
+    refused = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 30))
     assert refused.period is None and "Too late" in refused.reason and "2027-01-29" in refused.reason
-    with pytest.raises(services.CalculationRefused):
-        services.tournament_assign_period(tournament=t, received_on=D(2027, 1, 30))
-    services.tournament_assign_period(tournament=t, received_on=D(2026, 12, 2))
+    with pytest.raises(Refused):
+        tournament_services.tournament_assign_period(tournament=t, received_on=D(2027, 1, 30))
+    tournament_services.tournament_assign_period(tournament=t, received_on=D(2026, 12, 2))
     t.refresh_from_db()
     assert t.period == dec and dec.status == PeriodStatus.OPEN
 
@@ -73,9 +76,9 @@ def test_tournament_assignment_on_time_late_and_too_late() -> None:
 
 
 def _months(system, first, n=3):
-    out = [services.period_open_next(system=system, today=first)]
+    out = [period_services.period_open_next(system=system, today=first)]
     while len(out) < n:
-        out.append(services.period_open_next(system=system))
+        out.append(period_services.period_open_next(system=system))
     return out
 
 
@@ -96,20 +99,20 @@ def test_a_late_report_goes_to_the_second_or_third_list_and_after_the_third_is_r
         (D(2026, 12, 30), (jan, True)),   # before the third list's closing date
         (D(2027, 1, 29), (jan, True)),
     ]:
-        got = selectors.period_for_tournament(tournament=t, received_on=received)
+        got = period_selectors.period_for_tournament(tournament=t, received_on=received)
         assert (got.period, got.late, got.reason) == (*want, ""), received
-    refused = selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 30))
+    refused = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 30))
     assert refused.period is None and refused.late
     assert "Too late" in refused.reason and "third list" in refused.reason
     assert "2027-01-29" in refused.reason
     # The second list's period already closed: the third takes the report.
-    services.period_close(period=dec)
-    got = selectors.period_for_tournament(tournament=t, received_on=D(2026, 12, 10))
+    period_services.period_close(period=dec)
+    got = period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 12, 10))
     assert (got.period, got.late) == (jan, True)
     # Every period it may go to closed: refused, but not as too late.
-    services.period_close(period=jan)
-    services.period_close(period=nov)
-    closed = selectors.period_for_tournament(tournament=t, received_on=D(2026, 12, 10))
+    period_services.period_close(period=jan)
+    period_services.period_close(period=nov)
+    closed = period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 12, 10))
     assert closed.period is None and "closed" in closed.reason and "Too late" not in closed.reason
 
 
@@ -120,26 +123,26 @@ def test_month_end_allowance_sends_a_report_after_the_closing_date_to_the_next_l
     # November's closing date, 28 November) and 1 January; the third from 1 January is 1 March.
     t = make_tournament(system, make_user(), start_date=D(2026, 11, 23), end_date=D(2026, 11, 27))
     # "may": in time for its own list, it stays there.
-    on_time = selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 28))
+    on_time = period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 28))
     assert (on_time.period, on_time.late) == (nov, False)
     # After November's closing date: the next list, as a regular report.
     for received in (D(2026, 11, 29), D(2026, 12, 3), D(2026, 12, 29)):
-        next_list = selectors.period_for_tournament(tournament=t, received_on=received)
+        next_list = period_selectors.period_for_tournament(tournament=t, received_on=received)
         assert (next_list.period, next_list.late, next_list.reason) == (dec, False, ""), received
     # After December's closing date: late, in January's list, then February's (the third).
-    late = selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 4))
+    late = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 4))
     assert (late.period, late.late) == (jan, True)
-    later = selectors.period_for_tournament(tournament=t, received_on=D(2027, 2, 26))
+    later = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 2, 26))
     assert (later.period, later.late) == (feb, True)
     # After the third list's closing date (1 March - 3 days): refused.
-    refused = selectors.period_for_tournament(tournament=t, received_on=D(2027, 2, 27))
+    refused = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 2, 27))
     assert refused.period is None and refused.late and "Too late" in refused.reason
     assert "2027-02-26" in refused.reason and "2027-01-01" in refused.reason
     # November closed early: the next list is still regular for it.
-    services.period_close(period=nov)
-    closed = selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 28))
+    period_services.period_close(period=nov)
+    closed = period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 28))
     assert (closed.period, closed.late) == (dec, False)
-    services.tournament_assign_period(tournament=t, received_on=D(2026, 12, 20))
+    tournament_services.tournament_assign_period(tournament=t, received_on=D(2026, 12, 20))
     t.refresh_from_db()
     assert t.period == dec
 
@@ -151,7 +154,7 @@ def test_a_tournament_ending_after_the_closing_date_never_goes_to_that_list() ->
     _nov, dec, _jan = _three_months(system, D(2026, 11, 5))
     t = make_tournament(system, make_user(), start_date=D(2026, 11, 25), end_date=D(2026, 11, 29))
     for received in (D(2026, 11, 10), D(2026, 11, 29)):
-        got = selectors.period_for_tournament(tournament=t, received_on=received)
+        got = period_selectors.period_for_tournament(tournament=t, received_on=received)
         assert (got.period, got.late) == (dec, False), received
 
 
@@ -159,11 +162,11 @@ def test_outside_the_allowance_a_report_after_the_closing_date_is_late() -> None
     system = make_system()
     _nov, dec, jan = _three_months(system, D(2026, 11, 5))
     t = make_tournament(system, make_user(), start_date=D(2026, 11, 16), end_date=D(2026, 11, 20))
-    late = selectors.period_for_tournament(tournament=t, received_on=D(2026, 12, 3))
+    late = period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 12, 3))
     assert (late.period, late.late) == (dec, True)
-    later = selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 4))
+    later = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 4))
     assert (later.period, later.late) == (jan, True)
-    refused = selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 30))
+    refused = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 30))
     assert refused.period is None and "Too late" in refused.reason and "2027-01-29" in refused.reason
 
 
@@ -181,7 +184,7 @@ def test_month_end_allowance_boundary(end, late) -> None:
     own, nxt, _after = _three_months(system, end)
     t = make_tournament(system, make_user(), start_date=end - dt.timedelta(days=2), end_date=end)
     received = nxt.start + dt.timedelta(days=2)  # after the own period's closing date
-    got = selectors.period_for_tournament(tournament=t, received_on=received)
+    got = period_selectors.period_for_tournament(tournament=t, received_on=received)
     assert (got.period, got.late) == (nxt, late)
 
 
@@ -190,15 +193,15 @@ def test_no_month_end_allowance_in_other_regulations(ruleset, cycle) -> None:
     system = make_system(ruleset=ruleset, cycle=cycle)
     _nov, dec, _jan = _three_months(system, D(2026, 11, 5))
     t = make_tournament(system, make_user(), start_date=D(2026, 11, 23), end_date=D(2026, 11, 27))
-    got = selectors.period_for_tournament(tournament=t, received_on=D(2026, 12, 3))
+    got = period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 12, 3))
     assert (got.period, got.late) == (dec, True)
-    assert selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 4)).period is None
+    assert period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 4)).period is None
 
 
 # --------------------------------------------------------------------------- check = assignment
 # Over a range of end and receipt dates, the regulation check (tournaments.checks) and the
 # period assignment agree, and both give what the articles give. The expectations are computed
-# here from the articles, independently of ratings.cycles.
+# here from the articles, independently of periods.cycles.
 
 
 def _add_months(day: dt.date, months: int) -> dt.date:
@@ -240,9 +243,9 @@ def _too_late(problems) -> bool:
 
 
 def _open_all(system, first: dt.date, last: dt.date) -> None:
-    period = services.period_open_next(system=system, today=first)
+    period = period_services.period_open_next(system=system, today=first)
     while period.end < last:
-        period = services.period_open_next(system=system)
+        period = period_services.period_open_next(system=system)
 
 
 def test_fide_2024_check_and_assignment_agree_with_9_1_over_a_range_of_dates() -> None:
@@ -264,7 +267,7 @@ def test_fide_2024_check_and_assignment_agree_with_9_1_over_a_range_of_dates() -
         for days in range(0, 131):
             received = end + dt.timedelta(days=days)
             want = _fide_2024_expected(end, received)
-            got = selectors.period_for_tournament(tournament=tournament, received_on=received)
+            got = period_selectors.period_for_tournament(tournament=tournament, received_on=received)
             too_late = _too_late(deadline_checks(facts, received_on=received))
             assert too_late == (got.period is None) == (want is None), (end, received, got, want)
             if want is None:
@@ -312,7 +315,7 @@ def test_other_regulations_check_and_assignment_agree_on_one_late_list(ruleset, 
                       next_closing + dt.timedelta(days=1)]
         sampled = [end + dt.timedelta(days=i) for i in range(0, 420, 9)]
         for received in sorted(set(boundaries + sampled)):
-            got = selectors.period_for_tournament(tournament=tournament, received_on=received)
+            got = period_selectors.period_for_tournament(tournament=tournament, received_on=received)
             too_late = _too_late(deadline_checks(facts, received_on=received))
             refused = received > next_closing
             assert too_late == (got.period is None) == refused, (end, received, got)
@@ -322,8 +325,8 @@ def test_other_regulations_check_and_assignment_agree_on_one_late_list(ruleset, 
 
 
 def test_the_pure_cycles_module_knows_every_list_cycle() -> None:
-    from ratings import cycles
-    from ratings.models import ListCycle
+    from periods import cycles
+    from periods.models import ListCycle
 
     assert {c.value for c in ListCycle} == {cycles.MONTHLY, cycles.QUARTERLY, cycles.SEMESTRAL}
 
@@ -335,7 +338,8 @@ def test_migration_0009_moves_only_old_default_closing_dates_of_open_fide_2024_p
     and another regulation's period keep theirs."""
     import importlib
 
-    from django.apps import apps
+    from django.db import connection
+    from django.db.migrations.loader import MigrationLoader
 
     from tests.factories import make_period
 
@@ -345,6 +349,8 @@ def test_migration_0009_moves_only_old_default_closing_dates_of_open_fide_2024_p
     by_hand = make_period(fide, dt.date(2026, 12, 1), closing_date=dt.date(2026, 12, 20))
     published = make_period(fide, dt.date(2026, 10, 1), closing_date=dt.date(2026, 10, 31), status="published")
     fce = make_period(make_system(ruleset="fce"), dt.date(2026, 11, 1), closing_date=dt.date(2026, 11, 30))
+    # The models as they were at that migration (RatingPeriod still in the ratings app).
+    apps = MigrationLoader(connection).project_state(("ratings", "0009_rated_since")).apps
     migration.fide_2024_closing_dates(apps, None)
     for period in (old_default, by_hand, published, fce):
         period.refresh_from_db()

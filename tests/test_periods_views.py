@@ -4,8 +4,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from players.roles import ARBITER, PLAYER, RATING_OFFICER
-from ratings.models import PeriodStatus, Protest, PublishedList
+from core.errors import Refused
+from core.roles import ARBITER, PLAYER, RATING_OFFICER
+from periods import services as period_services
+from periods.models import PeriodStatus
+from ratings.calculation import runs
+from ratings.models import Protest, PublishedList
+from ratings.protests import services as protests
+from ratings.publication import services as publication
 from tests.factories import make_user
 from tests.test_calculation_service import build
 
@@ -59,22 +65,18 @@ def test_officer_flow_through_the_pages(officer_client, django_capture_on_commit
 
 def test_second_calculate_request_gets_a_clear_refusal(officer_client) -> None:
     system, period, players, tournament = build()
-    from ratings import services
-
-    services.period_close(period=period)
-    services.calculation_request(period=period, enqueue=False)  # queued, no worker yet
+    period_services.period_close(period=period)
+    runs.calculation_request(period=period, enqueue=False)  # queued, no worker yet
     response = officer_client.post(reverse("ratings:period_calculate", args=[period.pk]), follow=True)
     assert "already queued" in response.content.decode()
 
 
 def test_player_protests_within_the_deadline_and_officer_upholds(client, django_capture_on_commit_callbacks) -> None:
-    from ratings import services
-
     system, period, players, tournament = build()
-    services.period_close(period=period)
+    period_services.period_close(period=period)
     with django_capture_on_commit_callbacks(execute=True):
-        services.calculation_request(period=period)
-    published = services.list_publish(period=period)
+        runs.calculation_request(period=period)
+    published = publication.list_publish(period=period)
     user = make_user(role=PLAYER)
     players[0].user = user
     players[0].save()
@@ -94,7 +96,6 @@ def test_protest_after_the_deadline_is_refused() -> None:
 
     from django.utils import timezone
 
-    from ratings import services
     from tests.factories import make_published_list
 
     system, period, players, tournament = build()
@@ -104,5 +105,5 @@ def test_protest_after_the_deadline_is_refused() -> None:
         system=system, period=period, version=2, list_date=period.list_date,
         published_at=timezone.now() - dt.timedelta(days=system.protest_days + 1), ruleset="fide-2024",
         engine_version="test")
-    with pytest.raises(services.CalculationRefused, match="deadline"):
-        services.protest_submit(published=old, player=players[0], user=make_user(), text="late")
+    with pytest.raises(Refused, match="deadline"):
+        protests.protest_submit(published=old, player=players[0], user=make_user(), text="late")

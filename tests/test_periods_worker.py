@@ -22,16 +22,14 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test import override_settings
 
-from ratings import services
-from ratings.models import (
-    CalculationRun,
-    DraftResult,
-    ListEntry,
-    PeriodStatus,
-    PlayerRating,
-    PublishedList,
-    RunStatus,
-)
+from core.errors import Refused
+from core.jobs import JobStatus
+from periods import services as period_services
+from periods.models import PeriodStatus
+from ratings.calculation import runs
+from ratings.models import CalculationRun, DraftResult, ListEntry, PlayerRating, PublishedList
+from ratings.publication import services as publication
+from ratings.rerating import services as rerating
 from tests.factories import make_period, make_player, make_system, make_tournament, make_user
 from tests.test_calculation_service import build
 from tournaments.models import Game, TournamentPlayer
@@ -166,13 +164,13 @@ def draft_snapshot(run_id: int) -> list[tuple]:
 def test_full_flow_with_a_real_worker(celery_broker) -> None:
     celery_broker()
     system, period, players, tournament = build()
-    services.period_close(period=period)
-    run = services.calculation_request(period=period)
-    wait_for(lambda: run_status(run.pk) == RunStatus.SUCCEEDED, what="the worker to finish")
+    period_services.period_close(period=period)
+    run = runs.calculation_request(period=period)
+    wait_for(lambda: run_status(run.pk) == JobStatus.SUCCEEDED, what="the worker to finish")
     run.refresh_from_db()
     assert run.progress == 100 and run.player_count == 4
     assert dict(DraftResult.objects.filter(run=run).values_list("player_id", "rating_after"))[players[0].pk] == 2013
-    published = services.list_publish(period=period)
+    published = publication.list_publish(period=period)
     assert ListEntry.objects.filter(published_list=published).count() == 4
     assert PlayerRating.objects.get(player=players[0], system=system).rating == 2013
 
@@ -180,20 +178,20 @@ def test_full_flow_with_a_real_worker(celery_broker) -> None:
 def test_worker_killed_mid_run_leaves_draft_and_lists_intact_and_the_rerun_completes(celery_broker) -> None:
     first = celery_broker()
     system, period, players, tournament = build()
-    services.period_close(period=period)
-    r1 = services.calculation_request(period=period)
-    wait_for(lambda: run_status(r1.pk) == RunStatus.SUCCEEDED, what="run 1")
-    published = services.list_publish(period=period)
+    period_services.period_close(period=period)
+    r1 = runs.calculation_request(period=period)
+    wait_for(lambda: run_status(r1.pk) == JobStatus.SUCCEEDED, what="run 1")
+    published = publication.list_publish(period=period)
     entries_before = sorted(ListEntry.objects.filter(published_list=published).values_list("player_id", "rating"))
     Game.objects.filter(tournament=tournament, round=1, white__player=players[0]).update(
         result="1/2-1/2", white_score=0.5, black_score=0.5)
-    r2 = services.calculation_request(period=period)
-    wait_for(lambda: run_status(r2.pk) == RunStatus.SUCCEEDED, what="run 2")
+    r2 = runs.calculation_request(period=period)
+    wait_for(lambda: run_status(r2.pk) == JobStatus.SUCCEEDED, what="run 2")
     draft_before = draft_snapshot(r2.pk)
     first.stop()
 
     slow = celery_broker(RATINGS_TEST_WRITE_DELAY="60")
-    r3 = services.calculation_request(period=period)
+    r3 = runs.calculation_request(period=period)
     wait_for(lambda: CalculationRun.objects.get(pk=r3.pk).phase == "test delay", what="run 3 to be writing")
     slow.kill()
 
@@ -201,13 +199,13 @@ def test_worker_killed_mid_run_leaves_draft_and_lists_intact_and_the_rerun_compl
     assert not DraftResult.objects.filter(run_id=r3.pk).exists()
     assert sorted(ListEntry.objects.filter(published_list=published).values_list("player_id", "rating")) \
         == entries_before
-    assert run_status(r3.pk) == RunStatus.RUNNING  # as the dead worker left it
+    assert run_status(r3.pk) == JobStatus.RUNNING  # as the dead worker left it
     # acks_late + reject_on_worker_lost: the message is still in Redis, unacknowledged. Redis
     # hands it out again once the visibility timeout has passed (6 h in production); the test
     # does now what the next worker's restore loop would do then.
     assert _redeliver_unacked(queue=_queue()) == 1
     celery_broker()
-    wait_for(lambda: run_status(r3.pk) == RunStatus.SUCCEEDED, timeout=60, what="the redelivered run 3")
+    wait_for(lambda: run_status(r3.pk) == JobStatus.SUCCEEDED, timeout=60, what="the redelivered run 3")
     assert not DraftResult.objects.filter(run_id=r2.pk).exists()
     assert dict(draft_snapshot(r3.pk) and DraftResult.objects.filter(run_id=r3.pk)
                 .values_list("player_id", "rating_after"))[players[0].pk] == 2003
@@ -216,29 +214,29 @@ def test_worker_killed_mid_run_leaves_draft_and_lists_intact_and_the_rerun_compl
 
 def test_a_new_request_restarts_a_run_whose_worker_died(celery_broker) -> None:
     system, period, players, tournament = build()
-    services.period_close(period=period)
+    period_services.period_close(period=period)
     slow = celery_broker(RATINGS_TEST_WRITE_DELAY="60")
-    dead = services.calculation_request(period=period)
+    dead = runs.calculation_request(period=period)
     wait_for(lambda: CalculationRun.objects.get(pk=dead.pk).phase == "test delay", what="the run to be writing")
-    with pytest.raises(services.CalculationRefused):
-        services.calculation_request(period=period)  # the worker is alive: refused
+    with pytest.raises(Refused):
+        runs.calculation_request(period=period)  # the worker is alive: refused
     slow.kill()
     celery_broker()
     run = wait_for(lambda: _try_request(period), timeout=20, what="the dead worker's lock to be released")
-    wait_for(lambda: run_status(run.pk) == RunStatus.SUCCEEDED, what="the restarted run")
-    assert run_status(dead.pk) == RunStatus.LOST
+    wait_for(lambda: run_status(run.pk) == JobStatus.SUCCEEDED, what="the restarted run")
+    assert run_status(dead.pk) == JobStatus.LOST
 
 
 def _try_request(period):
     try:
-        return services.calculation_request(period=period)
-    except services.CalculationRefused:
+        return runs.calculation_request(period=period)
+    except Refused:
         return None
 
 
 def test_two_simultaneous_requests_exactly_one_runs() -> None:
     system, period, players, tournament = build()
-    services.period_close(period=period)
+    period_services.period_close(period=period)
     barrier = threading.Barrier(2)
     outcomes: list[str] = []
 
@@ -247,9 +245,9 @@ def test_two_simultaneous_requests_exactly_one_runs() -> None:
 
         try:
             barrier.wait()
-            services.calculation_request(period=period, enqueue=False)
+            runs.calculation_request(period=period, enqueue=False)
             outcomes.append("ran")
-        except services.CalculationRefused as exc:
+        except Refused as exc:
             outcomes.append(f"refused: {exc}")
         finally:
             conn.close()
@@ -268,10 +266,10 @@ def test_two_simultaneous_requests_exactly_one_runs() -> None:
 
 def test_published_rows_refuse_update_and_delete(django_capture_on_commit_callbacks) -> None:
     system, period, players, tournament = build()
-    services.period_close(period=period)
-    run = services.calculation_request(period=period)  # eager here (no worker fixture)
+    period_services.period_close(period=period)
+    run = runs.calculation_request(period=period)  # eager here (no worker fixture)
     run.refresh_from_db()
-    published = services.list_publish(period=period)
+    published = publication.list_publish(period=period)
     statements = [
         "UPDATE ratings_listentry SET rating = 1 WHERE published_list_id = %s",
         "DELETE FROM ratings_listentry WHERE published_list_id = %s",
@@ -292,8 +290,8 @@ def test_published_rows_refuse_update_and_delete(django_capture_on_commit_callba
             c.execute(sql, [arg])
     assert DraftResult.objects.filter(run=run).count() == 4
     # An unpublished draft can be replaced: a recalculation deletes it.
-    r2 = services.calculation_request(period=period)
-    r3 = services.calculation_request(period=period)
+    r2 = runs.calculation_request(period=period)
+    r3 = runs.calculation_request(period=period)
     assert not DraftResult.objects.filter(run=r2).exists() and DraftResult.objects.filter(run=r3).count() == 4
     assert DraftResult.objects.filter(run=run).count() == 4
 
@@ -315,19 +313,19 @@ def test_rerating_republishes_the_period_and_two_later_ones(celery_broker) -> No
         ta = TournamentPlayer.objects.create(tournament=t, player=a, start_rank=1, name="A")
         tb = TournamentPlayer.objects.create(tournament=t, player=b, start_rank=2, name="B")
         Game.objects.create(tournament=t, round=1, white=ta, black=tb, result="1-0", white_score=1, black_score=0)
-        services.period_close(period=period)
-        run = services.calculation_request(period=period)
-        wait_for(lambda run=run: run_status(run.pk) == RunStatus.SUCCEEDED, what=f"period {month}")
-        services.list_publish(period=period)
+        period_services.period_close(period=period)
+        run = runs.calculation_request(period=period)
+        wait_for(lambda run=run: run_status(run.pk) == JobStatus.SUCCEEDED, what=f"period {month}")
+        publication.list_publish(period=period)
         periods.append(period)
     v1 = [dict(ListEntry.objects.filter(published_list__period=p).values_list("player_id", "rating")) for p in periods]
     # 2000 beats 2100 (+13 / -13), then 2013 vs 2087 (expected 0.40: +12), then 2025 vs 2075.
     assert [x[a.pk] for x in v1] == [2013, 2025, 2036]
     # A corrected report of September: the game was a draw.
     Game.objects.filter(tournament__period=periods[0]).update(result="1/2-1/2", white_score=0.5, black_score=0.5)
-    services.period_mark_for_recalculation(period=periods[0])
+    period_services.period_mark_for_recalculation(period=periods[0])
     assert all(p.needs_recalculation for p in (type(periods[0]).objects.filter(pk__in=[p.pk for p in periods])))
-    services.rerate_request(period=periods[0])
+    rerating.rerate_request(period=periods[0])
     wait_for(lambda: PublishedList.objects.filter(period=periods[2], version=2).exists(), timeout=90,
              what="the chain to republish November")
     v2 = [dict(ListEntry.objects.filter(published_list__period=p, published_list__version=2)

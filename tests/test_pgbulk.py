@@ -1,10 +1,10 @@
-"""config.pgbulk: secondary indexes dropped for a bulk load and rebuilt exactly as they were."""
+"""core.pg.indexes: secondary indexes dropped for a bulk load and rebuilt exactly as they were."""
 from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from config.pgbulk import secondary_indexes_deferred, worth_deferring
+from core.pg.indexes import secondary_indexes_deferred, worth_deferring
 from players.models import Player
 from tests.factories import make_player
 

@@ -1,7 +1,7 @@
 """The COPY text encoder: PostgreSQL's text format, written by hand from its documentation."""
 import datetime as dt
 
-from config.pgcopy import copy_text
+from core.pg.copy import copy_text
 
 
 def test_null_and_booleans() -> None:

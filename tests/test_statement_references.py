@@ -154,7 +154,7 @@ def test_a_players_history_lists_every_version_and_probes_the_list_index() -> No
     goes through the unique (list, player) index."""
     from django.test import Client
 
-    from ratings.selectors import player_list_history
+    from ratings.lists.selectors import player_list_history
 
     system = make_system()
     me, other = make_player(), make_player()

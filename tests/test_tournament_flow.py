@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from players import roles
+from core import roles
 from players.models import Player
 from tests.factories import make_period, make_player, make_system, make_tournament, make_user
 from tournaments import services

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from players import roles
+from core import roles
 from tests.factories import make_system, make_tournament, make_user
 from tournaments.models import Report, TournamentPlayer
 

@@ -11,7 +11,7 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from ratings import cycles
+from periods import cycles
 from tournaments.reports.problems import Problem, Severity
 from tournaments.reports.records import ParsedReport
 
@@ -290,7 +290,7 @@ def composition_checks(facts: TournamentFacts, report: ParsedReport) -> list[Pro
 # --------------------------------------------------------------------------- report deadlines
 
 def report_window(facts: TournamentFacts) -> cycles.ReportWindow:
-    """The periods the report may go to and its deadline: `ratings.cycles.report_window`, the
+    """The periods the report may go to and its deadline: `periods.cycles.report_window`, the
     function the period assignment (`ratings.selectors.period_for_tournament`) calls too."""
     return cycles.report_window(ruleset=facts.ruleset, cycle=facts.cycle, end_date=facts.end_date)
 

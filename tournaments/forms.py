@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ratings.models import RatingSystem
+from periods.models import RatingSystem
 from tournaments.models import Tournament
 
 MAX_FORM_PLAYERS = 20

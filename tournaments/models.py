@@ -7,8 +7,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
-from ratings.models import RatingPeriod, RatingSystem
 
 
 class PairingSystem(models.TextChoices):

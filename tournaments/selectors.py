@@ -12,10 +12,10 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from core.roles import ARBITER, RATING_OFFICER, user_has_role
+from periods.models import RatingSystem
 from players.models import Player
 from players.names import fold
-from players.roles import ARBITER, RATING_OFFICER, user_has_role
-from ratings.models import RatingPeriod, RatingSystem
 from tournaments.models import Report, ReportStatus, Tournament, TournamentPlayer
 
 
@@ -60,22 +60,6 @@ def tournaments_awaiting_approval() -> QuerySet[Tournament]:
 
 def rating_systems_active() -> QuerySet[RatingSystem]:
     return RatingSystem.objects.filter(is_active=True).order_by("name")
-
-
-def period_for_tournament(*, tournament: Tournament) -> RatingPeriod | None:
-    """The period of the tournament's system with start ≤ end_date ≤ end (ratings may refine it)."""
-    try:
-        from ratings import selectors as rating_selectors  # type: ignore[attr-defined]
-
-        finder = getattr(rating_selectors, "period_for_tournament", None)
-    except ImportError:
-        finder = None
-    if finder is not None:
-        found = finder(tournament=tournament)
-        # ratings.selectors answers an Assignment (period, late, reason); accept a bare period too.
-        return getattr(found, "period", found)  # type: ignore[no-any-return]
-    return (RatingPeriod.objects.filter(system_id=tournament.rating_system_id, start__lte=tournament.end_date,
-                                        end__gte=tournament.end_date).order_by("-start").first())
 
 
 def report_current(*, tournament: Tournament) -> Report | None:

@@ -26,9 +26,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from core import roles
+from core.errors import Refused
+from periods import selectors as period_selectors
+from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
 from players.names import fold
-from ratings.models import RatingPeriod, RatingSystem
 from tournaments import checks, selectors
 from tournaments.models import (
     Game,
@@ -83,26 +86,17 @@ def _plain_problem(code: str, template: str, **params: object) -> dict[str, Any]
 # --------------------------------------------------------------------------- set-based writes
 
 def _insert_rows(model: type, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
-    """Insert many rows set-based: COPY on PostgreSQL, one multi-row INSERT per batch elsewhere."""
+    """Insert many rows set-based, by COPY (typed rows: psycopg adapts each value)."""
     if not rows:
         return
     table = model._meta.db_table  # type: ignore[attr-defined]
     qn = connection.ops.quote_name
     cols = ", ".join(qn(c) for c in columns)
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            raw = cursor.cursor  # psycopg 3
-            with raw.copy(f"COPY {qn(table)} ({cols}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-            return
-        width = len(columns)
-        batch = max(1, 900 // width)  # SQLite's limit on bound parameters
-        for i in range(0, len(rows), batch):
-            chunk = rows[i:i + batch]
-            marks = ", ".join("(" + ", ".join(["%s"] * width) + ")" for _ in chunk)
-            cursor.execute(f"INSERT INTO {qn(table)} ({cols}) VALUES {marks}",
-                           [v for row in chunk for v in row])
+        raw = cursor.cursor  # psycopg 3
+        with raw.copy(f"COPY {qn(table)} ({cols}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
 
 
 def _delete_rows(model: type, **where: Any) -> None:
@@ -124,13 +118,13 @@ def tournament_register(*, arbiter: Any, data: dict[str, Any], top_rating: int |
     tournament = Tournament(arbiter=arbiter, **data)
     tournament.late_registration = (tournament.start_date - today).days < required
     tournament.full_clean(exclude=["arbiter"])
-    tournament.period = selectors.period_for_tournament(tournament=tournament)
+    tournament.period = period_selectors.period_for_tournament(tournament=tournament).period
     tournament.save()
     return tournament
 
 
 def tournament_approve_late(*, tournament: Tournament, officer: Any) -> Tournament:
-    if not selectors.user_is_officer(user=officer):
+    if not roles.user_is_officer(user=officer):
         raise PermissionDenied(_("Only a rating officer can approve a late registration."))
     tournament.approved_by = officer
     tournament.approved_at = timezone.now()
@@ -221,9 +215,9 @@ def report_upload(*, tournament: Tournament, user: Any, data: bytes, filename: s
         if locked.status == TournamentStatus.REGISTERED:
             locked.status = TournamentStatus.REPORT_RECEIVED
         if not was_locked:
-            assignment = selectors.period_for_tournament(tournament=locked)
-            if assignment is not None:
-                locked.period = assignment
+            assignment = period_selectors.period_for_tournament(tournament=locked)
+            if assignment.period is not None:
+                locked.period = assignment.period
         locked.save(update_fields=["report_received_at", "status", "period"])
         if was_locked and locked.period_id:
             # A change after rating: the period must be recalculated.
@@ -448,3 +442,15 @@ def crosstable_form_to_csv(*, rows: list[dict[str, Any]], cells: dict[tuple[int,
         values += ["x" if i == j else cells.get((i, j), "").strip() for j in range(1, n + 1)]
         out.append(",".join(values))
     return "\n".join(out) + "\n"
+
+
+def tournament_assign_period(*, tournament: Tournament, received_on: dt.date | None = None
+                             ) -> period_selectors.Assignment:
+    """Put a tournament in the period its regulation assigns; refuse a too-late report.
+    Late reports go to a later list, so nothing already rated is re-rated."""
+    assignment = period_selectors.period_for_tournament(tournament=tournament, received_on=received_on)
+    if assignment.period is None:
+        raise Refused(assignment.reason)
+    tournament.period = assignment.period
+    tournament.save(update_fields=["period"])
+    return assignment

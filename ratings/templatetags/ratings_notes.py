@@ -3,7 +3,7 @@
 The calculation stores each player's notes as ``{"code", "article", "template", "params"}``
 (ratings.services ``_notes_json``): the template is the engine's English msgid with
 ``%(name)s`` placeholders. ``{{ note|note_text }}`` gives "article — message" in the
-reader's language (``ratings.messages.stored_message``); a note that does not fit its params
+reader's language (``core.messages.stored_message``); a note that does not fit its params
 still renders, and one without a template shows its code: it never raises on a page.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from django import template
 
-from ratings.messages import stored_message
+from core.messages import stored_message
 
 register = template.Library()
 

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from players import roles
+from core import roles
 from players.models import Player
 from tests.factories import make_player, make_system, make_user
 from tests.test_tournament_flow import sample_trf

@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from players.roles import RATING_OFFICER
-from ratings.import_jobs import list_import_request
+from core.roles import RATING_OFFICER
+from ratings.lists.import_jobs import list_import_request
 from ratings.models import ListImportJob
 from tests.factories import make_system, make_user
 from tests.test_list_import import BAD_TXT

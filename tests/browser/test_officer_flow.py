@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from players.roles import RATING_OFFICER
+from core.roles import RATING_OFFICER
 from ratings.models import PublishedList
 from tests.factories import make_user
 from tests.test_calculation_service import build

@@ -294,14 +294,16 @@ class Fide2024(Regulation):
         players = validate_period(period)
         return params, players, _select(period, players, self.id)
 
-    def _cutoff(self, period: PeriodInput, params: Mapping[str, object]) -> date:
+    def inactivity_cutoff(self, period_end: date, params: Mapping[str, object]) -> date:
+        """7.2.2 a: a rated player whose last rated game is on or before this day (and who has
+        none in the period ending on ``period_end``) becomes inactive."""
         # 7.2.2 a: inactive after no rated game "in one year". DECISION: the year is the
         # 12 months ending on the last day of the period; a last game on or before the same
         # day a year earlier (and none in the period) starts inactivity.
         months = int(params["inactivity_months"])  # type: ignore[call-overload]
-        return one_year_before(period.end) if months == 12 else add_months(period.end, -months)
+        return one_year_before(period_end) if months == 12 else add_months(period_end, -months)
 
-    def _rated_notes(
+    def rated_notes(
         self,
         player: PlayerInput,
         *,
@@ -316,6 +318,9 @@ class Fide2024(Regulation):
         hidden_in: Sequence[str],
         floor: int,
     ) -> tuple[Decision, ...]:
+        """The notes that explain a rated player's result (K lowered by the 700 rule, a game
+        not counted for his opponents under 8.2.4, below the floor, inactive, active again),
+        in this order; the database's bulk path words its rows with them too."""
         art = self.id
         notes: list[Decision] = []
         if reduced:
@@ -398,7 +403,7 @@ class Fide2024(Regulation):
                     _K_WHY[rule],
                     {"games": player.games} if rule == K_RULE_UNDER_30_GAMES else {},
                 ),
-                *self._rated_notes(
+                *self.rated_notes(
                     player,
                     k=k,
                     rule=rule,
@@ -574,7 +579,7 @@ class Fide2024(Regulation):
                 [c.black_counts and players[c.game.black].rating is not None for c in counted],
                 dtype=np.bool_,
             ),
-            inactive_cutoff_ordinal=self._cutoff(period, params).toordinal(),
+            inactive_cutoff_ordinal=self.inactivity_cutoff(period.end, params).toordinal(),
             floor=floor,
         )
         out = rate_rated_fide_2024(data)
@@ -698,7 +703,7 @@ class Fide2024(Regulation):
         change = round_half_up_milli(k * delta_sum)  # 8.3.4
         floor = int(params["floor"])  # type: ignore[call-overload]
         out_of_list = player.rating + change < floor  # 7.2.1
-        cutoff = self._cutoff(period, params)
+        cutoff = self.inactivity_cutoff(period.end, params)
         stale = player.last_game_date is not None and player.last_game_date <= cutoff
         inactive = n == 0 and not out_of_list and (player.status == "inactive" or stale)
         result = self._rated_result(

@@ -6,8 +6,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from ratings.imports import FORMATS, ListImportError, list_import
-from ratings.models import RatingSystem
+from periods.models import RatingSystem
+from ratings.lists.imports import FORMATS, ListImportError, list_import
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings.import_jobs import list_import_jobs_prune
+from ratings.lists.import_jobs import list_import_jobs_prune
 
 
 class Command(BaseCommand):

@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
+
+
+class CoreConfig(AppConfig):
+    """What every app of the office shares: roles, stored messages, jobs, the PostgreSQL
+    toolbox. It has no tables of its own."""
+
+    name = "core"
+    verbose_name = _("Rating office")
+
+    def ready(self) -> None:
+        # Django's rule, not a cycle: models may be imported only once the registry is ready.
+        from core.roles import roles_ensure
+
+        # Permissions exist only after migrate; groups are (re)granted then.
+        # core is last in INSTALLED_APPS: every app's permissions exist when its turn comes.
+        post_migrate.connect(roles_ensure, sender=self, dispatch_uid="core.roles_ensure")

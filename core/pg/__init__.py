@@ -1,0 +1,4 @@
+"""The PostgreSQL toolbox every bulk path uses: COPY in/out (`copy`), advisory locks
+(`locks`), a second connection for progress and transaction settings (`connections`), ids
+reserved for bulk rows (`ids`) and index deferral for big loads (`indexes`).
+PostgreSQL is the only database the office runs on."""

@@ -1,0 +1,410 @@
+"""A large synthetic federation for benchmarks (``manage.py generate_federation``).
+
+One fide-2024 rating system, ``players`` players each with a PlayerRating row, and in the
+system's period(s) 9-round Swiss tournaments of 60 players holding exactly ``games`` played
+games plus a few forfeits (about 1 % of the boards, and a handful to square the last event).
+
+On PostgreSQL the rows go in with COPY (pre-formatted text written in big chunks), with ids
+reserved from each table's sequence under a table lock; on SQLite (development only) the same
+rows go through ``bulk_create`` in batches, which is much slower.
+"""
+from __future__ import annotations
+
+import math
+import random
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection, models, transaction
+from django.utils import timezone
+
+from core.pg.copy import copy_text
+from core.pg.ids import reserve_ids
+from demo.federation import (
+    PORTUGUESE_DISTRICTS,
+    SPANISH_REGIONS,
+    month_start,
+    person_name,
+)
+from players.models import Player
+from players.names import full_name_key
+from ratings.engine.common import add_months, one_year_before
+
+ROUNDS = 9
+TABLE_SIZE = 60  # players per tournament
+BOARDS = TABLE_SIZE // 2
+CHUNK_ROWS = 50_000
+SQLITE_BATCH = 2_000
+ARBITER_USERNAME = "synthetic-arbiter"
+
+
+@dataclass
+class GenerateResult:
+    counts: dict[str, int] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    method: str = ""
+
+    @property
+    def seconds(self) -> float:
+        return sum(self.timings.values())
+
+
+# --------------------------------------------------------------------------- writing rows
+
+
+class _Writer:
+    """Writes rows of one table: COPY on PostgreSQL, bulk_create on other databases."""
+
+    def __init__(self, model: type[models.Model], columns: Sequence[str]):
+        concrete = {f.column for f in model._meta.concrete_fields}
+        if set(columns) != concrete:  # the model changed: fail loudly rather than write nulls
+            raise RuntimeError(
+                f"{model._meta.db_table}: generator columns differ from the model "
+                f"(missing {sorted(concrete - set(columns))}, unknown {sorted(set(columns) - concrete)})"
+            )
+        self.model = model
+        self.table = model._meta.db_table
+        self.columns = tuple(columns)
+        self.postgres = connection.vendor == "postgresql"
+        self.rows = 0
+
+    def reserve_ids(self, n: int) -> int:
+        """First id of ``n`` consecutive ids nobody else will use."""
+        qn = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            if self.postgres:
+                return reserve_ids(cursor, self.table, n)
+            cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {qn(self.table)}")
+            return int(cursor.fetchone()[0]) + 1
+
+    def write(self, rows: Iterable[Sequence[Any]]) -> int:
+        if self.postgres:
+            return self._copy(rows)
+        return self._bulk_create(rows)
+
+    def _copy(self, rows: Iterable[Sequence[Any]]) -> int:
+        qn = connection.ops.quote_name
+        sql = f"COPY {qn(self.table)} ({', '.join(qn(c) for c in self.columns)}) FROM STDIN"
+        count = 0
+        with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+            buffer: list[str] = []
+            for row in rows:
+                buffer.append("\t".join(map(copy_text, row)))
+                count += 1
+                if len(buffer) >= CHUNK_ROWS:
+                    buffer.append("")
+                    copy.write("\n".join(buffer))
+                    buffer = []
+            if buffer:
+                buffer.append("")
+                copy.write("\n".join(buffer))
+        self.rows += count
+        return count
+
+    def _bulk_create(self, rows: Iterable[Sequence[Any]]) -> int:
+        count = 0
+        batch: list[models.Model] = []
+        attnames = {f.column: f.attname for f in self.model._meta.concrete_fields}
+        names = [attnames[c] for c in self.columns]
+        for row in rows:
+            batch.append(self.model(**dict(zip(names, row))))
+            if len(batch) >= SQLITE_BATCH:
+                self.model.objects.bulk_create(batch)  # type: ignore[attr-defined]
+                count += len(batch)
+                batch = []
+        if batch:
+            self.model.objects.bulk_create(batch)  # type: ignore[attr-defined]
+            count += len(batch)
+        self.rows += count
+        return count
+
+
+# --------------------------------------------------------------------------- the generator
+
+
+def _elo_result(rng: random.Random, white: int, black: int) -> tuple[str, str, str]:
+    expected = 1 / (1 + 10 ** ((black - white) / 400))
+    draw = 0.32 * (1 - abs(expected - 0.5) * 1.4)
+    roll = rng.random()
+    if roll < draw:
+        return "1/2-1/2", "0.5", "0.5"
+    if roll < draw + (1 - draw) * expected:
+        return "1-0", "1.0", "0.0"
+    return "0-1", "0.0", "1.0"
+
+
+def _circle_rounds(n: int, rounds: int) -> list[list[tuple[int, int]]]:
+    """Pairings without rematches (rounds <= n - 1) by the circle method; n even."""
+    idx = list(range(n))
+    out = []
+    for r in range(rounds):
+        out.append([(idx[i], idx[n - 1 - i]) if (r + i) % 2 == 0 else (idx[n - 1 - i], idx[i])
+                    for i in range(n // 2)])
+        idx = [idx[0], idx[-1], *idx[1:-1]]
+    return out
+
+
+def federation_generate(
+    *,
+    players: int,
+    games: int,
+    seed: int = 1,
+    periods: int = 1,
+    system_code: str = "synth",
+    forfeit_rate: float = 0.01,
+    today: date | None = None,
+    log: Callable[[str], None] | None = None,
+) -> GenerateResult:
+    """Create the synthetic federation; see the module docstring. Returns counts and timings."""
+    from periods.cycles import period_dates
+    from periods.models import PeriodStatus, RatingPeriod, RatingSystem, Ruleset
+    from ratings.engine import ENGINE_VERSION
+    from ratings.models import PlayerRating
+    from tournaments.models import Game, Tournament, TournamentPlayer
+
+    say = log or (lambda _msg: None)
+    if players < TABLE_SIZE:
+        raise ValueError(f"at least {TABLE_SIZE} players are needed")
+    if games < 0 or periods < 1:
+        raise ValueError("games must be >= 0 and periods >= 1")
+    if RatingSystem.objects.filter(code=system_code).exists():
+        raise ValueError(f"a rating system with code {system_code!r} already exists; pick another --system-code")
+    rng = random.Random(seed)
+    today = today or timezone.localdate()
+    now = timezone.now()
+    result = GenerateResult(method="COPY" if connection.vendor == "postgresql" else "bulk_create")
+    prefix = (re.sub(r"[^0-9A-Za-z]", "", system_code).upper() or "SYNTH")[:8]
+
+    def timed(label: str, started: float) -> None:
+        result.timings[label] = time.perf_counter() - started
+        rows = result.counts.get(label)
+        say(f"  {label}: " + (f"{rows} rows in " if rows is not None else "") + f"{result.timings[label]:.1f} s")
+
+    with transaction.atomic():
+        started = time.perf_counter()
+        user_model = get_user_model()
+        arbiter = user_model.objects.filter(username=ARBITER_USERNAME).first()
+        if arbiter is None:
+            arbiter = user_model(username=ARBITER_USERNAME)
+            arbiter.set_unusable_password()
+            arbiter.save()
+        system = RatingSystem(code=system_code, name=f"Synthetic federation ({system_code})",
+                              ruleset=Ruleset.FIDE_2024, rate_of_play="standard", cycle="monthly")
+        system.full_clean()
+        system.save()
+        period_rows = []
+        for k in range(periods):
+            start = month_start(today, k - periods + 1)
+            end = month_start(start, 1) - timedelta(days=1)
+            is_open = k == periods - 1
+            period_rows.append(RatingPeriod(
+                system=system, start=start, end=end,
+                closing_date=period_dates(ruleset=system.ruleset, cycle=system.cycle, day=start).closing_date,
+                list_date=end + timedelta(days=1),
+                status=PeriodStatus.OPEN if is_open else PeriodStatus.CLOSED,
+                closed_at=None if is_open else now,
+            ))
+        RatingPeriod.objects.bulk_create(period_rows)
+        period_list = list(RatingPeriod.objects.filter(system=system).order_by("start"))
+        result.counts["periods"] = len(period_list)
+
+        # ---- players and their ratings
+        started = time.perf_counter()
+        w_player = _Writer(Player, [
+            "id", "fed_id", "surname", "given_name", "sex", "birth_date", "birth_year", "club",
+            "region", "federation", "title", "fide_id", "fide_standard", "fide_rapid", "fide_blitz",
+            "iccf_rating", "fpx_rating", "affiliated", "user_id", "name_key", "created_at", "updated_at",
+        ])
+        first_player = w_player.reserve_ids(players)
+        ratings: list[int | None] = []
+        labels: list[tuple[str, str, str, str, int]] = []  # name, sex, fed_id, title, birth year
+        key_cache: dict[tuple[str, str], str] = {}
+        regions = [(r[0], r[2], r[3]) for r in SPANISH_REGIONS]
+        weights = [r[1] for r in SPANISH_REGIONS]
+        region_choices = rng.choices(regions, weights=weights, k=players)
+
+        def player_rows() -> Iterator[tuple[Any, ...]]:
+            for i in range(players):
+                pid = first_player + i
+                portuguese = rng.random() < 0.05
+                sex = "F" if rng.random() < 0.15 else "M"
+                if portuguese:
+                    region, clubs = PORTUGUESE_DISTRICTS[i % len(PORTUGUESE_DISTRICTS)]
+                    lang, federation = "pt", "POR"
+                else:
+                    region, lang_mix, clubs = region_choices[i]
+                    lang = "ca" if lang_mix == "ca" and rng.random() < 0.7 else "es"
+                    federation = "ESP"
+                surname, given = person_name(rng, lang, sex)
+                key = key_cache.get((surname, given))
+                if key is None:
+                    key = key_cache[(surname, given)] = full_name_key(surname, given)
+                year = today.year - rng.randint(8, 85)
+                born = date(year, rng.randint(1, 12), rng.randint(1, 28))
+                rating = min(2750, max(1000, round(rng.gauss(1700, 250))))
+                rated = rng.random() >= 0.08
+                title = ("GM" if rating >= 2500 else "IM" if rating >= 2400 else "FM" if rating >= 2300 else "")
+                fed_id = f"{prefix}-{i + 1:07d}"
+                ratings.append(rating if rated else None)
+                labels.append((f"{surname}, {given}", sex, fed_id, title, year))
+                has_fide = rated and rng.random() < 0.6
+                yield (
+                    pid, fed_id, surname, given, sex, born, year, clubs[i % len(clubs)], region,
+                    federation, title, 800_000_000 + pid if has_fide else None,
+                    rating if has_fide else None, None, None, None, None, True, None, key, now, now,
+                )
+
+        result.counts["players"] = w_player.write(player_rows())
+        timed("players", started)
+
+        started = time.perf_counter()
+        w_rating = _Writer(PlayerRating, [
+            "id", "player_id", "system_id", "rating", "games", "kind", "activity", "out_of_list",
+            "reached_2400", "reached_2200", "last_game_date", "flagged_lists", "prior_results",
+            "ruleset", "engine_version", "updated_at", "rated_since",
+        ])
+        first_rating = w_rating.reserve_ids(players)
+
+        # The states are those the list before the first period left: last games up to about
+        # 2.5 years before it, and a player whose last game is more than a year old already
+        # flagged inactive (fide-2024 7.2.2 a, with the engine's cut-off for the period that
+        # ended the day before). So the first period is an ordinary month, not a one-off sweep
+        # of every stale flag.
+        first_start = period_list[0].start
+        stale_cutoff = one_year_before(first_start - timedelta(days=1))
+
+        def rating_rows() -> Iterator[tuple[Any, ...]]:
+            for i, rating in enumerate(ratings):
+                total = rng.randint(10, 1200) if rating is not None else rng.randint(0, 4)
+                last = first_start - timedelta(days=rng.randint(1, 900)) if total else None
+                inactive = rating is not None and last is not None and last <= stale_cutoff
+                # fide-2024 8.2.4's date: a rated player with few games got his first rating in
+                # one of the last two years' lists; the others before the records (NULL).
+                since = add_months(first_start, -rng.randint(1, 24)) if rating is not None and total < 40 else None
+                yield (
+                    first_rating + i, first_player + i, system.pk, rating, total,
+                    "effective" if rating is not None else "unrated", "inactive" if inactive else "active", False,
+                    bool(rating and rating >= 2400), bool(rating and rating >= 2200),
+                    last, 1 if inactive else 0, [],
+                    system.ruleset, ENGINE_VERSION if rating is not None else "", now, since,
+                )
+
+        result.counts["player ratings"] = w_rating.write(rating_rows())
+        timed("player ratings", started)
+
+        # ---- tournaments, their players and games, period by period
+        started = time.perf_counter()
+        per_period = [games // periods + (1 if k < games % periods else 0) for k in range(periods)]
+        shapes: list[tuple[Any, int, int]] = []  # period, rounds, boards
+        # Decide the random forfeits now so the event shapes are known before ids are reserved.
+        forfeit_flags: list[list[bool]] = []
+        for period, target in zip(period_list, per_period):
+            remaining = target
+            while remaining > 0:
+                if remaining >= ROUNDS * BOARDS:
+                    flags = [rng.random() < forfeit_rate for _ in range(ROUNDS * BOARDS)]
+                    shapes.append((period, ROUNDS, BOARDS))
+                    forfeit_flags.append(flags)
+                    remaining -= flags.count(False)
+                else:
+                    rounds = min(ROUNDS, max(1, math.ceil(remaining / BOARDS)))
+                    boards = math.ceil(remaining / rounds)
+                    slots = rounds * boards
+                    # The event that squares the count: no random forfeits; the slots beyond
+                    # the count asked for are forfeits (fewer than `rounds` of them).
+                    flags = [k >= remaining for k in range(slots)]
+                    shapes.append((period, rounds, boards))
+                    forfeit_flags.append(flags)
+                    remaining = 0
+        n_events = len(shapes)
+        w_tournament = _Writer(Tournament, [
+            "id", "name", "city", "federation", "start_date", "end_date", "system", "category",
+            "rounds", "base_minutes", "increment_seconds", "moves_per_control", "extra_minutes",
+            "national_championship", "norm_event", "chief_arbiter", "arbiter_id", "rating_system_id",
+            "period_id", "status", "registered_at", "late_registration", "approved_by_id",
+            "approved_at", "report_received_at", "validated_at", "rated_at", "published_at",
+        ])
+        w_tp = _Writer(TournamentPlayer, [
+            "id", "tournament_id", "player_id", "start_rank", "name", "sex", "title", "fide_id",
+            "fed_id", "federation", "birth_year", "rating_at_start", "declared_points",
+        ])
+        w_game = _Writer(Game, [
+            "id", "tournament_id", "round", "white_id", "black_id", "result", "kind",
+            "white_score", "black_score",
+        ])
+        total_tp = sum(2 * boards for _p, _r, boards in shapes)
+        total_games = sum(len(f) for f in forfeit_flags)
+        first_t = w_tournament.reserve_ids(n_events)
+        first_tp = w_tp.reserve_ids(total_tp)
+        first_g = w_game.reserve_ids(total_games)
+
+        cities = [c for r in SPANISH_REGIONS for c in r[3]]
+        t_rows: list[tuple[Any, ...]] = []
+        tp_rows: list[tuple[Any, ...]] = []
+        game_rows: list[tuple[Any, ...]] = []
+        tp_id, game_id = first_tp, first_g
+        played = forfeits = 0
+        for e, ((period, rounds, boards), flags) in enumerate(zip(shapes, forfeit_flags)):
+            tid = first_t + e
+            size = 2 * boards
+            span = (period.end - period.start).days
+            t_start = period.start + timedelta(days=rng.randint(0, max(0, span - rounds + 1)))
+            t_end = min(period.end, t_start + timedelta(days=rounds - 1))
+            t_rows.append((
+                tid, f"{system_code} open {e + 1:05d}", cities[e % len(cities)], "ESP", t_start, t_end,
+                "swiss", "open", rounds, 90, 30, 40, 30, False, False, "Synthetic Arbiter",
+                arbiter.pk, system.pk, period.pk, "validated", now, False, None, None, now, now,
+                None, None,
+            ))
+            chosen = rng.sample(range(players), size)
+            chosen.sort(key=lambda idx: -(ratings[idx] or 0))
+            ids = list(range(tp_id, tp_id + size))
+            points = [Decimal(0)] * size
+            slot = 0
+            for rnd, pairs in enumerate(_circle_rounds(size, rounds), start=1):
+                for a, b in pairs:
+                    forfeit = flags[slot]
+                    slot += 1
+                    if forfeit:
+                        result_, ws, bs = ("+-", "1.0", "0.0") if rng.random() < 0.5 else ("-+", "0.0", "1.0")
+                        kind = "forfeit"
+                        forfeits += 1
+                    else:
+                        result_, ws, bs = _elo_result(rng, ratings[chosen[a]] or 1400, ratings[chosen[b]] or 1400)
+                        kind = "played"
+                        played += 1
+                    points[a] += Decimal(ws)
+                    points[b] += Decimal(bs)
+                    game_rows.append((game_id, tid, rnd, ids[a], ids[b], result_, kind, ws, bs))
+                    game_id += 1
+            for rank, idx in enumerate(chosen, start=1):
+                name, sex, fed_id, title, year = labels[idx]
+                pid = first_player + idx
+                tp_rows.append((
+                    ids[rank - 1], tid, pid, rank, name, sex, title, "", fed_id, "ESP", year,
+                    ratings[idx], points[rank - 1],
+                ))
+            tp_id += size
+        result.counts["tournaments"] = w_tournament.write(t_rows)
+        result.counts["tournament players"] = w_tp.write(tp_rows)
+        result.counts["games"] = w_game.write(game_rows)
+        result.counts["played games"] = played
+        result.counts["forfeits"] = forfeits
+        timed("tournaments and games", started)
+
+        if connection.vendor == "postgresql":
+            started = time.perf_counter()
+            with connection.cursor() as cursor:
+                for w in (w_player, w_rating, w_tournament, w_tp, w_game):
+                    cursor.execute(f"ANALYZE {connection.ops.quote_name(w.table)}")
+            timed("analyze", started)
+    return result
+
+
+__all__ = ["GenerateResult", "federation_generate"]

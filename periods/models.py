@@ -1,0 +1,120 @@
+"""Rating systems and their periods: the calendar every other app hangs its work on.
+
+A rating system is one list the office publishes, rated under one regulation set; a period is
+the span of games one list of it rates. Tournaments are assigned to periods
+(`periods.selectors.period_for_tournament`), the ratings app calculates and publishes them.
+The tables keep the names they had when these models lived in the ratings app.
+"""
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from ratings.engine.errors import EngineInputError
+from ratings.engine.registry import get_regulation
+
+
+class Ruleset(models.TextChoices):
+    """The regulation sets the engine implements (ratings/engine/regulations/)."""
+
+    FIDE_2024 = "fide-2024", _("FIDE 2024 (B.02, from 1 March 2024)")
+    FIDE_2000 = "fide-2000", _("FIDE 1994–2003 regulations")
+    FEDA_1996 = "feda-1996", _("FEDA Elo rules of 1996")
+    FCE = "fce", _("Catalan federation (FCE)")
+    CNXC_2000 = "cnxc-2000", _("Portuguese correspondence chess (CNXC 2000)")
+
+
+class RateOfPlay(models.TextChoices):
+    STANDARD = "standard", _("Standard")
+    RAPID = "rapid", _("Rapid")
+    BLITZ = "blitz", _("Blitz")
+    CORRESPONDENCE = "correspondence", _("Correspondence")
+
+
+class ListCycle(models.TextChoices):
+    MONTHLY = "monthly", _("Monthly")
+    QUARTERLY = "quarterly", _("Quarterly")
+    SEMESTRAL = "semestral", _("Semestral")
+
+
+# Days a published list stays open to protests, by regulation (fce 9.3: 25 days;
+# cnxc-2000 4.3: 30 days). The FIDE and FEDA texts fix none; 30 days is the office's default.
+DEFAULT_PROTEST_DAYS = {"fce": 25, "cnxc-2000": 30}
+
+
+class RatingSystem(models.Model):
+    """One list the office publishes, rated under one regulation set."""
+
+    code = models.SlugField(_("code"), max_length=40, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    ruleset = models.CharField(_("regulation set"), max_length=20, choices=Ruleset.choices)
+    rate_of_play = models.CharField(_("rate of play"), max_length=20, choices=RateOfPlay.choices)
+    cycle = models.CharField(_("list cycle"), max_length=20, choices=ListCycle.choices)
+    parameters = models.JSONField(
+        _("regulation parameters"),
+        default=dict,
+        blank=True,
+        help_text=_("Validated by the regulation, e.g. the FCE FIDE→FCE differential by bands."),
+    )
+    protest_days = models.PositiveSmallIntegerField(_("days to protest a list"), default=30)
+    registration_days = models.PositiveSmallIntegerField(
+        _("registration deadline (days before start)"),
+        default=3,
+        help_text=_("Used where the regulation sets no deadline of its own."),
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        db_table = "ratings_ratingsystem"  # created by the ratings app before the move (periods 0001)
+        verbose_name = _("rating system")
+        verbose_name_plural = _("rating systems")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        try:
+            regulation = get_regulation(self.ruleset)
+            self.parameters = dict(regulation.validate_parameters(self.parameters or {}))
+        except EngineInputError as exc:
+            raise ValidationError({"parameters": str(exc)}) from None
+
+
+class PeriodStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    CLOSED = "closed", _("Closed")
+    CALCULATED = "calculated", _("Calculated")
+    PUBLISHED = "published", _("Published")
+
+
+class RatingPeriod(models.Model):
+    system = models.ForeignKey(
+        RatingSystem, on_delete=models.PROTECT, related_name="periods", verbose_name=_("rating system")
+    )
+    start = models.DateField(_("start"))
+    end = models.DateField(_("end"))
+    closing_date = models.DateField(_("closing date"))
+    list_date = models.DateField(_("list date"))
+    status = models.CharField(
+        _("status"), max_length=12, choices=PeriodStatus.choices, default=PeriodStatus.OPEN
+    )
+    needs_recalculation = models.BooleanField(_("needs recalculation"), default=False)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    calculated_at = models.DateTimeField(_("calculated at"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+
+    class Meta:
+        db_table = "ratings_ratingperiod"  # created by the ratings app before the move (periods 0001)
+        verbose_name = _("rating period")
+        verbose_name_plural = _("rating periods")
+        ordering = ["system", "-start"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "start"], name="period_unique_start"),
+            models.CheckConstraint(condition=Q(end__gte=F("start")), name="period_end_after_start"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.system} {self.start:%Y-%m-%d}–{self.end:%Y-%m-%d}"

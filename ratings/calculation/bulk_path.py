@@ -1,0 +1,391 @@
+"""fide-2024 at federation scale: the rated players on whole arrays (ratings.engine.bulk), the
+players without a rating through the engine's first-ratings pass on the few games they
+played; reads and writes are COPY."""
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+from django.db import connection
+from django.utils.translation import gettext_noop
+
+from core.pg.copy import copy_out_ints, copy_text
+from core.timing import StepTimer
+from ratings.calculation.draft import draft_write, group_lines, notes_json, result_row
+from ratings.calculation.progress import run_progress_set
+from ratings.calculation.states import (
+    RATED_SINCE,
+    STATE_FROM,
+    period_tournaments,
+    player_input,
+    published_run,
+    read_states_for,
+    state_query,
+    state_source,
+)
+from ratings.engine import ENGINE_VERSION
+from ratings.engine import types as et
+from ratings.engine.bulk import BulkInput, rate_rated_fide_2024
+from ratings.engine.registry import get_regulation
+from ratings.engine.regulations.fide_2024 import REGULATION as FIDE_2024
+from ratings.models import LINE_DTYPE, CalculationRun, DraftResult
+
+log = logging.getLogger(__name__)
+
+
+def read_in_thread(read: Callable[..., Any], *args: Any) -> Any:
+    """Start `read(*args)` in a thread with its own database connection; returns a future."""
+    def target() -> Any:
+        try:
+            return read(*args)
+        finally:
+            connection.close()  # this thread's connection
+
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="read")
+    future = executor.submit(target)
+    executor.shutdown(wait=False)
+    return future
+
+
+STATUS_CODES = ("", "inactive", "out_of_list", "provisional", "passive")
+
+
+def calculate_bulk(run: CalculationRun) -> None:
+    """fide-2024 on whole arrays (ratings.engine.bulk) for the rated players; players without a
+    rating (first ratings, pooled results) and players outside the registry go through
+    the engine's first-ratings pass (`rate_unrated`) on the small sub-period of their games.
+    Reads and writes are COPY."""
+    period = run.period
+    system = period.system
+    params = get_regulation("fide-2024").validate_parameters(system.parameters or {})
+    _sql, sparams = state_query(period)
+    # The state query with integer columns only (ordinals for dates, codes for statuses).
+    rating_expr, games_expr, status_sql, join, _extra = state_source(period)
+    year = period.start.year
+    int_sql = (
+        f"SELECT p.id, COALESCE({rating_expr}, -1), {games_expr}, "
+        f"CASE WHEN COALESCE(EXTRACT(YEAR FROM p.birth_date)::int, p.birth_year, 0) + 18 >= {year} THEN 1 ELSE 0 END, "
+        "CASE WHEN COALESCE(pr.reached_2400, FALSE) THEN 1 ELSE 0 END, "
+        "CASE WHEN COALESCE(pr.reached_2200, FALSE) THEN 1 ELSE 0 END, "
+        "COALESCE(pr.last_game_date - DATE '0001-01-01' + 1, 0), COALESCE(pr.flagged_lists, 0), "
+        f"CASE ({status_sql}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' THEN 3 "
+        "WHEN 'passive' THEN 4 ELSE 0 END, "
+        "COALESCE(" + RATED_SINCE.format(list_date="%(list_date)s") + " - DATE '0001-01-01' + 1, 0)"
+        + STATE_FROM.format(prev_join=join, only="")
+    )
+    int_sql = int_sql % {k: f"DATE '{v.isoformat()}'" if isinstance(v, dt.date) else int(v)
+                         for k, v in sparams.items()}
+    games_sql = (
+        "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), "
+        "CASE g.result WHEN '1-0' THEN 2 WHEN '+-' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END, "
+        "CASE g.kind WHEN 'played' THEN 0 WHEN 'forfeit' THEN 1 ELSE 2 END, g.tournament_id, g.round, "
+        "t.end_date - DATE '0001-01-01' + 1 "
+        "FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
+        "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "
+        "JOIN tournaments_tournamentplayer b ON b.id = g.black_id "
+        f"WHERE t.period_id = {int(period.pk)} AND t.status IN ('validated', 'rated', 'published') "
+        "AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')"
+    )
+    timer = StepTimer(f"run {run.pk} (bulk)", log)
+    # The games are read on a second connection while this one reads the players: the two
+    # queries then run on two server processes at once. Only outside a transaction (the Celery
+    # task, the benchmark): a second connection would not see an open transaction's rows.
+    games = None if connection.in_atomic_block else read_in_thread(copy_out_ints, games_sql, 7)
+    P = copy_out_ints(int_sql, 10)
+    P = P[np.argsort(P[:, 0], kind="stable")]  # by player id (searchsorted below); sorted here, not in SQL
+    timer.step("read players")
+    pid = P[:, 0]
+    rating = P[:, 1]
+    rated = rating >= 0
+    run_progress_set(run.pk, 20, gettext_noop("Reading games"), player_count=len(pid))
+    G = games.result() if games is not None else copy_out_ints(games_sql, 7)
+    timer.step("read games")
+    gw, gb, ws2, kind, gt, rnd, gend = (G[:, i] for i in range(7))
+    wi = np.searchsorted(pid, gw).clip(0, max(len(pid) - 1, 0))
+    bi = np.searchsorted(pid, gb).clip(0, max(len(pid) - 1, 0))
+    w_linked = (gw > 0) & (pid[wi] == gw) if len(pid) else gw < -1
+    b_linked = (gb > 0) & (pid[bi] == gb) if len(pid) else gb < -1
+    both_rated = w_linked & b_linked & rated[wi] & rated[bi]
+    played = kind == 0
+    # 8.2.4: a player whose first list came after the tournament ended counts as unrated for
+    # his opponents there (the game still counts for him). Both so: neither counts (8.3.1).
+    since = P[:, 9]
+    w_hidden = both_rated & (since[wi] > gend)
+    b_hidden = both_rated & (since[bi] > gend)
+    neither = played & w_hidden & b_hidden
+    in_bulk = played & both_rated & ~neither
+    small = played & ~both_rated
+    # Last game day per player (any played game in the period).
+    last = P[:, 6].copy()
+    for idx, linked in ((wi, w_linked), (bi, b_linked)):
+        m = linked & played
+        np.maximum.at(last, idx[m], gend[m])
+
+    # ---- players without a rating: the first-ratings pass on their games only
+    engine_future: Any = None
+    excluded_rows: list[tuple[Any, ...]] = []
+    for g in np.nonzero(~played)[0].tolist():
+        wk = str(gw[g]) if gw[g] > 0 else f"tp{-gw[g]}"
+        bk = str(gb[g]) if gb[g] > 0 else f"tp{-gb[g]}"
+        code = "forfeit" if kind[g] == 1 else "not_played"
+        excluded_rows.append((int(gt[g]), wk, bk, int(rnd[g]), code,
+                              "not played (forfeit)" if code == "forfeit" else "not played", "fide-2024 5.1"))
+    for g in np.nonzero(neither)[0].tolist():
+        excluded_rows.append((int(gt[g]), str(gw[g]), str(gb[g]), int(rnd[g]), "no_rated_player",
+                              "neither player is rated (for the other)", "fide-2024 8.3.1"))
+    # The tournaments in which each such player counted as unrated for his opponents (few).
+    hidden_in: dict[int, set[int]] = defaultdict(set)
+    for side_hidden, idx in ((w_hidden & in_bulk, wi), (b_hidden & in_bulk, bi)):
+        for i, t in zip(idx[side_hidden].tolist(), gt[side_hidden].tolist(), strict=True):
+            hidden_in[i].add(t)
+    # Unrated players with no game this period keep their state (prior results unchanged:
+    # NULL, kept by the publication).
+    playing = np.zeros(len(pid), dtype=bool)
+    playing[wi[played & w_linked]] = True
+    playing[bi[played & b_linked]] = True
+    unrated_ids = set(pid[~rated & playing].tolist())
+    if unrated_ids or small.any():
+        sub_idx = np.nonzero(small)[0]
+        # Inside a transaction (tests) the thread could not see its rows: read them here.
+        early = (read_states_for(period, unrated_ids), period_tournaments(period)) if connection.in_atomic_block else None
+
+        def engine_part() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+            """Runs in a thread while the rated rows are packed and written: reads the unrated
+            players' states (on the thread's own connection), builds their sub-period, rates it."""
+            try:
+                states, tournaments = early if early is not None else (
+                    read_states_for(period, unrated_ids), period_tournaments(period))
+            finally:
+                if early is None:
+                    connection.close()  # this thread's connection
+            # Full state for the unrated players; their rated opponents only need what the
+            # engine reads of an opponent (rating, games), already in the arrays.
+            opponents: dict[str, et.PlayerInput] = {}
+            for g in sub_idx.tolist():
+                for x, i, linked in ((gw[g], wi[g], w_linked[g]), (gb[g], bi[g], b_linked[g])):
+                    if linked and int(x) not in states and str(x) not in opponents:
+                        opponents[str(x)] = et.PlayerInput(
+                            id=str(x), rating=int(rating[i]) if rated[i] else None, games=int(P[i, 2]),
+                            status=STATUS_CODES[int(P[i, 8])],
+                            rated_since=dt.date.fromordinal(int(since[i])) if rated[i] and since[i] else None)
+            games_by_t: dict[int, list[et.Game]] = defaultdict(list)
+            extra: dict[str, et.PlayerInput] = {}
+            for g in sub_idx.tolist():
+                keys = []
+                for x in (gw[g], gb[g]):
+                    k = str(x) if x > 0 else f"tp{-x}"
+                    if x <= 0 and k not in extra:
+                        extra[k] = et.PlayerInput(id=k, rating=None)
+                    keys.append(k)
+                games_by_t[int(gt[g])].append(et.Game(white=keys[0], black=keys[1],
+                                                      result={2: "1-0", 1: "1/2-1/2", 0: "0-1"}[int(ws2[g])],
+                                                      round=int(rnd[g])))
+            sub = et.PeriodInput(
+                ruleset="fide-2024", start=period.start, end=period.end, parameters=dict(system.parameters or {}),
+                players=tuple(player_input(s) for s in states.values()) + tuple(opponents.values())
+                + tuple(extra.values()),
+                tournaments=tuple(
+                    et.TournamentInput(id=str(t), system=tournaments[t].system, end_date=tournaments[t].end_date,
+                                       start_date=tournaments[t].start_date, rate_of_play=system.rate_of_play,
+                                       national_championship=tournaments[t].national_championship,
+                                       match_length=tournaments[t].rounds if tournaments[t].system == "match" else None,
+                                       games=tuple(gs))
+                    for t, gs in games_by_t.items() if t in tournaments
+                ),
+            )
+            # Rated players are only opponents in this sub-period (their games against unrated
+            # players do not count for them, 8.3.1): no results are built for them.
+            result = FIDE_2024.rate_unrated(sub)
+            pooled: dict[int, list[dict[str, Any]]] = defaultdict(list)
+            ratings_of = {p.id: p.rating for p in sub.players}
+            for t, gs in games_by_t.items():
+                end = tournaments[t].end_date.isoformat()
+                for game in gs:
+                    ws, bs = et.RESULTS[game.result]
+                    for me, opp, score in ((game.white, game.black, ws), (game.black, game.white, bs)):
+                        if me.isdigit() and int(me) in unrated_ids and ratings_of.get(opp) is not None:
+                            pooled[int(me)].append({"opponent_rating": ratings_of[opp], "score": score,
+                                                    "tournament": str(t), "end_date": end})
+            rows, excl = [], []
+            for r in result.players:
+                if r.id.isdigit() and int(r.id) in unrated_ids:
+                    i = int(np.searchsorted(pid, int(r.id)))  # pid is sorted
+                    day = dt.date.fromordinal(int(last[i])) if last[i] > P[i, 6] else None
+                    rows.append(result_row(run, states[int(r.id)], r, day, pooled.get(int(r.id), [])))
+            for e in result.excluded:
+                excl.append((int(e.tournament), e.white, e.black, e.round, e.code, e.reason[:200], e.article))
+            return rows, excl
+
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="first-ratings")
+        engine_future = executor.submit(engine_part)
+        executor.shutdown(wait=False)
+
+    timer.step("first ratings (prepared)")
+    # The rated players on arrays, while the thread rates the first ratings.
+    run_progress_set(run.pk, 35, gettext_noop("Calculating"))
+    out = rate_rated_fide_2024(BulkInput(
+        rating=np.where(rated, rating, 0), rated=rated, games_before=P[:, 2], youth=P[:, 3] == 1,
+        reached_2400=P[:, 4] == 1, inactive_before=P[:, 8] == 1, last_game_ordinal=P[:, 6],
+        white=wi[in_bulk], black=bi[in_bulk], white_score2=ws2[in_bulk],
+        white_counts=~b_hidden[in_bulk], black_counts=~w_hidden[in_bulk],
+        inactive_cutoff_ordinal=FIDE_2024.inactivity_cutoff(period.end, params).toordinal(), floor=int(params["floor"]),
+    ))
+    timer.step("bulk fide-2024")
+    run_progress_set(run.pk, 55, gettext_noop("Writing the draft"))
+    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
+    engine_count = [0]
+
+    def engine_text() -> Iterable[str]:
+        # Streamed after the rated rows: by then the thread has usually finished. Its games left
+        # out join the list written after the player rows.
+        if engine_future is None:
+            return
+        rows, excl = engine_future.result()
+        excluded_rows.extend(excl)
+        engine_count[0] = len(rows)
+        for row in rows:
+            yield "\t".join(map(copy_text, row)) + tail
+    tournament_rows = bulk_tournament_rows(wi[in_bulk], bi[in_bulk], ws2[in_bulk], gt[in_bulk], pid, rating, out,
+                                            white_counts=~b_hidden[in_bulk], black_counts=~w_hidden[in_bulk])
+    timer.step("pack game lines")
+    # Only players the period touched get a draft row: a game, a change, a new status; and
+    # everyone the published run of this period touched (a correction may undo it). The others
+    # are carried over unchanged by the publication (docs/periods.md).
+    new_code = np.where(out.out_of_list, 2, np.where(out.inactive, 1, 0))
+    touched = rated & ((out.games > 0) | (out.change != 0) | (new_code != np.where(P[:, 8] == 1, 1, 0))
+                       | (P[:, 8] > 1))
+    previous_run = published_run(period)
+    if previous_run is not None:
+        before = np.array(sorted(DraftResult.objects.filter(run=previous_run).values_list("player_id", flat=True)),
+                          dtype=np.int64)
+        touched |= rated & np.isin(pid, before)
+    n_rated = int(touched.sum())
+    result_text = bulk_result_lines(run, P, out, last, touched, hidden_in, floor=int(params["floor"]))
+    draft_write(
+        run, None, tournament_rows, excluded_rows, ruleset="fide-2024", engine_version=ENGINE_VERSION,
+        tournaments=sorted(set(gt.tolist())), result_text=itertools.chain(result_text, engine_text()),
+        line_count=int((~b_hidden[in_bulk]).sum() + (~w_hidden[in_bulk]).sum()), player_count=lambda: n_rated + engine_count[0],
+    )
+
+
+def bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: Any,
+                       hidden_in: dict[int, set[int]], *, floor: int) -> Iterable[str]:
+    """COPY lines of the draft rows of the rated players in `mask`. A row with decisions to
+    explain (K lowered by the 700 rule, below the floor, inactive, active again, 8.2.4) gets
+    the engine's own notes (`Fide2024.rated_notes`), so both paths word them alike."""
+    idx = np.nonzero(mask)[0]
+    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
+    NULL = r"\N"
+    dates: dict[int, str] = {0: NULL}
+    cols = [
+        idx, P[idx, 0], P[idx, 1], out.rating_after[idx], out.change[idx], out.k[idx], out.games[idx],
+        out.score2[idx], out.expected_milli[idx], out.out_of_list[idx], out.inactive[idx],
+        out.reactivated[idx], out.k_reduced[idx], P[idx, 8], P[idx, 2], last[idx], P[idx, 4], P[idx, 5],
+        P[idx, 7], P[idx, 6],
+    ]
+    # Each note's JSON is made once per distinct wording (a semester has 100,000 rows with a
+    # note but a few hundred distinct notes): the engine words one note at a time.
+    made: dict[tuple[Any, ...], str] = {}
+
+    def note(key: tuple[Any, ...], *, last_before: int = 0, k: int = 0, n: int = 0, rating_after: int = 0,
+             hidden: Sequence[str] = ()) -> str:
+        text = made.get(key)
+        if text is None:
+            code = key[0]
+            notes = FIDE_2024.rated_notes(
+                et.PlayerInput(id="", rating=0,
+                               last_game_date=dt.date.fromordinal(last_before) if last_before else None),
+                k=k, rule=0, reduced=code == "k_700", n=n, rating_after=rating_after,
+                out_of_list=code == "below_floor", inactive=code == "inactive", reactivated=code == "reactivated",
+                hidden_in=hidden, floor=floor)
+            text = made[key] = ", ".join(json.dumps(x) for x in notes_json(notes)).replace("\\", "\\\\")
+        return text
+
+    for (i, p, before, after, change, k, games, score2, exp, ool, inact, react, k700, prev, gb, lastd, r24, r22,
+         flagged, last_before) in zip(*(c.tolist() for c in cols), strict=True):
+        k700 = bool(k700 and games)
+        hidden = hidden_in.get(i)
+        if k700 or ool or inact or react or hidden:
+            # In the engine's order (Fide2024.rated_notes).
+            codes, parts = [], []
+            if k700:
+                codes.append("k_700")
+                parts.append(note(("k_700", k, games), k=k, n=games))
+            for t in sorted(map(str, hidden or ())):
+                codes.append("rated_after_first_list")
+                parts.append(note(("rated_after_first_list", t), hidden=(t,)))
+            if ool:
+                codes.append("below_floor")
+                parts.append(note(("below_floor", before + change), rating_after=before + change))
+            if inact:
+                codes.append("inactive")
+                parts.append(note(("inactive", last_before), last_before=last_before))
+            if react:
+                codes.append("reactivated")
+                parts.append(note(("reactivated",)))
+            fj = json.dumps(sorted(set(codes)))
+            nj = "[" + ", ".join(parts) + "]"
+        else:
+            fj = nj = "[]"
+        status = "out_of_list" if ool else "inactive" if inact else "rated"
+        d = dates.get(lastd)
+        if d is None:
+            d = dates[lastd] = dt.date.fromordinal(lastd).isoformat()
+        yield (
+            f"{p}\t{before}\t{NULL if ool else after}\t{change}\t{k}\tfide-2024 8.3.3\t{games}\t{score2 / 2}\t"
+            f"{exp / 1000}\t{status}\t{STATUS_CODES[prev]}\t{'t' if inact else 'f'}\tf\t{fj}\t{nj}\t{gb + games}\t"
+            f"{d}\t{'t' if r24 or after >= 2400 else 'f'}\t{'t' if r22 or after >= 2200 else 'f'}\t"
+            f"{flagged + 1 if inact else 0}\t[]\t{gb}{tail}"
+        )
+
+
+def bulk_tournament_rows(w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: Any, out: Any,
+                          white_counts: Any = None, black_counts: Any = None) -> list[tuple[Any, ...]]:
+    """Both sides of every counted game (a side that does not count, 8.2.4, is left out),
+    packed per tournament: in each tournament the white lines in game order, then the black
+    lines (as `tournament_rows` orders them). Written into the packed array in place:
+    building the line arrays first and sorting them took half a gigabyte for a semester."""
+    n = len(t)
+    if n == 0:
+        return []
+    go = np.argsort(t, kind="stable")
+    tg = t[go]
+    first = np.r_[True, tg[1:] != tg[:-1]]
+    seg_start = np.flatnonzero(first)
+    seg_len = np.diff(np.r_[seg_start, n])
+    seg = np.cumsum(first) - 1
+    pw = np.arange(n) + seg_start[seg]  # white line of sorted game i: its tournament's block start + i
+    pb = pw + seg_len[seg]  # black lines follow the tournament's white lines
+    del first, seg
+    W, B = w[go], b[go]
+    e = out.white_expected_milli[go]
+    s2 = ws2[go]
+    kw, kb = out.k[W], out.k[B]
+    lines = np.empty(2 * n, dtype=np.dtype(LINE_DTYPE))
+    ts = np.empty(2 * n, dtype=np.int64)
+    change = np.empty(2 * n, dtype=np.float64)
+    ts[pw] = tg
+    ts[pb] = tg
+    lines["player"][pw], lines["player"][pb] = pid[W], pid[B]
+    lines["opponent"][pw], lines["opponent"][pb] = pid[B], pid[W]
+    lines["opponent_rating"][pw], lines["opponent_rating"][pb] = rating[B], rating[W]
+    lines["score2"][pw], lines["score2"][pb] = s2, 2 - s2
+    lines["k"][pw], lines["k"][pb] = kw, kb
+    lines["expected"][pw], lines["expected"][pb] = e / 1000, (1000 - e) / 1000
+    change[pw] = kw * (s2 * 500 - e) / 1000
+    change[pb] = kb * (e - s2 * 500) / 1000
+    lines["change"] = change
+    if white_counts is not None and black_counts is not None and not (white_counts.all() and black_counts.all()):
+        keep = np.empty(2 * n, dtype=bool)
+        keep[pw], keep[pb] = white_counts[go], black_counts[go]
+        ts, lines, change = ts[keep], lines[keep], change[keep]
+        if not len(ts):
+            return []
+    return group_lines(ts, lines, change)

@@ -1,0 +1,126 @@
+"""Calculation runs: a request queues one run per period (the database refuses a second), the
+Celery task runs it under an advisory lock, and a run whose worker died is noticed."""
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from core.errors import Refused
+from core.jobs import ACTIVE_JOB_STATUSES, JobStatus
+from core.pg import locks
+from core.tasks import task_enqueue_on_commit
+from periods.models import PeriodStatus, RatingPeriod
+from ratings.calculation.bulk_path import calculate_bulk
+from ratings.calculation.engine_path import calculate_engine
+from ratings.engine import ENGINE_VERSION
+from ratings.models import CalculationRun
+
+log = logging.getLogger(__name__)
+
+#: fide-2024 periods with at least this many games go through the NumPy bulk path.
+#: Setting: RATINGS_BULK_MIN_GAMES.
+BULK_MIN_GAMES = 5000
+
+
+def _run_is_orphaned(run: CalculationRun) -> bool:
+    """A run marked running whose worker is gone: the worker holds a session advisory lock for
+    the whole run, released by the server when the worker dies. A queued run counts as lost
+    once it has waited longer than the broker's visibility timeout."""
+    if run.status == JobStatus.QUEUED:
+        visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 6 * 3600)
+        return timezone.now() - run.requested_at > dt.timedelta(seconds=visibility)
+    return locks.advisory_is_free(locks.CALCULATION, run.period_id)
+
+
+def calculation_request(*, period: RatingPeriod, user: Any = None, enqueue: bool = True) -> CalculationRun:
+    """Create a run and enqueue its task after commit. Exactly one run per period can be
+    queued or running: the period row is locked (SELECT … FOR UPDATE) while we look, and a
+    partial unique index refuses a second active run whatever happens."""
+    with transaction.atomic():
+        period = RatingPeriod.objects.select_for_update().select_related("system").get(pk=period.pk)
+        if period.status == PeriodStatus.OPEN:
+            raise Refused(_("Close the period before calculating it."))
+        active = period.runs.filter(status__in=ACTIVE_JOB_STATUSES).first()
+        if active is not None:
+            if _run_is_orphaned(active):
+                CalculationRun.objects.filter(pk=active.pk).update(
+                    status=JobStatus.LOST, finished_at=timezone.now(),
+                    error=_("The worker stopped during the run; restarted by a new request."),
+                )
+            else:
+                raise Refused(
+                    _("A calculation of this period is already %(status)s (run %(run)s); "
+                      "wait for it to finish.") % {"status": active.get_status_display().lower(), "run": active.pk}
+                )
+        try:
+            with transaction.atomic():
+                run = CalculationRun.objects.create(
+                    period=period, ruleset=period.system.ruleset, engine_version=ENGINE_VERSION,
+                    requested_by=user if getattr(user, "is_authenticated", False) else None,
+                    phase=gettext_noop("Queued"),
+                )
+        except IntegrityError:
+            raise Refused(_("A calculation of this period is already queued or running.")) from None
+        if enqueue:
+            task_enqueue_on_commit("ratings.calculate_period", run.pk)
+    return run
+
+
+def calculation_run(*, run_id: int) -> CalculationRun | None:
+    """What the Celery task does: read, rate, write the draft in one transaction.
+
+    A worker killed at any point leaves the previous draft and the published lists intact (the
+    write is one transaction); the redelivered message, or a new request, runs it again.
+    """
+    run = CalculationRun.objects.select_related("period__system").get(pk=run_id)
+    if run.status not in ACTIVE_JOB_STATUSES:
+        log.info("run %s is %s; nothing to do", run_id, run.status)
+        return run
+    period_id = run.period_id
+    if not locks.advisory_try_lock(locks.CALCULATION, period_id):
+        log.warning("run %s: another worker holds period %s; leaving it", run_id, period_id)
+        return run
+    try:
+        CalculationRun.objects.filter(pk=run_id).update(
+            status=JobStatus.RUNNING, started_at=timezone.now(), attempts=run.attempts + 1,
+            progress=1, phase=gettext_noop("Reading players"), error="",
+        )
+        try:
+            _calculate(run)
+        except Exception as exc:
+            log.exception("run %s failed", run_id)
+            CalculationRun.objects.filter(pk=run_id).update(
+                status=JobStatus.FAILED, finished_at=timezone.now(), error=f"{type(exc).__name__}: {exc}"[:2000],
+                phase=gettext_noop("Failed"),
+            )
+            raise
+    finally:
+        locks.advisory_unlock(locks.CALCULATION, period_id)
+    return CalculationRun.objects.get(pk=run_id)
+
+
+def _calculate(run: CalculationRun) -> None:
+    period = run.period
+    system = period.system
+    started = time.perf_counter()
+    threshold = getattr(settings, "RATINGS_BULK_MIN_GAMES", BULK_MIN_GAMES)
+    if system.ruleset == "fide-2024":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT COUNT(*) FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
+                "WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')", [period.pk])
+            n_games = cursor.fetchone()[0]
+        if n_games >= threshold:
+            calculate_bulk(run)
+            log.info("run %s (bulk) in %.2f s", run.pk, time.perf_counter() - started)
+            return
+    calculate_engine(run)
+    log.info("run %s (engine) in %.2f s", run.pk, time.perf_counter() - started)

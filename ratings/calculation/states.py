@@ -1,0 +1,215 @@
+"""The input of a calculation: each player's state at the start of the period and the games of
+the period's rated tournaments, read set-based (one query per table) and turned into engine
+inputs. See docs/periods.md for where the state comes from on a re-run."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+from periods.models import RatingPeriod
+from ratings.engine import types as et
+from ratings.models import CalculationRun, PublishedList
+from tournaments.models import Tournament
+
+RATED_TOURNAMENT_STATUSES = ("validated", "rated", "published")
+
+
+@dataclass
+class PlayerState:
+    """A player's state at the start of the period (the list in force)."""
+
+    player_id: int
+    rating: int | None
+    games: int
+    status: str
+    reached_2400: bool
+    reached_2200: bool
+    last_game_date: dt.date | None
+    flagged_lists: int
+    prior_results: list[dict[str, Any]]
+    birth_date: dt.date | None
+    birth_year: int | None
+    sex: str
+    federation: str
+    affiliated: bool
+    fide: tuple[int | None, int | None, int | None, int | None, int | None]
+    registered: bool = True  # has a PlayerRating row
+    rated_since: dt.date | None = None  # first list of his rating (fide-2024 8.2.4)
+
+
+# Every player with a state in the system, and every registry player of the period's
+# tournaments. One pass over the registry: the OR's subquery is hashed once and only asked
+# about players without a state (a UNION of the two sets, then a join, cost twice as much).
+STATE_FROM = """
+    FROM players_player p
+    LEFT JOIN ratings_playerrating pr ON pr.player_id = p.id AND pr.system_id = %(system)s
+    {prev_join}
+    WHERE (pr.id IS NOT NULL OR p.id IN (
+          SELECT tp.player_id FROM tournaments_tournamentplayer tp
+          JOIN tournaments_tournament t ON t.id = tp.tournament_id
+          WHERE t.period_id = %(period)s AND t.status IN ('validated', 'rated', 'published')
+            AND tp.player_id IS NOT NULL))
+      {only}
+"""
+STATE_SQL = """
+    SELECT p.id, {rating}, {games}, {status}, COALESCE(pr.reached_2400, FALSE),
+           COALESCE(pr.reached_2200, FALSE), pr.last_game_date, COALESCE(pr.flagged_lists, 0),
+           pr.prior_results, p.birth_date, p.birth_year, p.sex, p.federation, p.affiliated,
+           p.fide_standard, p.fide_rapid, p.fide_blitz, p.iccf_rating, p.fpx_rating,
+           pr.id IS NOT NULL, {rated_since}
+""" + STATE_FROM
+# fide-2024 8.2.4: the first list of his rating, when it is one before this period's list. A
+# later date belongs to a later spell of the rating (he fell out of the list and came back):
+# for a re-rating of this period he was rated before it, so it does not apply.
+RATED_SINCE = "CASE WHEN pr.rated_since < {list_date} THEN pr.rated_since END"
+PR_STATUS = (
+    "CASE WHEN pr.out_of_list THEN 'out_of_list' WHEN pr.activity = 'inactive' THEN 'inactive' "
+    "WHEN pr.activity = 'passive' THEN 'passive' WHEN pr.kind = 'provisional' THEN 'provisional' "
+    "ELSE '' END"
+)
+
+
+def previous_list(period: RatingPeriod) -> PublishedList | None:
+    """The list in force at the start of the period: the latest version of the latest list
+    published for an earlier period of the system."""
+    return (
+        PublishedList.objects.filter(system=period.system, period__start__lt=period.start)
+        .order_by("-period__start", "-version").first()
+    )
+
+
+def published_run(period: RatingPeriod) -> CalculationRun | None:
+    return period.runs.filter(published_list__isnull=False).order_by("published_list__version").first()
+
+
+def state_source(period: RatingPeriod) -> tuple[str, str, str, str, dict[str, Any]]:
+    """Where the state at the start of the period comes from: (rating, games, status SQL,
+    join, params). The list in force is the latest version of the latest earlier list; with
+    no earlier list, a period already published restarts from the state its first published
+    run started from; otherwise the players' current state (PlayerRating)."""
+    previous = previous_list(period)
+    if previous is not None:
+        return (
+            "le.rating", "COALESCE(le.total_games, 0)",
+            "CASE WHEN le.status IN ('rated', 'new', 'unrated') OR le.status IS NULL THEN '' ELSE le.status END",
+            "LEFT JOIN ratings_listentry le ON le.player_id = p.id AND le.published_list_id = %(prev)s",
+            {"prev": previous.pk},
+        )
+    run = published_run(period)
+    if run is not None:
+        # Players without a row in that run were untouched by it: their state is unchanged.
+        return (
+            "CASE WHEN le.id IS NULL THEN pr.rating ELSE le.rating_before END",
+            "CASE WHEN le.id IS NULL THEN COALESCE(pr.games, 0) ELSE le.games_before END",
+            f"CASE WHEN le.id IS NULL THEN {PR_STATUS} ELSE COALESCE(le.previous_status, '') END",
+            "LEFT JOIN ratings_draftresult le ON le.player_id = p.id AND le.run_id = %(prev)s",
+            {"prev": run.pk},
+        )
+    return "pr.rating", "COALESCE(pr.games, 0)", PR_STATUS, "", {}
+
+
+def state_query(period: RatingPeriod, ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
+    """The state of every player of the system and every registry player of the period's
+    tournaments (or only of `ids`)."""
+    rating, games, status, join, extra = state_source(period)
+    params: dict[str, Any] = {"system": period.system_id, "period": period.pk, "list_date": period.list_date,
+                              **extra}
+    only = ""
+    if ids is not None:
+        params["ids"] = list(ids)
+        only = "AND p.id = ANY(%(ids)s)"
+    sql = STATE_SQL.format(rating=rating, games=games, status=status, prev_join=join, only=only,
+                            rated_since=RATED_SINCE.format(list_date="%(list_date)s"))
+    return sql, params
+
+
+def read_states(period: RatingPeriod, ids: Sequence[int] | None = None) -> dict[int, PlayerState]:
+    """Every player's state at the start of the period, or only those of `ids`."""
+    sql, params = state_query(period, ids)
+    out: dict[int, PlayerState] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for r in cursor.fetchall():
+            prior = r[8]
+            if isinstance(prior, str):
+                prior = json.loads(prior)
+            out[r[0]] = PlayerState(
+                player_id=r[0], rating=r[1], games=r[2] or 0, status=r[3] or "", reached_2400=bool(r[4]),
+                reached_2200=bool(r[5]), last_game_date=as_date(r[6]), flagged_lists=r[7] or 0,
+                prior_results=list(prior or []), birth_date=as_date(r[9]), birth_year=r[10], sex=r[11] or "",
+                federation=r[12] or "", affiliated=bool(r[13]), fide=(r[14], r[15], r[16], r[17], r[18]),
+                registered=bool(r[19]), rated_since=as_date(r[20]),
+            )
+    return out
+
+
+def as_date(value: Any) -> dt.date | None:
+    if value is None or isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(str(value)[:10])
+
+
+GAMES_SQL = """
+    SELECT g.tournament_id, g.round, g.kind, g.result, w.id, w.player_id, w.rating_at_start,
+           b.id, b.player_id, b.rating_at_start
+    FROM tournaments_game g
+    JOIN tournaments_tournament t ON t.id = g.tournament_id
+    JOIN tournaments_tournamentplayer w ON w.id = g.white_id
+    JOIN tournaments_tournamentplayer b ON b.id = g.black_id
+    WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')
+      AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')
+    ORDER BY g.tournament_id, g.round, g.id
+"""
+RESULT = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "+-": "1-0", "-+": "0-1"}
+
+
+def player_key(tp_id: int, player_id: int | None) -> str:
+    return str(player_id) if player_id is not None else f"tp{tp_id}"
+
+
+def period_tournaments(period: RatingPeriod) -> dict[int, Any]:
+    return {
+        t.pk: t for t in Tournament.objects.filter(period=period, status__in=RATED_TOURNAMENT_STATUSES)
+    }
+
+
+def player_input(s: PlayerState) -> et.PlayerInput:
+    return et.PlayerInput(
+        id=str(s.player_id), rating=s.rating, games=s.games, birth_date=s.birth_date or (
+            dt.date(s.birth_year, 7, 1) if s.birth_year else None),
+        sex=s.sex, federation=s.federation, reached_2400=s.reached_2400, reached_2200=s.reached_2200,
+        prior_results=tuple(
+            et.PriorResult(opponent_rating=int(p["opponent_rating"]), score=float(p["score"]),
+                           tournament=str(p.get("tournament", "")),
+                           end_date=as_date(p.get("end_date")), forfeit=bool(p.get("forfeit", False)))
+            for p in s.prior_results
+        ),
+        status=s.status, last_game_date=s.last_game_date, fide_rating=s.fide[0], fide_rapid_rating=s.fide[1],
+        fide_blitz_rating=s.fide[2], iccf_rating=s.fide[3], fpx_rating=s.fide[4], affiliated=s.affiliated,
+        inactive_lists=s.flagged_lists, rated_since=s.rated_since if s.rating is not None else None,
+    )
+
+
+def games_last_year(period: RatingPeriod) -> dict[int, int]:
+    """Rated games of each player in the lists of the 12 months before the period (the latest
+    version of each), for regulations that count games per year."""
+    sql = """
+        SELECT e.player_id, SUM(e.games) FROM ratings_listentry e
+        JOIN ratings_publishedlist pl ON pl.id = e.published_list_id
+        JOIN ratings_ratingperiod p ON p.id = pl.period_id
+        WHERE p.system_id = %s AND p.start >= %s AND p.start < %s AND e.games > 0
+          AND pl.version = (SELECT MAX(version) FROM ratings_publishedlist x WHERE x.period_id = pl.period_id)
+        GROUP BY e.player_id
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [period.system_id, period.start - dt.timedelta(days=365), period.start])
+        return {pid: int(n) for pid, n in cursor.fetchall()}
+
+
+def read_states_for(period: RatingPeriod, ids: set[int]) -> dict[int, PlayerState]:
+    return read_states(period, sorted(ids)) if ids else {}

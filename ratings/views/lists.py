@@ -1,0 +1,164 @@
+"""List downloads (public, cached, streamed) and the officer-only list import pages: the form
+with the recent imports, and a page per import job (progress, then the counts or the problems).
+The import itself runs on a Celery worker (ratings/import_jobs.py)."""
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from core.roles import RATING_OFFICER, user_has_role
+from periods.models import RatingSystem
+from ratings.lists import exports, import_jobs
+from ratings.models import ListImportJob, PublishedList
+
+CACHE_MAX_AGE = 60 * 60 * 24 * 365
+FORMAT_LABELS = {
+    "csv": _("CSV (spreadsheets)"),
+    "json": _("JSON"),
+    "txt": _("FIDE-style fixed-width TXT"),
+    "xml": _("FIDE-style XML"),
+}
+
+
+@require_safe
+def list_downloads(request: HttpRequest, pk: int) -> HttpResponse:
+    published = get_object_or_404(PublishedList.objects.select_related("system"), pk=pk)
+    formats = [(fmt, FORMAT_LABELS[fmt]) for fmt in exports.FORMATS]
+    return render(request, "ratings/downloads.html", {"list": published, "formats": formats})
+
+
+def _etag_matches(header: str, etag: str) -> bool:
+    """If-None-Match uses the weak comparison (RFC 9110 13.1.2)."""
+    if header.strip() == "*":
+        return True
+    candidates = [c.strip() for c in header.split(",")]
+    return any(c.removeprefix("W/") == etag for c in candidates)
+
+
+@require_safe
+def list_download(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    if fmt not in exports.FORMATS:
+        raise Http404
+    published = get_object_or_404(PublishedList.objects.select_related("system"), pk=pk)
+    etag = exports.list_etag(published_list=published, fmt=fmt)
+    response: HttpResponse | StreamingHttpResponse
+    if _etag_matches(request.headers.get("If-None-Match", ""), etag):
+        response = HttpResponse(status=304)
+    else:
+        body = exports.list_download(published_list=published, fmt=fmt)
+        content_type = exports.FORMATS[fmt]
+        if isinstance(body, bytes):
+            response = HttpResponse(body, content_type=content_type)
+        else:
+            response = StreamingHttpResponse(body, content_type=content_type)
+        filename = exports.list_filename(published_list=published, fmt=fmt)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["ETag"] = etag
+    patch_cache_control(response, public=True, max_age=CACHE_MAX_AGE, immutable=True)
+    return response
+
+
+class ListImportForm(forms.Form):
+    system = forms.ModelChoiceField(
+        label=_("Rating system"), queryset=RatingSystem.objects.order_by("name"),
+        help_text=_("The ratings are written to this system."),
+    )
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=[("txt", _("FIDE TXT list (columns found from the header line)")),
+                 ("xml", _("FIDE XML list")),
+                 ("csv", _("CSV with a header row"))],
+    )
+    file = forms.FileField(label=_("List file"))
+
+    def clean_file(self):  # type: ignore[no-untyped-def]
+        upload = self.cleaned_data["file"]
+        if upload.size > import_jobs.max_bytes():
+            raise forms.ValidationError(import_jobs.too_large_message())
+        return upload
+
+
+def _officer_only(request: HttpRequest) -> HttpResponse | None:
+    """The import pages' permission: a logged-in rating officer."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not user_has_role(request.user, RATING_OFFICER):
+        raise PermissionDenied
+    return None
+
+
+@require_http_methods(["GET", "POST"])
+def list_import(request: HttpRequest) -> HttpResponse:
+    refused = _officer_only(request)
+    if refused is not None:
+        return refused
+    status = 200
+    if request.method == "POST":
+        form = ListImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                job = import_jobs.list_import_request(
+                    system=form.cleaned_data["system"], data=upload.chunks(import_jobs.CHUNK_BYTES),
+                    format=form.cleaned_data["format"], filename=upload.name or "", user=request.user,
+                )
+            except import_jobs.ListImportRefused as exc:
+                form.add_error("file", str(exc))
+                status = 400
+            else:
+                return redirect("ratings:list_import_job", pk=job.pk)
+        else:
+            status = 400
+    else:
+        form = ListImportForm()
+    return render(request, "ratings/import.html", {
+        "form": form, "jobs": import_jobs.list_import_jobs_recent(),
+    }, status=status)
+
+
+@require_safe
+def list_import_job(request: HttpRequest, pk: int) -> HttpResponse:
+    refused = _officer_only(request)
+    if refused is not None:
+        return refused
+    job = get_object_or_404(ListImportJob.objects.select_related("system", "requested_by"), pk=pk)
+    problems = [{"line": p.get("line"), "field": p.get("field", ""),
+                 "message": import_jobs.problem_message(p)} for p in job.problems]
+    return render(request, "ratings/import_job.html", {
+        "job": job, "progress": import_jobs.list_import_job_progress(job=job),
+        "problems": problems, "problems_cut": job.problem_total > len(problems),
+        "error": gettext(job.error) if job.error else "",
+    })
+
+
+@require_POST
+def list_import_job_requeue(request: HttpRequest, pk: int) -> HttpResponse:
+    """Send a job stuck in the queue to the workers again (same permission as the import)."""
+    refused = _officer_only(request)
+    if refused is not None:
+        return refused
+    job = get_object_or_404(ListImportJob, pk=pk)
+    try:
+        import_jobs.list_import_requeue(job=job)
+    except import_jobs.ListImportRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, gettext("The import was sent to the workers again."))
+    return redirect("ratings:list_import_job", pk=job.pk)
+
+
+@require_safe
+def list_import_job_progress(request: HttpRequest, pk: int) -> HttpResponse:
+    refused = _officer_only(request)
+    if refused is not None:
+        return refused
+    job = get_object_or_404(ListImportJob, pk=pk)
+    return JsonResponse(import_jobs.list_import_job_progress(job=job))
