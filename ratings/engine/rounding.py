@@ -5,6 +5,9 @@ Rules of the regulations:
   so 2.5 -> 3 and -2.5 -> -2.
 - "nearest 5 or 0" (feda-1996 9.55): 5 * floor(x / 5 + 0.5).
 - p is rounded to two decimals before a table look-up (fide-2000 14.2), halves up.
+- A difference D read in table B is rounded on its size, halves up, keeping its sign
+  (fide-2000 10.1b, feda-1996 9.1c, as decided in RULESETS.md): 32.5 -> 33 and -32.5 -> -33,
+  so the H and L readings of one difference still sum to 1.
 
 Float noise. Sums of table values (0.01 steps) drift (``0.1 + 0.2 != 0.3``), so a true
 2.5 may arrive as 2.4999999999. Two defences:
@@ -35,6 +38,7 @@ __all__ = [
     "round_half_up_milli",
     "round_half_up_milli_array",
     "round_p",
+    "round_size_half_up",
     "round_to_5",
     "to_milli",
 ]
@@ -64,6 +68,17 @@ def _exact(x: Number) -> Fraction | int:
 def round_half_up(x: Number) -> int:
     """Nearest integer, .5 upwards whatever the sign: floor(x + 1/2) (fide-2024 8.3.4)."""
     return math.floor(_exact(x) + Fraction(1, 2))
+
+
+def round_size_half_up(x: Number) -> int:
+    """Nearest integer on the size, halves up, sign kept: 32.5 -> 33, -32.5 -> -33.
+
+    For a table B difference (fide-2000 10.1b, feda-1996 9.1c): the table is read on |D| in
+    the H or L column, so the two sides of one difference get .55 / .45, never .54 / .46.
+    """
+    e = Fraction(_exact(x))
+    size = math.floor((e if e >= 0 else -e) + Fraction(1, 2))
+    return size if e >= 0 else -size
 
 
 def round_to_5(x: Number) -> int:

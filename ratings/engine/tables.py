@@ -6,8 +6,10 @@ rated player. Table A: a percentage score p -> rating difference dp (its mirror)
 Values are kept in exact integer thousandths (``*_milli``) so sums never drift; the float
 helpers divide by 1000 at the end. Table ids are the regulation ids.
 
-Non-integer differences (averages of older regulations) are rounded to the nearest integer,
-halves up, before the look-up: the printed ranges only cover integers (decision, docs/engine.md).
+Non-integer differences (averages of older regulations) are rounded to the nearest integer
+before the look-up, because the printed ranges only cover integers: on their size, halves up,
+then read in the H or L column (fide-2000 10.1b, feda-1996 9.1c; RULESETS.md "Decided
+readings"), so 32.5 above reads .55 and 32.5 below reads .45 (docs/engine.md).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import NDArray
 
-from .rounding import Number, p_hundredths, round_half_up
+from .rounding import Number, p_hundredths, round_size_half_up
 
 __all__ = [
     "TABLE_IDS",
@@ -109,7 +111,8 @@ def _table_b(table: str) -> _TableB:
 
 def expected_milli(diff: Number, table: str) -> int:
     """Expected score, in thousandths, of a player whose rating minus the opponent's is diff."""
-    d = round_half_up(diff)
+    # fide-2000 10.1b / feda-1996 9.1c: |D| rounded halves up, then the H or L column.
+    d = round_size_half_up(diff)
     h = _table_b(table).higher_milli(abs(d))
     return h if d >= 0 else 1000 - h
 

@@ -74,7 +74,9 @@ class PlayerInput:
     prior_results: tuple[PriorResult, ...] = ()
     status: str = ""
     last_game_date: date | None = None
-    games_last_12_months: int = 0
+    #: Rated games of the 12 months before the period (fide-2000 9.23, feda-1996 8.22).
+    #: None: unknown, which is not zero (no inactivity judgement).
+    games_last_12_months: int | None = None
     fide_rating: int | None = None
     fide_rapid_rating: int | None = None
     fide_blitz_rating: int | None = None

@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 #   forfeit loss (8.2): against his own 2000 with K/2 = 10: 10 x (0 - .50) = -5
 #   +6.4 -> +6 -> 2006.
 # X: first rating 2050 (10.1), K 40: D = +50 -> .57: 40 x (0 - .57) = -22.8 -> -23 -> 2027.
-# Y: the forfeit win is not rated (8.1): first rating 2150, no games -> 2150.
+# Y: the forfeit win is not rated (8.1): no game rated for him, so he is not "avaluat per
+#   primera vegada" (10.1, decided reading): he stays unrated, no 2150.
 # U (no FCE, no FIDE) draws A in a rapid tournament: other list (5.2), left out.
 PERIOD = {
     "ruleset": "fce",
@@ -53,7 +54,9 @@ def test_fce_period_through_the_calculator(tmp_path: Path) -> None:
     players = {p["id"]: p for p in out["players"]}
     assert (players["A"]["rating_after"], players["A"]["k"]) == (2006, 20)
     assert (players["X"]["rating_after"], players["X"]["status"]) == (2027, "new")
-    assert players["Y"]["rating_after"] == 2150
+    assert (players["Y"]["rating_after"], players["Y"]["status"]) == (None, "unrated")
+    assert any(n["code"] == "no_rated_game" and n["article"] == "fce 10.1"
+               for n in players["Y"]["notes"])
     arts = {e["article"] for e in out["excluded"]}
     assert {"fce 8.1", "fce 5.2"} <= arts
     assert any(n["article"] == "fce 10.1" for n in players["X"]["notes"])

@@ -73,3 +73,28 @@ def test_calculator_rejects_bad_lists_per_year(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: parameters.lists_per_year:")
     assert proc.stderr.count("\n") == 1
+
+
+def test_missing_games_last_12_months_is_unknown_not_zero() -> None:
+    # Calculator input (decided reading, docs/calculator.md): B, C, D, E have no
+    # games_last_12_months. Each played 1 rated game; read as 0 that is 1 game in the year,
+    # fewer than 4: inactive (9.23a). Unknown: no inactivity judgement, a note says why.
+    # A has the figure: 12 + 4 = 16 >= 4: active, no such note.
+    from ratings.engine import rate_period
+    from ratings.engine.jsonio import loads_period
+
+    period = loads_period(json.dumps(PERIOD))
+    by = {p.id: p for p in period.players}
+    assert (by["A"].games_last_12_months, by["B"].games_last_12_months) == (12, None)
+    out = {p.id: p for p in rate_period(period).players}
+    for pid in "BCDE":
+        assert out[pid].status == "rated"
+        assert [(n.code, n.article) for n in out[pid].notes if "inactiv" in n.code] == [
+            ("inactivity_unknown", "fide-2000 9.23a")]
+    assert out["A"].status == "rated"
+    assert not any("inactiv" in n.code for n in out["A"].notes)
+    # The same input with B's figure given as 0 (known): 0 + 1 < 4 -> inactive.
+    data = json.loads(json.dumps(PERIOD))
+    data["players"][1]["games_last_12_months"] = 0  # B
+    known = loads_period(json.dumps(data))
+    assert {p.id: p for p in rate_period(known).players}["B"].status == "inactive"

@@ -155,3 +155,19 @@ def test_cli_bad_input_one_line_exit_2(stdin: str, needle: str) -> None:
 def test_cli_missing_file() -> None:
     proc = _cli("/nonexistent/period.json")
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("value", "expected"), [(None, None), (0, 0), (7, 7)])
+def test_games_last_12_months_null_or_missing_is_unknown(
+    value: int | None, expected: int | None
+) -> None:
+    # Unknown is not zero (RULESETS.md "Decided readings"): a missing or null figure reads as
+    # None; a 0 stays 0; the writer keeps the difference.
+    data = json.loads(json.dumps(EXAMPLE))
+    missing = loads_period(json.dumps(data))
+    assert missing.players[0].games_last_12_months is None
+    data["players"][0]["games_last_12_months"] = value
+    period = loads_period(json.dumps(data))
+    assert period.players[0].games_last_12_months == expected
+    again = loads_period(json.dumps(period_to_dict(period)))
+    assert again.players[0].games_last_12_months == expected

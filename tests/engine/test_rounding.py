@@ -11,6 +11,7 @@ from ratings.engine.rounding import (
     round_half_up_milli,
     round_half_up_milli_array,
     round_p,
+    round_size_half_up,
     round_to_5,
 )
 
@@ -50,3 +51,13 @@ def test_milli() -> None:
     assert [round_half_up_milli(n) for n in (2500, -2500, 2499, -2501, 0)] == [3, -2, 2, -3, 0]
     arr = np.array([2500, -2500, 2499, -2501, 0], dtype=np.int64)
     assert round_half_up_milli_array(arr).tolist() == [3, -2, 2, -3, 0]
+
+
+@pytest.mark.parametrize(
+    ("x", "expected"),
+    [(32.5, 33), (-32.5, -33), (Fraction(-65, 2), -33), (-32.4, -32), (-32.6, -33),
+     (0.5, 1), (-0.5, -1), (-0.4, 0), (Decimal("-186.5"), -187), (-7, -7)],
+)  # fmt: skip
+def test_round_size_half_up_keeps_the_sign(x: float, expected: int) -> None:
+    """fide-2000 10.1b / feda-1996 9.1c (decided): |D| rounded halves up, sign kept."""
+    assert round_size_half_up(x) == expected

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
-import pytest
+from fractions import Fraction
 
-from ratings.engine.tables import dp, dp_for_score, expected_score
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ratings.engine.tables import dp, dp_for_score, expected_milli, expected_score
 
 # (D, expected of the higher rated player) at both ends of several ranges, FIDE form.
 FIDE_B = [
@@ -101,3 +105,23 @@ def test_p_is_rounded_to_two_decimals_half_up() -> None:
 def test_unknown_table() -> None:
     with pytest.raises(KeyError):
         expected_score(0, "nope")
+
+
+@pytest.mark.parametrize("table", ["fide-2000", "feda-1996"])
+def test_difference_ending_in_half_read_on_its_size(table: str) -> None:
+    # fide-2000 10.1b / feda-1996 9.1c (RULESETS.md "Decided readings"): 32.5 -> 33 (33-39:
+    # H .55), read in the H column above and the L column below: .55 and .45.
+    assert expected_milli(Fraction(65, 2), table) == 550
+    assert expected_milli(Fraction(-65, 2), table) == 450
+    # 25.5 -> 26 (26-32: .54); 3.5 -> 4 (4-10: .51).
+    assert expected_milli(-25.5, table) == 460
+    assert expected_milli(-3.5, table) == 490
+
+
+@given(halves=st.integers(-1600, 1600))
+def test_both_sides_of_a_difference_sum_to_one(halves: int) -> None:
+    # Table B is read on |D| (L = 1 - H), so for any D, integer or ending in .5, the player
+    # above and the player below expect 1 between them.
+    d = Fraction(halves, 2)
+    for table in ("fide-2000", "feda-1996", "fce", "fide-2024", "cnxc-2000"):
+        assert expected_milli(d, table) + expected_milli(-d, table) == 1000

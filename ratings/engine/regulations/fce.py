@@ -17,6 +17,13 @@ Decisions where the text is open (also in docs/engine.md, "fce"):
 - For 11.2.1 the modality (rapid or blitz) is that of his first tournament of the period.
 - Blitz: at most 10 minutes for 60 moves (FIDE's definition; the text only splits at 60).
 - A forfeit loss (8.2) counts as a rated game (it is "valid for the Catalan rating").
+- 8 covers only non-appearance (RULESETS.md "Decided readings"): a game not played for another
+  reason (``played: false`` without ``forfeit``) is not rated for either player.
+- 11.1 (decided): a player whose first rapid rating comes from his standard one in this period
+  is not in the rapid list in force: for his opponents only 7.2 / 7.3 apply (FIDE rating of
+  the game's rate of play, else standard FIDE, plus the differential; else not counted).
+- 10.1 / 11.x (decided): a newcomer whose first rating needs no games but who has no game
+  rated for him in the period stays unrated (he was not "avaluat per primera vegada").
 - K (16.2.1): "new player" means fewer than 30 rated games at the start of the period;
   "under 18" means under 18 on the first day of the period; the youth threshold is
   ``parameters.youth_k_max_rating`` (2200 as in article 16; the summary says 2300).
@@ -345,11 +352,16 @@ class FCE(Regulation):
                 ):
                     return None, art("12.1")  # rated for himself only
                 return opp.rating, ""
-            # 7.3 (FIDE of the same rate of play, 7.3.3 standard for rapid) / 11.1.
-            first = first_rating(opp, mod)
-            if first is None:
+            # 7.3.1 FIDE + differential, 7.3.2 FIDE of the game's rate of play, 7.3.3 standard
+            # FIDE for rapid games. Not 11.1: a first rapid rating taken from the standard one
+            # in this period is not in the rapid list in force (decided reading).
+            fide = opp.fide_rating
+            if mod != "standard":
+                same = opp.fide_blitz_rating if mod == "blitz" else opp.fide_rapid_rating
+                fide = same or opp.fide_rating
+            if not fide:
                 return None, art("7.2")
-            return first[0], ""
+            return fide + differential(fide), ""
 
         # Which players are rated in this period and with what starting rating.
         first_mod: dict[str, str] = {}
@@ -401,8 +413,19 @@ class FCE(Regulation):
                         first_played[pid] = (tid, points + score)
         for tournament, mod in ordered:
             for game in tournament.games:
+                if not game.forfeit and not game.played:
+                    # 8 covers only non-appearance: a game not played for another reason is
+                    # not rated (decided reading).
+                    excluded_games.append(
+                        excluded(
+                            tournament,
+                            game,
+                            Decision("not_played", art("8"), _("not played")),
+                        )
+                    )
+                    continue
                 white_score, black_score = scores(game.result)
-                forfeit = game.forfeit or not game.played
+                forfeit = game.forfeit
                 for me_id, opp_id, score in (
                     (game.white, game.black, white_score),
                     (game.black, game.white, black_score),
@@ -567,6 +590,21 @@ class FCE(Regulation):
         return 20, self.article("16.2.1")
 
     def _rated_result(self, p: PlayerInput, r: _Rated, notes: list[Decision]) -> PlayerResult:
+        if r.seed is not None and r.games == 0:
+            # 10.1 / 11.1 / 11.2: no game rated for him in the period: he is not "avaluat per
+            # primera vegada" and stays unrated (decided reading).
+            notes.append(
+                Decision(
+                    "no_rated_game",
+                    r.seed.article,
+                    _("no game rated for him in this period: no first rating (%(rating)s "
+                      "not assigned)"),
+                    {"rating": r.start},
+                )
+            )
+            return PlayerResult(
+                p.id, p.rating, None, 0, None, "", 0, 0.0, 0.0, "unrated", tuple(notes)
+            )
         change = round_half_up_milli(r.milli)  # 17.1 sum, 17.2 nearest unit
         after = r.start + change
         if r.seed is not None:

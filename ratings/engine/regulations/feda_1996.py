@@ -28,9 +28,11 @@ module's decisions apply as well:
   the player has no unplayed game and a game in every round (every round number present in the
   tournament; with unnumbered rounds, as many games as anybody). His performance there is
   recomputed over all his games with unrated opponents at 1800 (Rc their plain average,
-  9.22/9.23), pooled as in 9.3 with his other results, rounded to 5; he gets the larger of that
-  and 1805, even with fewer than 9 games or a first performance under 1805 (9.4 overrides
-  8.14 and 9.31 for him).
+  9.22/9.23), pooled as in 9.3 with his other results, 9.31 included (decided reading: the
+  first performance ever, if under 1805, is ignored, even when it is the championship's),
+  rounded to 5; he gets the larger of that and 1805, even with fewer than 9 games (9.4
+  overrides 8.14). At 100% the championship gives no performance (9.1) and nothing of it is
+  pooled; 9.4 still gives him 1805.
 - 9.56: a non-affiliated player is not rated by FEDA; without a FIDE rating he counts as
   unrated for his opponents.
 - A player who got his FEDA rating after a tournament ended counts as unrated for his
@@ -92,6 +94,7 @@ class Feda1996(AverageMethod):
         "inactive_flag": "8.22b",
         "inactive_gone": "8.22b",
         "active_again": "8.22c",
+        "dp_undefined": "9.1",
         "rc_swiss": "9.21a",
         "rc_rr": "9.21b",
         "ru_50": "9.22",
@@ -172,6 +175,7 @@ class Feda1996(AverageMethod):
         players: Mapping[str, PlayerInput],
         opp_value: Mapping[str, int | None],
         unrated: dict[str, _Unrated],
+        notes: dict[str, list[Decision]],
     ) -> None:
         """9.4: an unrated player who plays every round of a National Championship and
         scores at least 50% gets at least 1805; unrated opponents count as 1800."""
@@ -202,6 +206,11 @@ class Feda1996(AverageMethod):
                 w += score
             if 2 * w < n:
                 continue
+            tally.qualified.append(t.id)
+            if self._indeterminate(n, w):
+                # 9.1: 100% has no d(p): no performance to pool; 9.4 still gives 1805.
+                notes[pid].append(self._no_performance(t.id, n, w))
+                continue
             rc = Fraction(total, n)
             ru = rc + Fraction(25, 2) * (round(2 * w) - n)  # 9.22 / 9.23
             tally.championship.append(
@@ -212,10 +221,21 @@ class Feda1996(AverageMethod):
         self,
         base: PlayerResult,
         notes: list[Decision],
-        average: Fraction,
-        rn: int,
+        average: Fraction | None,
         params: Mapping[str, object],
     ) -> PlayerResult:
+        if average is None:
+            # 9.4: nothing left to pool (9.1 at 100%, or 9.31): 1805.
+            notes.append(
+                Decision(
+                    "championship_floor", self.art("championship_floor"),
+                    _("national championship, every round played with at least 50%%: no "
+                      "performance to pool -> %(rating)s"),
+                    {**params, "rating": self.FLOOR},
+                )
+            )
+            return replace(base, rating_after=self.FLOOR, status="new", notes=tuple(notes))
+        rn = self.round_rating(average)
         rating = max(self.FLOOR, rn)
         notes.append(
             Decision(

@@ -22,6 +22,12 @@ Decisions where the text is open (also in docs/engine.md, "fide-2000"):
   over the board in that tournament; 6.42 counts distinct rated opponents.
 - p of 1.00 / .00 has no dp (10.1). Where a dp is still needed (the rated players' dpa of
   10.21b, a p rounded to .00) the last printed value is used: +677 / -677.
+- 10.1 (RULESETS.md "Decided readings"): an unrated player whose games against rated opponents
+  in a tournament are all lost, or all won, has no performance from it: nothing of it is
+  pooled (also in a round robin, where his p covers unrated opponents too; and for pooled
+  earlier tournaments). 6.1 may keep him in when he scored against unrated players.
+- 10.1b (decided): a non-integer D (Rc is an average) is rounded on its size, halves up, and
+  read in the H or L column (``tables.expected_milli``): 32.5 above .55, 32.5 below .45.
 - K is fixed for the whole period from the state at its start (games before the period,
   ``reached_2400``); the list shows it (9.12c).
 - Pooled results (``PlayerInput.prior_results``) are grouped by (tournament, end date); each
@@ -30,11 +36,16 @@ Decisions where the text is open (also in docs/engine.md, "fide-2000"):
   average Ra (10.21b) as the unrated opponents' rating; its n/(n+1) factor (10.25) is not
   recomputed. Results of tournaments ending before the start of the 7th list before this one
   are too old (9.14c: the same and the 7 following periods).
-- 10.31: the first performance is the earliest pooled tournament (end date, then input order).
+- 10.31 (decided): "la primera actuacion" is the player's first performance ever: the earliest
+  tournament with a performance (end date, then input order), pooled results too old for the
+  window included. Once it has left the window no later performance is ignored as the first.
 - Inactivity (9.23): ``games_last_12_months`` counts the rated games of the year ending with
   this period that were played before it; the engine adds the period's rated games. A player
   with fewer than 4 is inactive; ``inactive_lists`` counts the lists already published with
   him flagged, so this is list ``inactive_lists + 1`` (of the 7 that show him flagged).
+  Unknown is not zero (decided): with ``games_last_12_months`` None and fewer than 4 rated
+  games in the period there is no inactivity judgement; he keeps his previous activity and a
+  note says the figure is missing. With 4 or more in the period the year has at least 4.
 - A rated player below the floor in the input (impossible in a published list) is treated as
   unrated (9.21).
 """
@@ -125,6 +136,8 @@ class _Performance:
 class _Unrated:
     performances: list[_Performance] = field(default_factory=list)
     championship: list[_Performance] = field(default_factory=list)  # feda-1996 9.4
+    #: Tournaments where feda-1996 9.4 applies to him (even with no performance there).
+    qualified: list[str] = field(default_factory=list)
     games: int = 0
     score: float = 0.0
 
@@ -174,6 +187,7 @@ class AverageMethod(Regulation):
         "inactive_flag": "9.23b",
         "inactive_gone": "9.23",
         "active_again": "9.23c",
+        "dp_undefined": "10.1",
         "rc_swiss": "10.21a",
         "rc_rr": "10.21b",
         "ru_50": "10.22",
@@ -440,7 +454,8 @@ class AverageMethod(Regulation):
         else:
             self._swiss(t, order, kept, players, opp_value, rated, unrated, k_of, notes,
                         lines, out)
-        self._championship_floor(t, order, played, unplayed_any, players, opp_value, unrated)
+        self._championship_floor(t, order, played, unplayed_any, players, opp_value, unrated,
+                                 notes)
 
     def _composition(
         self,
@@ -574,7 +589,8 @@ class AverageMethod(Regulation):
                     continue
                 # 10.21a: Rc the average rating of his opponents.
                 average = Fraction(sum(c.opponent_rating or 0 for c in mine), n)
-                self._add_performance(t, order, me, n, w, average, None, unrated[me], notes)
+                self._add_performance(t, order, me, n, w, average, None, unrated[me], notes,
+                                      against_rated=(n, w))
 
     def _round_robin(
         self,
@@ -638,7 +654,9 @@ class AverageMethod(Regulation):
                 if ra_note is not None:
                     notes[me].append(ra_note)
                 # 10.21b: for an unrated player Rc is the tournament average Ra.
-                self._add_performance(t, order, me, n, w, ra, opponents, unrated[me], notes)
+                versus_rated = [c.score for c in counted if c.opponent_rating is not None]
+                self._add_performance(t, order, me, n, w, ra, opponents, unrated[me], notes,
+                                      against_rated=(len(versus_rated), sum(versus_rated)))
 
     def _dp(self, score: float, games: int) -> int:
         """dp for a score (table A); 1.00 / .00 read at the last printed rows (decision)."""
@@ -711,7 +729,15 @@ class AverageMethod(Regulation):
         rr_opponents: int | None,
         tally: _Unrated,
         notes: dict[str, list[Decision]],
+        *,
+        against_rated: tuple[int, float],
     ) -> None:
+        rated_games, rated_score = against_rated
+        if self._indeterminate(rated_games, rated_score):
+            # 10.1: for 0 or 100% dp is indeterminate: no performance from this tournament,
+            # nothing of it pooled (decided reading, RULESETS.md).
+            notes[me].append(self._no_performance(t.id, rated_games, rated_score))
+            return
         ru, article = self._performance(n, w, rc, rr_opponents)
         tally.performances.append(_Performance(t.id, t.end_date, order, n, w, rc, ru, article))
         tally.games += n
@@ -724,6 +750,19 @@ class AverageMethod(Regulation):
             )
         )
 
+    @staticmethod
+    def _indeterminate(games: int, score: float) -> bool:
+        """A score of 0 or 100% (10.1: dp "necesariamente indeterminado")."""
+        return games > 0 and (score == 0 or score == games)
+
+    def _no_performance(self, tournament: str, games: int, score: float) -> Decision:
+        return Decision(
+            "no_performance", self.art("dp_undefined"),
+            _("%(tournament)s: %(score)s of %(games)s against rated opponents (0 or 100%%): "
+              "no performance, nothing pooled"),
+            {"tournament": tournament, "score": score, "games": games},
+        )
+
     def _championship_floor(
         self,
         t: TournamentInput,
@@ -733,6 +772,7 @@ class AverageMethod(Regulation):
         players: Mapping[str, PlayerInput],
         opp_value: Mapping[str, int | None],
         unrated: dict[str, _Unrated],
+        notes: dict[str, list[Decision]],
     ) -> None:
         """feda-1996 9.4 (no-op here)."""
 
@@ -782,8 +822,21 @@ class AverageMethod(Regulation):
         )
 
     def _inactivity(self, p: PlayerInput, games: int, notes: list[Decision]) -> bool:
-        year = p.games_last_12_months + games
         was = p.status == "inactive"
+        before = p.games_last_12_months
+        if before is None and games < 4:
+            # 9.23a: unknown is not zero (decided reading): without the rated games of the
+            # months before the period the year cannot be counted; no judgement, he keeps his
+            # previous activity.
+            notes.append(
+                Decision("inactivity_unknown", self.art("inactive"),
+                         _("rated games of the 12 months before the period unknown "
+                           "(%(games)s in this period): inactivity not judged"),
+                         {"games": games})
+            )
+            return was
+        # With 4 or more rated games in the period the year has at least 4 whatever before is.
+        year = (before or 0) + games
         if year >= 4:
             if was:
                 # 9.23c: active again after 4 games in a year.
@@ -834,29 +887,58 @@ class AverageMethod(Regulation):
                          _("%(count)s pooled forfeits not counted"),
                          {"count": len(pooled.forfeits)})
             )
+        # Every earlier tournament's Ru is recomputed as in a Swiss (10.21a, 10.22-10.24), those
+        # too old to pool included: they still tell which performance was the first (10.31).
         groups: dict[tuple[str, date | None], list[tuple[int, float]]] = {}
-        for r in pooled.kept:
-            groups.setdefault((r.tournament, r.end_date), []).append((r.opponent_rating, r.score))
+        for r in p.prior_results:
+            if not r.forfeit:
+                groups.setdefault((r.tournament, r.end_date), []).append(
+                    (r.opponent_rating, r.score)
+                )
         prior: list[_Performance] = []
+        gone: list[_Performance] = []  # performances that have left the pooling window
         for order, ((tid, end), rows) in enumerate(groups.items()):
             n = len(rows)
             w = sum(s for _r, s in rows)
+            too_old = end is not None and end < since
+            if self._indeterminate(n, w):
+                # 10.1: 0 or 100% against rated opponents: no performance, nothing pooled.
+                if not too_old:
+                    notes.append(self._no_performance(tid, n, w))
+                continue
             rc = Fraction(sum(r for r, _s in rows), n)  # 10.21a
             ru, article = self._performance(n, w, rc, None)
-            prior.append(_Performance(tid, end, order - len(groups), n, w, rc, ru, article))
-        performances = sorted(
-            prior + tally.performances,
-            key=lambda x: (x.end is None, x.end or date.max, x.order),
-        )
-        forced = bool(tally.championship)
+            perf = _Performance(tid, end, order - len(groups), n, w, rc, ru, article)
+            (gone if too_old else prior).append(perf)
+        current = list(tally.performances)
+        forced = bool(tally.qualified)
         if forced:
-            # feda-1996 9.4: the championship's performance with unrated opponents at 1800.
-            names = {c.tournament for c in tally.championship}
-            performances = [x for x in performances if x.tournament not in names]
-            performances += tally.championship
+            # feda-1996 9.4: the championship's performance with unrated opponents at 1800
+            # replaces the ordinary one (none if it was 100%, 9.1).
+            names = set(tally.qualified)
+            prior = [x for x in prior if x.tournament not in names]
+            current = [x for x in current if x.tournament not in names] + tally.championship
+
+        def chronological(x: _Performance) -> tuple[bool, date, int]:
+            return (x.end is None, x.end or date.max, x.order)
+
+        performances = sorted(prior + current, key=chronological)
+        ever = sorted(gone + performances, key=chronological)
+        if ever and any(ever[0] is x for x in gone):
+            if performances and performances[0].ru < self.FLOOR:
+                # 10.31: the first performance ever has left the window; a later one is not
+                # "the first" (decided reading).
+                notes.append(
+                    Decision("first_performance_gone", self.art("first_low"),
+                             _("the first performance (%(first)s) has left the pooling window: "
+                               "%(ru)s in %(tournament)s is not ignored"),
+                             {"first": ever[0].tournament, "ru": _q(performances[0].ru),
+                              "tournament": performances[0].tournament})
+                )
         elif performances and performances[0].ru < self.FLOOR:
             first = performances.pop(0)
-            # 10.31: a first performance under the floor is ignored.
+            # 10.31 / 9.31: a first performance under the floor is ignored (feda-1996 9.4
+            # pools per 9.3, 9.31 included: decided reading).
             notes.append(
                 Decision("first_performance_ignored", self.art("first_low"),
                          _("first performance %(ru)s in %(tournament)s is under %(floor)s: "
@@ -868,6 +950,8 @@ class AverageMethod(Regulation):
         base = PlayerResult(p.id, None, None, 0, None, "", tally.games, tally.score, 0.0,
                             "unrated", ())
         if not performances:
+            if forced:
+                return self._forced_rating(base, notes, None, {"games": 0, "tournaments": 0})
             return replace(base, notes=tuple(notes))
         average = sum((x.ru * x.games for x in performances), Fraction(0)) / n_total
         if n_total < self.MIN_GAMES and not forced:
@@ -882,7 +966,7 @@ class AverageMethod(Regulation):
         params = {"games": n_total, "rn": _q(average), "rating": rn,
                   "tournaments": len(performances)}
         if forced:
-            return self._forced_rating(base, notes, average, rn, params)
+            return self._forced_rating(base, notes, average, params)
         if rn < self.FLOOR:
             # 10.32: only Rn of at least the floor counts.
             notes.append(
@@ -904,8 +988,7 @@ class AverageMethod(Regulation):
         self,
         base: PlayerResult,
         notes: list[Decision],
-        average: Fraction,
-        rn: int,
+        average: Fraction | None,
         params: Mapping[str, object],
     ) -> PlayerResult:
         raise AssertionError("no forced first rating in fide-2000")
