@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "drf_spectacular",
+    "health_check",  # /healthz, config/health.py (4.x: the checks are listed there, not here)
     "players",
     "tournaments",
     "ratings",
@@ -185,8 +186,8 @@ FEDERATION_CODE = env.get_str("FEDERATION_CODE", "ESP") or "ESP"
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.get_bool("SECURE_SSL_REDIRECT", True)
-    # The container health check calls /healthz over plain HTTP from inside the container.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # The container health check calls /healthz/web over plain HTTP from inside the container.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz(/web)?$"]
     # Cookies over HTTPS only; the test suite, which serves plain HTTP, turns this off.
     SESSION_COOKIE_SECURE = env.get_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -51,3 +51,20 @@ def test_app_services_name_modules_and_settings_that_exist() -> None:
     assert hasattr(importlib.import_module(module_name), attribute)
     assert "manage.py migrate" in web_words
     assert (ROOT / "Dockerfile").exists()
+
+
+def test_the_web_health_check_asks_the_web_health_page() -> None:
+    """The URL in the web service's health check is served by the page that checks what the
+    web container needs (database, cache) and not the worker (config/health.py)."""
+    import re
+
+    from django.urls import resolve
+
+    from config import health
+
+    test = " ".join(load()["services"]["web"]["healthcheck"]["test"])
+    match = re.search(r"http://127\.0\.0\.1:8000(/[^'\" ]*)", test)
+    assert match, test
+    assert resolve(match.group(1)).func is health.healthz_web
+    assert health.healthz_web.view_initkwargs == {"worker": False}
+
