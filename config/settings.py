@@ -6,6 +6,7 @@ passes `manage.py check --deploy --fail-level WARNING` (tests/test_settings.py r
 """
 from pathlib import Path
 
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from config import env
@@ -178,6 +179,22 @@ LIST_IMPORT_MAX_BYTES = env.get_int("LIST_IMPORT_MAX_BYTES", 256 * 1024 * 1024)
 # A list import still queued after this many minutes (no worker took it: its message may have
 # been lost) can be sent to the workers again from its page.
 LIST_IMPORT_REQUEUE_MINUTES = env.get_int("LIST_IMPORT_REQUEUE_MINUTES", 15)
+
+# Periodic tasks, sent by the `beat` service (docker-compose.yml) to the workers. Old finished
+# list-import jobs are pruned every night; queued and running ones are never touched.
+LIST_IMPORT_KEEP_DAYS = env.get_int("LIST_IMPORT_KEEP_DAYS", 180)
+if LIST_IMPORT_KEEP_DAYS < 0:
+    raise env.ImproperlyConfigured(
+        f"LIST_IMPORT_KEEP_DAYS must be 0 or more (got {LIST_IMPORT_KEEP_DAYS})"
+    )
+CELERY_BEAT_SCHEDULE = {
+    "prune-list-import-jobs": {
+        "task": "ratings.prune_import_jobs",
+        # Why a crontab: at night, local time (CELERY_TIMEZONE), away from office hours.
+        "schedule": crontab(hour=3, minute=30),
+        "kwargs": {"days": LIST_IMPORT_KEEP_DAYS},
+    },
+}
 
 # The federation this office serves (3-letter FIDE code), used for new players and reports.
 FEDERATION_CODE = env.get_str("FEDERATION_CODE", "ESP") or "ESP"

@@ -68,3 +68,18 @@ def test_the_web_health_check_asks_the_web_health_page() -> None:
     assert resolve(match.group(1)).func is health.healthz_web
     assert health.healthz_web.view_initkwargs == {"worker": False}
 
+
+def test_beat_runs_the_configured_schedule() -> None:
+    from config import celery_app
+
+    beat = command_words(load()["services"]["beat"])
+    assert beat[:4] == ["celery", "-A", "config", "beat"]
+    # Beat reads CELERY_BEAT_SCHEDULE; a schedule file named on the command line must be in a
+    # directory the image's unprivileged user can write (/tmp).
+    if "--schedule" in beat:
+        assert beat[beat.index("--schedule") + 1].startswith("/tmp/")
+    schedule = celery_app.conf.beat_schedule
+    assert schedule, "beat has nothing to send"
+    celery_app.loader.import_default_modules()
+    for name, entry in schedule.items():
+        assert entry["task"] in celery_app.tasks, name
