@@ -6,6 +6,7 @@ passes `manage.py check --deploy --fail-level WARNING` (tests/test_settings.py r
 """
 from pathlib import Path
 
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from config import env
@@ -37,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "drf_spectacular",
+    "health_check",  # /healthz, config/health.py (4.x: the checks are listed there, not here)
     "players",
     "periods",
     "tournaments",
@@ -181,6 +183,22 @@ LIST_IMPORT_MAX_BYTES = env.get_int("LIST_IMPORT_MAX_BYTES", 256 * 1024 * 1024)
 # been lost) can be sent to the workers again from its page.
 LIST_IMPORT_REQUEUE_MINUTES = env.get_int("LIST_IMPORT_REQUEUE_MINUTES", 15)
 
+# Periodic tasks, sent by the `beat` service (docker-compose.yml) to the workers. Old finished
+# list-import jobs are pruned every night; queued and running ones are never touched.
+LIST_IMPORT_KEEP_DAYS = env.get_int("LIST_IMPORT_KEEP_DAYS", 180)
+if LIST_IMPORT_KEEP_DAYS < 0:
+    raise env.ImproperlyConfigured(
+        f"LIST_IMPORT_KEEP_DAYS must be 0 or more (got {LIST_IMPORT_KEEP_DAYS})"
+    )
+CELERY_BEAT_SCHEDULE = {
+    "prune-list-import-jobs": {
+        "task": "ratings.prune_import_jobs",
+        # Why a crontab: at night, local time (CELERY_TIMEZONE), away from office hours.
+        "schedule": crontab(hour=3, minute=30),
+        "kwargs": {"days": LIST_IMPORT_KEEP_DAYS},
+    },
+}
+
 # The federation this office serves (3-letter FIDE code), used for new players and reports.
 FEDERATION_CODE = env.get_str("FEDERATION_CODE", "ESP") or "ESP"
 
@@ -188,8 +206,8 @@ FEDERATION_CODE = env.get_str("FEDERATION_CODE", "ESP") or "ESP"
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.get_bool("SECURE_SSL_REDIRECT", True)
-    # The container health check calls /healthz over plain HTTP from inside the container.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # The container health check calls /healthz/web over plain HTTP from inside the container.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz(/web)?$"]
     # Cookies over HTTPS only; the test suite, which serves plain HTTP, turns this off.
     SESSION_COOKIE_SECURE = env.get_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

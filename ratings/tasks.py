@@ -1,4 +1,4 @@
-"""Celery tasks of the rating office: thin, they take ids and call one service.
+"""Celery tasks of the rating office: thin, they take ids (or plain values) and call one service.
 
 acks_late + reject_on_worker_lost (also the project defaults, config/settings.py): a worker
 killed mid-run does not lose the message; the draft write is one transaction, so the previous
@@ -10,7 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from ratings.calculation.runs import calculation_run
-from ratings.lists.import_jobs import list_import_run
+from ratings.lists.import_jobs import list_import_jobs_prune, list_import_run
 from ratings.rerating.services import period_rerate
 
 
@@ -27,3 +27,10 @@ def rerate_period(period_id: int, user_id: int | None = None) -> None:
 @shared_task(name="ratings.import_list", acks_late=True, reject_on_worker_lost=True)
 def import_list(job_id: int) -> None:
     list_import_run(job_id=job_id)
+
+
+@shared_task(name="ratings.prune_import_jobs")
+def prune_import_jobs(days: int) -> int:
+    """Sent every night by beat (CELERY_BEAT_SCHEDULE, days=LIST_IMPORT_KEEP_DAYS); the same
+    service as `manage.py prune_import_jobs`. Returns the count, which the worker logs."""
+    return list_import_jobs_prune(days=days)

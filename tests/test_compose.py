@@ -51,3 +51,35 @@ def test_app_services_name_modules_and_settings_that_exist() -> None:
     assert hasattr(importlib.import_module(module_name), attribute)
     assert "manage.py migrate" in web_words
     assert (ROOT / "Dockerfile").exists()
+
+
+def test_the_web_health_check_asks_the_web_health_page() -> None:
+    """The URL in the web service's health check is served by the page that checks what the
+    web container needs (database, cache) and not the worker (config/health.py)."""
+    import re
+
+    from django.urls import resolve
+
+    from config import health
+
+    test = " ".join(load()["services"]["web"]["healthcheck"]["test"])
+    match = re.search(r"http://127\.0\.0\.1:8000(/[^'\" ]*)", test)
+    assert match, test
+    assert resolve(match.group(1)).func is health.healthz_web
+    assert health.healthz_web.view_initkwargs == {"worker": False}
+
+
+def test_beat_runs_the_configured_schedule() -> None:
+    from config import celery_app
+
+    beat = command_words(load()["services"]["beat"])
+    assert beat[:4] == ["celery", "-A", "config", "beat"]
+    # Beat reads CELERY_BEAT_SCHEDULE; a schedule file named on the command line must be in a
+    # directory the image's unprivileged user can write (/tmp).
+    if "--schedule" in beat:
+        assert beat[beat.index("--schedule") + 1].startswith("/tmp/")
+    schedule = celery_app.conf.beat_schedule
+    assert schedule, "beat has nothing to send"
+    celery_app.loader.import_default_modules()
+    for name, entry in schedule.items():
+        assert entry["task"] in celery_app.tasks, name
