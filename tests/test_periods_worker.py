@@ -17,6 +17,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -143,6 +144,47 @@ def _redeliver_unacked(*, queue: str) -> int:
     return restored
 
 
+@pytest.fixture
+def stalled_writes():
+    """Make the next calculation stall in the middle of writing its draft, without a hook in
+    the product: a trigger made here, in the test database, sleeps in the first row the worker
+    COPYs into the packed game lines (its player rows are already written, uncommitted).
+
+    `stalled()` says whether a worker sits there now. `release()` drops the trigger once the
+    stalled server process is gone: PostgreSQL notices that the killed worker's socket closed
+    (client_connection_check_interval, set here for the database, PostgreSQL 14+) and aborts
+    its transaction, which releases its locks as a crash does."""
+    name = connection.settings_dict["NAME"]
+
+    def arm() -> None:
+        """From now on (for connections opened from now on: start the worker after this)."""
+        with connection.cursor() as cursor:
+            cursor.execute(f'ALTER DATABASE "{name}" SET client_connection_check_interval = 500')
+            cursor.execute("CREATE OR REPLACE FUNCTION test_stall() RETURNS trigger LANGUAGE plpgsql AS "
+                           "$$ BEGIN PERFORM pg_sleep(120); RETURN NEW; END $$")
+            cursor.execute("CREATE TRIGGER test_stall BEFORE INSERT ON ratings_drafttournament "
+                           "FOR EACH ROW EXECUTE FUNCTION test_stall()")
+
+    def sleeping() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' "
+                           "AND datname = current_database()")
+            return int(cursor.fetchone()[0])
+
+    def release() -> None:
+        wait_for(lambda: sleeping() == 0, timeout=30, what="the dead worker's server process to end")
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TRIGGER IF EXISTS test_stall ON ratings_drafttournament")
+
+    yield SimpleNamespace(arm=arm, stalled=lambda: sleeping() > 0, release=release)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       "WHERE wait_event = 'PgSleep' AND datname = current_database()")
+        cursor.execute("DROP TRIGGER IF EXISTS test_stall ON ratings_drafttournament")
+        cursor.execute("DROP FUNCTION IF EXISTS test_stall()")
+        cursor.execute(f'ALTER DATABASE "{name}" RESET client_connection_check_interval')
+
+
 def wait_for(predicate, timeout: float = 60, what: str = "condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -175,7 +217,8 @@ def test_full_flow_with_a_real_worker(celery_broker) -> None:
     assert PlayerRating.objects.get(player=players[0], system=system).rating == 2013
 
 
-def test_worker_killed_mid_run_leaves_draft_and_lists_intact_and_the_rerun_completes(celery_broker) -> None:
+def test_worker_killed_mid_run_leaves_draft_and_lists_intact_and_the_rerun_completes(
+        celery_broker, stalled_writes) -> None:
     first = celery_broker()
     system, period, players, tournament = build()
     period_services.period_close(period=period)
@@ -190,10 +233,12 @@ def test_worker_killed_mid_run_leaves_draft_and_lists_intact_and_the_rerun_compl
     draft_before = draft_snapshot(r2.pk)
     first.stop()
 
-    slow = celery_broker(RATINGS_TEST_WRITE_DELAY="60")
+    stalled_writes.arm()
+    slow = celery_broker()
     r3 = runs.calculation_request(period=period)
-    wait_for(lambda: CalculationRun.objects.get(pk=r3.pk).phase == "test delay", what="run 3 to be writing")
+    wait_for(stalled_writes.stalled, what="run 3 to be writing")
     slow.kill()
+    stalled_writes.release()
 
     assert draft_snapshot(r2.pk) == draft_before
     assert not DraftResult.objects.filter(run_id=r3.pk).exists()
@@ -212,15 +257,17 @@ def test_worker_killed_mid_run_leaves_draft_and_lists_intact_and_the_rerun_compl
     assert CalculationRun.objects.get(pk=r3.pk).attempts == 2
 
 
-def test_a_new_request_restarts_a_run_whose_worker_died(celery_broker) -> None:
+def test_a_new_request_restarts_a_run_whose_worker_died(celery_broker, stalled_writes) -> None:
     system, period, players, tournament = build()
     period_services.period_close(period=period)
-    slow = celery_broker(RATINGS_TEST_WRITE_DELAY="60")
+    stalled_writes.arm()
+    slow = celery_broker()
     dead = runs.calculation_request(period=period)
-    wait_for(lambda: CalculationRun.objects.get(pk=dead.pk).phase == "test delay", what="the run to be writing")
+    wait_for(stalled_writes.stalled, what="the run to be writing")
     with pytest.raises(Refused):
         runs.calculation_request(period=period)  # the worker is alive: refused
     slow.kill()
+    stalled_writes.release()
     celery_broker()
     run = wait_for(lambda: _try_request(period), timeout=20, what="the dead worker's lock to be released")
     wait_for(lambda: run_status(run.pk) == JobStatus.SUCCEEDED, what="the restarted run")
