@@ -23,8 +23,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.roles import ARBITER, PLAYER, RATING_OFFICER, roles_ensure
+from periods.cycles import period_dates
+from periods.models import ListCycle, PeriodStatus, RateOfPlay, RatingPeriod, RatingSystem, Ruleset
+from periods.selectors import period_for_tournament
 from players.models import Player, Sex, Title
 from players.names import full_name_key
+from ratings.engine import ENGINE_VERSION
+from ratings.engine.registry import available_rulesets
+from ratings.models import Activity, EntryStatus, ListEntry, PlayerRating, PublishedList, RatingKind
+from tournaments.models import (
+    Game,
+    GameKind,
+    PairingSystem,
+    Tournament,
+    TournamentPlayer,
+    TournamentStatus,
+)
 
 # --------------------------------------------------------------------------- name pools
 
@@ -255,8 +269,6 @@ def demo_federation_create(
     log: Callable[[str], None] | None = None,
 ) -> DemoSummary:
     """Create the demo federation unless its rating systems already exist."""
-    from periods.models import RatingSystem
-
     say = log or (lambda _msg: None)
     existing = list(RatingSystem.objects.filter(code__in=DEMO_SYSTEM_CODES).values_list("code", flat=True))
     if existing:
@@ -279,26 +291,6 @@ def _aware(d: date, hour: int = 12) -> datetime:
 
 
 def _create(*, players: int, rng: random.Random, today: date, say: Callable[[str], None]) -> dict[str, int]:
-    from periods.cycles import period_dates
-    from periods.models import (
-        ListCycle,
-        PeriodStatus,
-        RateOfPlay,
-        RatingPeriod,
-        RatingSystem,
-        Ruleset,
-    )
-    from ratings.engine import ENGINE_VERSION
-    from ratings.engine.registry import available_rulesets
-    from ratings.models import (
-        Activity,
-        EntryStatus,
-        ListEntry,
-        PlayerRating,
-        PublishedList,
-        RatingKind,
-    )
-
     counts: dict[str, int] = {}
 
     # ---- rating systems, validated by their regulation where the engine has it.
@@ -525,16 +517,6 @@ def _tournaments(*, rng: random.Random, system: Any, period: Any, users: dict[st
     (ratings.selectors.period_for_tournament, as a registration or a report does): every one
     ends by the period's closing date (fide-2024 7.1.3: 3 days before the list; a tournament
     ending later belongs to the next list), and the reports arrive by that date too."""
-    from periods.selectors import period_for_tournament
-    from tournaments.models import (
-        Game,
-        GameKind,
-        PairingSystem,
-        Tournament,
-        TournamentPlayer,
-        TournamentStatus,
-    )
-
     rated = {p.pk: pr.rating for p, _values, pr in history}
     by_region: dict[str, list[Player]] = {}
     for p in people:

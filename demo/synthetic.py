@@ -32,9 +32,14 @@ from demo.federation import (
     month_start,
     person_name,
 )
+from periods.cycles import period_dates
+from periods.models import PeriodStatus, RatingPeriod, RatingSystem, Ruleset
 from players.models import Player
 from players.names import full_name_key
+from ratings.engine import ENGINE_VERSION
 from ratings.engine.common import add_months, one_year_before
+from ratings.models import PlayerRating
+from tournaments.models import Game, Tournament, TournamentPlayer
 
 ROUNDS = 9
 TABLE_SIZE = 60  # players per tournament
@@ -162,12 +167,6 @@ def federation_generate(
     log: Callable[[str], None] | None = None,
 ) -> GenerateResult:
     """Create the synthetic federation; see the module docstring. Returns counts and timings."""
-    from periods.cycles import period_dates
-    from periods.models import PeriodStatus, RatingPeriod, RatingSystem, Ruleset
-    from ratings.engine import ENGINE_VERSION
-    from ratings.models import PlayerRating
-    from tournaments.models import Game, Tournament, TournamentPlayer
-
     say = log or (lambda _msg: None)
     if players < TABLE_SIZE:
         raise ValueError(f"at least {TABLE_SIZE} players are needed")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -373,8 +374,6 @@ class DraftTournament(models.Model):
 
     def decode(self) -> Any:
         """The lines as a NumPy structured array (LINE_DTYPE)."""
-        import numpy as np
-
         return np.frombuffer(bytes(self.lines), dtype=np.dtype(LINE_DTYPE))
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.roles import ARBITER, RATING_OFFICER, user_has_role
 from periods.models import RatingSystem
@@ -187,15 +189,11 @@ def tournament_matching(*, tournament: Tournament) -> list[LineMatch]:
 
 
 def today() -> dt.date:
-    from django.utils import timezone
-
     return timezone.localdate()
 
 
 def problems_display(*, problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Stored problems → translated messages, errors first, then by line and column."""
-    from django.utils.translation import gettext
-
     out = []
     for p in problems:
         try:
