@@ -26,12 +26,8 @@ from django.utils import timezone
 
 from core.pg.copy import copy_text
 from core.pg.ids import reserve_ids
-from demo.federation import (
-    PORTUGUESE_DISTRICTS,
-    SPANISH_REGIONS,
-    month_start,
-    person_name,
-)
+from demo.federation import month_start, person_name
+from demo.names import PORTUGUESE_DISTRICTS, SPANISH_REGIONS
 from periods.cycles import period_dates
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem, Ruleset
 from players.models import Player
