@@ -17,7 +17,9 @@ from collections.abc import Sequence
 from config import embedded_db
 
 ADDRESS = "127.0.0.1:8000"
-LOCAL_BROKER = "filesystem://"
+#: kombu's file transport (config/settings.py gives it the .celery/ folders). The host name is
+#: not used; giving one spares a warning from kombu in every process.
+LOCAL_BROKER = "filesystem://localhost/"
 #: One process, one task at a time: enough for a development site, and the lightest.
 WORKER = ["-m", "celery", "-A", "config", "worker", "--pool", "solo", "--without-gossip",
           "--without-mingle", "--loglevel", "INFO"]
