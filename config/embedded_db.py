@@ -125,28 +125,27 @@ def stop(pgdata: Path = PGDATA) -> bool:
     return True
 
 
-def run(command: Sequence[str], env: Mapping[str, str], *, session: bool = False) -> int:
+def run(command: Sequence[str], env: Mapping[str, str]) -> int:
     """Run `command` to its end and return its exit status.
 
     SIGTERM and SIGHUP sent to us are passed on, so we outlive the command and our own clean-up
-    (stopping the server) runs after it. SIGINT is not: Ctrl-C reaches the command from the
-    terminal already (unless `session` puts it in a session of its own).
+    (stopping the server) runs after it. SIGINT is ignored meanwhile: Ctrl-C reaches the
+    command from the terminal, and we go on once it has ended.
     """
-    child = spawn(command, env, session=session)
+    child = spawn(command, env)
 
     def pass_on(signum: int, _frame: FrameType | None) -> None:
         if child.poll() is None:
             child.send_signal(signum)
 
     previous = {signum: signal.signal(signum, pass_on) for signum in _TERMINATING}
-    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN) if not session else None
+    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         return child.wait()
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        if interrupt is not None:
-            signal.signal(signal.SIGINT, interrupt)
+        signal.signal(signal.SIGINT, interrupt)
 
 
 def spawn(command: Sequence[str], env: Mapping[str, str], *, session: bool = False
@@ -164,11 +163,11 @@ def spawn(command: Sequence[str], env: Mapping[str, str], *, session: bool = Fal
 def exit_on_termination() -> None:
     """Turn SIGTERM and SIGHUP into SystemExit, so clean-up (stopping the server) still runs."""
 
-    def leave(signum: int, _frame: FrameType | None) -> None:
+    def end(signum: int, _frame: FrameType | None) -> None:
         sys.exit(128 + signum)
 
     for signum in _TERMINATING:
-        signal.signal(signum, leave)
+        signal.signal(signum, end)
 
 
 def _die_with_parent() -> Callable[[], None] | None:
