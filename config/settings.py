@@ -1,8 +1,12 @@
 """Settings for the rating office, read from the environment.
 
-Unset `DATABASE_URL` → a SQLite file (the embedded default); unset `CELERY_BROKER_URL` → tasks
-run eagerly in-process. Production sets both, plus SECRET_KEY, ALLOWED_HOSTS and DEBUG=0, and
-passes `manage.py check --deploy --fail-level WARNING` (tests/test_settings.py runs it).
+PostgreSQL is the only database. `DATABASE_URL` names it; `make run` and `make test` set it to a
+private server (config/embedded_db.py) when it is unset, and any other use of the database
+without it stops with one line naming it. `CELERY_BROKER_URL` chooses how tasks run: unset →
+eagerly in-process (the test suite, manage.py commands); `filesystem://` → a queue of files in
+.celery/ read by the worker `make run` starts; `redis://` → real workers. Production sets both,
+plus SECRET_KEY, ALLOWED_HOSTS and DEBUG=0, and passes `manage.py check --deploy --fail-level
+WARNING` (tests/test_settings.py runs it).
 """
 from pathlib import Path
 
@@ -36,6 +40,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.contrib.postgres",
     "rest_framework",
     "drf_spectacular",
     "health_check",  # /healthz, config/health.py (4.x: the checks are listed there, not here)
@@ -80,8 +85,10 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
-# The embedded default is a SQLite file next to manage.py; production and CI use PostgreSQL.
-DATABASES = {"default": env.get_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# PostgreSQL only. Unset: `make run`/`make test` set it (config/embedded_db.py); elsewhere a
+# backend whose every use names DATABASE_URL (config/no_database/), so commands that need no
+# database (collectstatic in the Docker build) still run.
+DATABASES = {"default": env.get_database("DATABASE_URL")}
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["CONN_MAX_AGE"] = env.get_int("CONN_MAX_AGE", 60)
@@ -142,8 +149,12 @@ CACHES = {
     )
 }
 
-# Celery. No broker → eager mode: the same task code runs in-process.
-CELERY_BROKER_URL = env.get_url("CELERY_BROKER_URL", ("redis", "rediss", "amqp", "memory"))
+# Celery. No broker → eager mode: the same task code runs in-process (tests, manage.py).
+# `filesystem://` → kombu's file transport: messages are files in .celery/, read by the worker
+# `make run` starts when no broker is configured; no server needed, for one machine only.
+CELERY_BROKER_URL = env.get_url(
+    "CELERY_BROKER_URL", ("redis", "rediss", "amqp", "memory", "filesystem")
+)
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 if not CELERY_BROKER_URL:
@@ -157,6 +168,16 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.get_int("CELERY_VISIBILITY_TIMEOUT", 6 * 3600)}
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # The web process writes into the folder the worker reads; kombu wants both to exist.
+    _queue = BASE_DIR / ".celery"
+    for _folder in ("queue", "control"):
+        (_queue / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue / "queue"),
+        "data_folder_out": str(_queue / "queue"),
+        "control_folder": str(_queue / "control"),  # broadcasts (the worker's remote control)
+    }
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

@@ -6,9 +6,22 @@ these variables themselves; tests/test_settings.py checks the production configu
 """
 import os
 
+from config import embedded_db
+
 os.environ.setdefault("SECRET_KEY", "test-only-insecure-secret-key-not-for-production-0123456789")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("SECURE_COOKIES", "0")
 # No collectstatic before tests: serve static files without the hashed manifest.
 os.environ.setdefault("STATIC_MANIFEST", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+
+# PostgreSQL is the only database: with DATABASE_URL unset (a developer's `make test` or plain
+# `pytest`), use the private server of config/embedded_db.py, stopped when pytest exits;
+# pytest-django creates its `test_rating_office` database there. CI sets DATABASE_URL, and
+# database_url() refuses to start a private server when CI=true.
+os.environ["DATABASE_URL"] = embedded_db.database_url()
+
+
+def pytest_unconfigure() -> None:
+    """Leave the private server (stopped if no other run uses it) while output is still open."""
+    embedded_db.leave()

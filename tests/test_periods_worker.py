@@ -18,6 +18,7 @@ import time
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import quote
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -61,7 +62,9 @@ def _redis_up() -> bool:
 class Worker:
     def __init__(self, queue: str, **env: str):
         db = connection.settings_dict
-        url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+        # A socket folder (the private server of config/embedded_db.py) goes percent-encoded.
+        host = quote(db["HOST"] or "127.0.0.1", safe="")
+        url = f"postgres://{db['USER']}@{host}:{db['PORT'] or 5432}/{db['NAME']}"
         self.log = Path(f"/tmp/ratings-worker-{queue}-{uuid.uuid4().hex[:6]}.log")
         environment = {**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": REDIS_URL, **env}
         self.proc = subprocess.Popen(

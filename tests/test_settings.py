@@ -39,6 +39,7 @@ def test_production_settings_pass_the_deploy_check() -> None:
     [
         ("DATABASE_URL", "not-a-url"),
         ("DATABASE_URL", "mongodb://localhost/ratings"),
+        ("DATABASE_URL", "sqlite:///db.sqlite3"),
         ("DEBUG", "perhaps"),
         ("TIME_ZONE", "Mars/Olympus_Mons"),
         ("CELERY_BROKER_URL", "http://localhost:6379"),
@@ -61,18 +62,58 @@ def test_a_missing_secret_key_in_production_is_named() -> None:
     assert "SECRET_KEY" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
-def test_embedded_default_is_sqlite_and_eager_celery() -> None:
-    code = (
-        "import django; django.setup(); from django.conf import settings as s; "
-        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.TIME_ZONE)"
-    )
-    base = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "TIME_ZONE"}}
+def without(*names: str) -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in {*names, "DJANGO_SETTINGS_MODULE"}}
+
+
+def test_without_database_url_only_the_database_is_refused_in_one_line() -> None:
+    """PostgreSQL is the only database and has no default: using it without DATABASE_URL stops
+    with one line naming it, while commands that need no database (the Docker build's
+    collectstatic) still run."""
+    env = {**without("DATABASE_URL"), "DEBUG": "1"}
+    checked = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    migrated = subprocess.run([sys.executable, "manage.py", "migrate"], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=120)
+    assert migrated.returncode == 2, migrated.stdout + migrated.stderr
+    lines = migrated.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DATABASE_URL is not set" in lines[0], migrated.stderr
+    assert "make run" in lines[0]
+
+
+def test_a_socket_folder_in_the_url_is_decoded() -> None:
+    """The private server of `make run`/`make test` listens on a Unix socket in .pgdata/."""
+    code = ("import django; django.setup(); from django.conf import settings as s; "
+            "d = s.DATABASES['default']; print(d['ENGINE'], d['HOST'], d['PORT'], d['NAME'])")
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
-        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1"},
+        env={**without("DATABASE_URL"), "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1",
+             "DATABASE_URL": "postgres://postgres@%2Fsrv%2Fro%2F.pgdata:5432/rating_office"},
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["django.db.backends.sqlite3", "True", "Europe/Madrid"]
+    assert result.stdout.split() == [
+        "django.db.backends.postgresql", "/srv/ro/.pgdata", "5432", "rating_office"]
+
+
+def test_no_broker_is_eager_and_filesystem_is_the_local_queue() -> None:
+    """Tests and manage.py run tasks in-process; `make run` sets filesystem:// for its worker."""
+    code = ("import django; django.setup(); from django.conf import settings as s; "
+            "print(s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL, "
+            "s.CELERY_BROKER_TRANSPORT_OPTIONS.get('data_folder_in', '-'), s.TIME_ZONE)")
+
+    def settings_with(**env: str) -> list[str]:
+        result = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+            env={**without("CELERY_BROKER_URL", "TIME_ZONE"),
+                 "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1", **env},
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout.split()
+
+    assert settings_with() == ["True", "memory://", "-", "Europe/Madrid"]
+    assert settings_with(CELERY_BROKER_URL="filesystem://") == [
+        "False", "filesystem://", str(ROOT / ".celery" / "queue"), "Europe/Madrid"]
 
 
 def test_a_broker_url_turns_eager_mode_off() -> None:

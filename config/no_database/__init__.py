@@ -1,0 +1,1 @@
+"""The database backend used while DATABASE_URL is unset; see base.py."""
