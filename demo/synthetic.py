@@ -4,9 +4,8 @@ One fide-2024 rating system, ``players`` players each with a PlayerRating row, a
 system's period(s) 9-round Swiss tournaments of 60 players holding exactly ``games`` played
 games plus a few forfeits (about 1 % of the boards, and a handful to square the last event).
 
-On PostgreSQL the rows go in with COPY (pre-formatted text written in big chunks), with ids
-reserved from each table's sequence under a table lock; on SQLite (development only) the same
-rows go through ``bulk_create`` in batches, which is much slower.
+The rows go in with COPY (pre-formatted text written in big chunks, core.pg.copy), with ids
+reserved from each table's sequence under a table lock.
 """
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from core.pg.copy import copy_text
+from core.pg.copy import copy_from_text, copy_text
 from core.pg.ids import reserve_ids
 from demo.federation import month_start, person_name
 from demo.names import PORTUGUESE_DISTRICTS, SPANISH_REGIONS
@@ -40,8 +39,6 @@ from tournaments.models import Game, Tournament, TournamentPlayer
 ROUNDS = 9
 TABLE_SIZE = 60  # players per tournament
 BOARDS = TABLE_SIZE // 2
-CHUNK_ROWS = 50_000
-SQLITE_BATCH = 2_000
 ARBITER_USERNAME = "synthetic-arbiter"
 
 
@@ -60,7 +57,7 @@ class GenerateResult:
 
 
 class _Writer:
-    """Writes rows of one table: COPY on PostgreSQL, bulk_create on other databases."""
+    """Writes rows of one table by COPY."""
 
     def __init__(self, model: type[models.Model], columns: Sequence[str]):
         concrete = {f.column for f in model._meta.concrete_fields}
@@ -72,56 +69,24 @@ class _Writer:
         self.model = model
         self.table = model._meta.db_table
         self.columns = tuple(columns)
-        self.postgres = connection.vendor == "postgresql"
         self.rows = 0
 
     def reserve_ids(self, n: int) -> int:
         """First id of ``n`` consecutive ids nobody else will use."""
-        qn = connection.ops.quote_name
         with connection.cursor() as cursor:
-            if self.postgres:
-                return reserve_ids(cursor, self.table, n)
-            cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {qn(self.table)}")
-            return int(cursor.fetchone()[0]) + 1
+            return reserve_ids(cursor, self.table, n)
 
     def write(self, rows: Iterable[Sequence[Any]]) -> int:
-        if self.postgres:
-            return self._copy(rows)
-        return self._bulk_create(rows)
-
-    def _copy(self, rows: Iterable[Sequence[Any]]) -> int:
         qn = connection.ops.quote_name
-        sql = f"COPY {qn(self.table)} ({', '.join(qn(c) for c in self.columns)}) FROM STDIN"
         count = 0
-        with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
-            buffer: list[str] = []
-            for row in rows:
-                buffer.append("\t".join(map(copy_text, row)))
-                count += 1
-                if len(buffer) >= CHUNK_ROWS:
-                    buffer.append("")
-                    copy.write("\n".join(buffer))
-                    buffer = []
-            if buffer:
-                buffer.append("")
-                copy.write("\n".join(buffer))
-        self.rows += count
-        return count
 
-    def _bulk_create(self, rows: Iterable[Sequence[Any]]) -> int:
-        count = 0
-        batch: list[models.Model] = []
-        attnames = {f.column: f.attname for f in self.model._meta.concrete_fields}
-        names = [attnames[c] for c in self.columns]
-        for row in rows:
-            batch.append(self.model(**dict(zip(names, row))))
-            if len(batch) >= SQLITE_BATCH:
-                self.model.objects.bulk_create(batch)  # type: ignore[attr-defined]
-                count += len(batch)
-                batch = []
-        if batch:
-            self.model.objects.bulk_create(batch)  # type: ignore[attr-defined]
-            count += len(batch)
+        def lines() -> Iterator[str]:
+            nonlocal count
+            for row in rows:
+                count += 1
+                yield "\t".join(map(copy_text, row)) + "\n"
+
+        copy_from_text(f"COPY {qn(self.table)} ({', '.join(qn(c) for c in self.columns)}) FROM STDIN", lines())
         self.rows += count
         return count
 
@@ -173,7 +138,7 @@ def federation_generate(
     rng = random.Random(seed)
     today = today or timezone.localdate()
     now = timezone.now()
-    result = GenerateResult(method="COPY" if connection.vendor == "postgresql" else "bulk_create")
+    result = GenerateResult(method="COPY")
     prefix = (re.sub(r"[^0-9A-Za-z]", "", system_code).upper() or "SYNTH")[:8]
 
     def timed(label: str, started: float) -> None:
@@ -393,12 +358,11 @@ def federation_generate(
         result.counts["forfeits"] = forfeits
         timed("tournaments and games", started)
 
-        if connection.vendor == "postgresql":
-            started = time.perf_counter()
-            with connection.cursor() as cursor:
-                for w in (w_player, w_rating, w_tournament, w_tp, w_game):
-                    cursor.execute(f"ANALYZE {connection.ops.quote_name(w.table)}")
-            timed("analyze", started)
+        started = time.perf_counter()
+        with connection.cursor() as cursor:
+            for w in (w_player, w_rating, w_tournament, w_tp, w_game):
+                cursor.execute(f"ANALYZE {connection.ops.quote_name(w.table)}")
+        timed("analyze", started)
     return result
 
 

@@ -1,8 +1,8 @@
 """Rating systems, periods, per-player state, published lists and protests.
 
 A published list is never edited: PostgreSQL refuses UPDATE and DELETE on published lists and
-their entries (triggers in migration 0002), and the ORM refuses them too (for SQLite, the
-embedded default). A correction is a new version of the list.
+their entries (triggers in migration 0002), and the ORM refuses them too. A correction is a
+new version of the list.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ class Activity(models.TextChoices):
 # same guarantees with triggers that check a whole statement in one anti-join (the transition
 # table of new rows against the parent's primary key), plus triggers on the parents that refuse
 # to delete a player or a rating system still referenced. Django's on_delete (CASCADE /
-# PROTECT) works as before in the ORM. SQLite, the embedded default, has no such triggers.
+# PROTECT) works as before in the ORM.
 
 
 class PlayerRating(models.Model):

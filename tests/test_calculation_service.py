@@ -1,10 +1,9 @@
-"""Calculation and publication through the services (SQLite or PostgreSQL, eager Celery)."""
+"""Calculation and publication through the services (PostgreSQL, eager Celery)."""
 from __future__ import annotations
 
 import datetime as dt
 
 import pytest
-from django.db import connection
 from django.test import override_settings
 
 from core.errors import Refused
@@ -153,7 +152,6 @@ def test_other_regulations_go_through_rate_period(ruleset, django_capture_on_com
     assert DraftResult.objects.filter(run=run).count() == 4
 
 
-@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="the bulk path reads with COPY (PostgreSQL)")
 def test_bulk_path_agrees_with_rate_period(django_capture_on_commit_callbacks) -> None:
     system, period, players, tournament = build()
     with django_capture_on_commit_callbacks(execute=True):
@@ -182,7 +180,6 @@ def test_bulk_path_agrees_with_rate_period(django_capture_on_commit_callbacks) -
     del engine
 
 
-@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="the bulk path reads with COPY (PostgreSQL)")
 def test_bulk_path_correction_restarts_from_the_state_before_the_period(django_capture_on_commit_callbacks) -> None:
     with override_settings(RATINGS_BULK_MIN_GAMES=0):
         _bulk_correction(django_capture_on_commit_callbacks)
@@ -286,8 +283,6 @@ def test_8_2_4_rated_for_himself_unrated_for_his_opponents(django_capture_on_com
     """fide-2024 8.2.4: U's game of the tournament that ended before his first list counts for
     him but not for his opponent A; the December game counts for both. The engine path and
     the PostgreSQL bulk path apply it alike."""
-    if bulk and connection.vendor != "postgresql":
-        pytest.skip("the bulk path reads with COPY (PostgreSQL)")
     system, period, (a, b, u), late = _late_report_after_first_list()
     with override_settings(RATINGS_BULK_MIN_GAMES=0 if bulk else 10**9), \
             django_capture_on_commit_callbacks(execute=True):
@@ -335,7 +330,6 @@ def test_first_rating_publication_records_rated_since(django_capture_on_commit_c
     assert PlayerRating.objects.get(player=rated[0], system=system).rated_since is None
 
 
-@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="the bulk path reads with COPY (PostgreSQL)")
 def test_bulk_path_explains_its_decisions_as_the_engine_does(django_capture_on_commit_callbacks) -> None:
     """The bulk path words its decisions with the engine's notes: the same flags, articles,
     templates and parameters as the engine path, for K lowered by the 700 rule (8.3.3), a

@@ -1,7 +1,7 @@
 """Importing an existing list (FIDE TXT, CSV): the real 2011 excerpt, errors by row and column,
 nothing written on failure, the officer page and the management command.
 
-Runs on SQLite (Python path) and, with DATABASE_URL set, on PostgreSQL (COPY + SQL path); the
+Runs on PostgreSQL (COPY + SQL path); the
 expected values are the same on both.
 """
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
-from django.db import connection
 from django.urls import reverse
 
 from core import roles
@@ -21,7 +20,7 @@ from tests.factories import make_player, make_system, make_user
 
 
 def _expected_method() -> str:
-    return "copy" if connection.vendor == "postgresql" else "python"
+    return "copy"
 
 
 # ------------------------------------------------------------------------ pure: the real file

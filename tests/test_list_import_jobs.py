@@ -2,7 +2,7 @@
 (the embedded default; tests/test_list_import_worker.py has a real worker), the outcome on the
 job row, the file dropped at the end, and the pages (form → job page → progress JSON).
 
-Runs on SQLite and, with DATABASE_URL set, on PostgreSQL; the expected values are the same.
+Runs on PostgreSQL.
 """
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_a_job_imports_the_list_and_drops_the_file(excerpt: bytes,
     assert (job.status, job.progress, job.phase) == ("succeeded", 100, "Done")
     # The excerpt has 500 players, none of them in the registry (SOURCES.md).
     assert (job.rows, job.players_created, job.players_updated, job.ratings_written) == (500, 500, 0, 500)
-    assert job.method == ("copy" if connection.vendor == "postgresql" else "python")
+    assert job.method == "copy"
     assert job.attempts == 1 and job.started_at is not None and job.finished_at is not None
     assert job.problems == [] and job.problem_total == 0 and job.error == ""
     assert not ListImportChunk.objects.filter(job=job).exists()
@@ -105,7 +105,7 @@ def test_a_failed_job_keeps_the_row_numbered_problems_writes_nothing_and_drops_t
 @pytest.mark.django_db
 def test_a_problem_found_after_the_checks_still_writes_nothing(
         excerpt: bytes, django_capture_on_commit_callbacks) -> None:
-    """fed_id_taken is found once the rows are staged (PostgreSQL) or checked (SQLite)."""
+    """fed_id_taken is found once the rows are staged."""
     make_player(fed_id="FIDE-4158814", fide_id=None)
     system = make_system()
     with django_capture_on_commit_callbacks(execute=True):
@@ -191,7 +191,6 @@ def test_list_import_reports_progress(excerpt: bytes) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="the second connection is PostgreSQL's")
 def test_progress_inside_the_import_transaction_is_visible_to_other_connections(
         monkeypatch, excerpt: bytes) -> None:
     import psycopg

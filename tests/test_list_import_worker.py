@@ -8,16 +8,15 @@ from __future__ import annotations
 import time
 
 import pytest
-from django.db import connection  # noqa: F401 (the skip condition of postgres_only reads it)
 
 from players.models import Player
 from ratings.lists.import_jobs import list_import_request
 from ratings.models import ListImportChunk, ListImportJob, PlayerRating
 from tests.conftest import FIDE_LIST_EXCERPT as EXCERPT
 from tests.factories import make_system
-from tests.test_periods_worker import celery_broker, postgres_only, wait_for
+from tests.test_periods_worker import celery_broker, wait_for
 
-pytestmark = [pytest.mark.django_db(transaction=True), postgres_only]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 __all__ = ["celery_broker"]  # the fixture, imported for the tests below
 
 

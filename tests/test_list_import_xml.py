@@ -2,7 +2,7 @@
 malformed XML and DOCTYPEs refused with their position, and a round trip of our own XML
 download into a fresh rating system.
 
-Runs on SQLite (Python path) and, with DATABASE_URL set, on PostgreSQL (COPY + SQL path); the
+Runs on PostgreSQL (COPY + SQL path); the
 expected values are the same on both.
 """
 from __future__ import annotations

@@ -20,9 +20,6 @@ from tournaments.models import Game, TournamentPlayer
 
 pytestmark = pytest.mark.django_db
 
-postgres_only = pytest.mark.skipif(
-    "connection.vendor != 'postgresql'", reason="database triggers are PostgreSQL's"
-)
 
 
 @pytest.fixture
@@ -52,7 +49,6 @@ def test_orm_refuses_to_delete_a_published_entry_or_list(published: PublishedLis
     assert ListEntry.objects.count() == 2
 
 
-@postgres_only
 def test_postgresql_refuses_raw_sql_update_of_an_entry(published: PublishedList) -> None:
     with pytest.raises(IntegrityError, match="immutable"), transaction.atomic():
         with connection.cursor() as cursor:
@@ -60,7 +56,6 @@ def test_postgresql_refuses_raw_sql_update_of_an_entry(published: PublishedList)
     assert sorted(published.entries.values_list("rating", flat=True)) == [2000, 2001]
 
 
-@postgres_only
 def test_postgresql_refuses_raw_sql_delete_of_entries_and_lists(published: PublishedList) -> None:
     for sql in ("DELETE FROM ratings_listentry", "DELETE FROM ratings_publishedlist",
                 "UPDATE ratings_publishedlist SET note = 'edited'"):

@@ -48,7 +48,7 @@ REDIS_URL = os.environ.get("RATINGS_TEST_REDIS_URL") or (
 postgres_only = pytest.mark.skipif(
     "connection.vendor != 'postgresql'", reason="needs PostgreSQL (set DATABASE_URL): triggers, advisory locks, COPY"
 )
-pytestmark = [pytest.mark.django_db(transaction=True), postgres_only]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 def _redis_up() -> bool:

@@ -10,7 +10,6 @@ from tests.factories import make_player
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif("connection.vendor != 'postgresql'", reason="PostgreSQL's catalogue"),
 ]
 
 INDEXES = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'players_player' ORDER BY indexname"

@@ -17,7 +17,6 @@ from tests.factories import make_period, make_player, make_published_list, make_
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif("connection.vendor != 'postgresql'", reason="the triggers are PostgreSQL's"),
 ]
 
 MISSING = 987_654_321

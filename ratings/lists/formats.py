@@ -635,7 +635,7 @@ _ID_DIGITS = re.compile(r"^[0-9]{1,18}$")
 
 
 def validate_rows(raw_rows: Iterable[RawRow]) -> tuple[list[ListRow], list[Problem]]:
-    """Python checks (the SQLite path); imports.py runs the same checks in SQL on PostgreSQL."""
+    """Python checks (a reader's oracle for the tests); imports.py runs the same checks in SQL."""
     out: list[ListRow] = []
     problems: list[Problem] = []
     seen: dict[int, int] = {}

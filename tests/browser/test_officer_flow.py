@@ -10,7 +10,6 @@ import socket
 import time
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 
 from core.roles import RATING_OFFICER
@@ -32,7 +31,7 @@ def _redis_up() -> bool:
 
 @pytest.fixture
 def tasks_mode(request) -> str:
-    if connection.vendor == "postgresql" and _redis_up():
+    if _redis_up():
         start = request.getfixturevalue("celery_broker")
         start(RATINGS_TEST_WRITE_DELAY="3")
         return "worker"

@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection
 
 from demo.synthetic import federation_generate
 
@@ -13,7 +12,7 @@ class Command(BaseCommand):
     help = (
         "Generate a synthetic federation for benchmarks: a fide-2024 rating system, N players "
         "with ratings, and 9-round Swiss tournaments holding M played games (plus a few "
-        "forfeits). Uses COPY on PostgreSQL; on SQLite it falls back to bulk_create (slow)."
+        "forfeits). Written by COPY."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -25,11 +24,6 @@ class Command(BaseCommand):
         parser.add_argument("--system-code", default="synth", help="code of the new rating system")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if connection.vendor != "postgresql":
-            self.stdout.write(self.style.WARNING(
-                "Not PostgreSQL: falling back to bulk_create in batches (slow; use PostgreSQL "
-                "for the full size)."
-            ))
         try:
             result = federation_generate(
                 players=options["players"], games=options["games"], seed=options["seed"],
