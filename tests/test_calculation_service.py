@@ -122,6 +122,8 @@ def test_recalculate_replaces_the_draft_and_publish_makes_an_immutable_version(
     changed = {d["player"].pk: (d["old_rating"], d["new_rating"]) for d in diff}
     # draw: 0.5 - 0.36 = 0.14 x 20 = 2.8 -> +3
     assert changed == {players[0].pk: (2013, 2003), players[1].pk: (2087, 2097)}
+    # The correction opened no period: still exactly one open period, the one v1 opened.
+    assert list(system.periods.filter(status=PeriodStatus.OPEN)) == [nxt]
 
 
 def test_second_request_is_refused_while_a_run_is_active() -> None:

@@ -144,7 +144,9 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
             # A correction of an old list: every later list must be re-rated from it.
             RatingPeriod.objects.filter(system=period.system, start__gt=period.start,
                                         status=PeriodStatus.PUBLISHED).update(needs_recalculation=True)
-        else:
+        elif not RatingPeriod.objects.filter(system=period.system, start__gt=period.start).exists():
+            # The first version of this list opens the next period; a correction (version n+1)
+            # finds it already there and opens nothing more.
             period_open_next(system=period.system)
         timer.step("periods and tournaments")
     timer.step("commit")
