@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 
+from tests.workers import celery_broker, stalled_writes  # noqa: F401 (fixtures for the suite)
+
 
 @pytest.fixture(autouse=True)
 def celery_eager_by_default() -> Iterator[None]:

@@ -3,7 +3,6 @@ mode, the JSON answer, and a failing check turning the page into an error."""
 from __future__ import annotations
 
 import os
-import socket
 from unittest import mock
 
 import pytest
@@ -13,7 +12,7 @@ from health_check.checks import Database
 from health_check.contrib.celery import Ping
 from health_check.exceptions import ServiceUnavailable
 
-from tests.test_periods_worker import celery_broker  # noqa: F401 (fixture)
+from tests.workers import redis_up
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 DATABASE = "Database(alias='default')"
@@ -24,15 +23,8 @@ _env_broker = os.environ.get("CELERY_BROKER_URL", "")
 BROKER = _env_broker if _env_broker.startswith("redis://") else "redis://127.0.0.1:6379/8"
 
 
-def _redis_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
-            return True
-    except OSError:
-        return False
 
-
-needs_redis = pytest.mark.skipif(not _redis_up(), reason="Redis is not reachable on 127.0.0.1:6379")
+needs_redis = pytest.mark.skipif(not redis_up(), reason="Redis is not reachable on 127.0.0.1:6379")
 
 
 def with_broker(url: str = BROKER) -> override_settings:
@@ -134,7 +126,7 @@ def test_an_unreachable_broker_fails_the_page(client) -> None:
 @pytest.mark.worker
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_answers_the_ping(client, celery_broker) -> None:  # noqa: F811
+def test_a_real_worker_answers_the_ping(client, celery_broker) -> None:
     """A worker started on the fixture's own queue (made the default queue here, so the check
     looks for a worker consuming it)."""
     from django.conf import settings

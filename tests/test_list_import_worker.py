@@ -14,10 +14,9 @@ from ratings.lists.import_jobs import list_import_request
 from ratings.models import ListImportChunk, ListImportJob, PlayerRating
 from tests.conftest import FIDE_LIST_EXCERPT as EXCERPT
 from tests.factories import make_system
-from tests.test_periods_worker import celery_broker, wait_for
+from tests.workers import wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-__all__ = ["celery_broker"]  # the fixture, imported for the tests below
 
 
 def test_an_import_job_runs_on_the_worker(celery_broker) -> None:

@@ -6,7 +6,6 @@ the write so the progress bar has something to show); otherwise eagerly in the s
 """
 from __future__ import annotations
 
-import socket
 import time
 
 import pytest
@@ -16,24 +15,18 @@ from core.roles import RATING_OFFICER
 from ratings.models import PublishedList
 from tests.factories import make_user
 from tests.test_calculation_service import build
-from tests.test_periods_worker import celery_broker  # noqa: F401 (a fixture, used by tasks_mode)
+from tests.workers import redis_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _redis_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
-            return True
-    except OSError:
-        return False
-
 
 @pytest.fixture
 def tasks_mode(request) -> str:
-    if _redis_up():
-        start = request.getfixturevalue("celery_broker")
-        start(RATINGS_TEST_WRITE_DELAY="3")
+    if redis_up():
+        # A worker whose draft write pauses 3 s half-way, so the page can see the bar move.
+        request.getfixturevalue("stalled_writes").arm(seconds=3)
+        request.getfixturevalue("celery_broker")()
         return "worker"
     return "eager"
 
