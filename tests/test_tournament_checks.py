@@ -281,3 +281,17 @@ def test_messages_that_name_a_number_agree_with_the_regulations_facts() -> None:
             lists = facts.reporting.report_lists.value
             code = "report_too_late_next_list" if lists == 2 else "report_too_late"
             assert ordinal[lists] in TEMPLATES[code]
+
+
+def test_the_report_window_agrees_with_the_engines_fide_2024_functions() -> None:
+    """periods.cycles reads fide-2024's facts (7.1.3, 9.1); the engine keeps report_list and
+    report_deadline built on the same facts: they must not drift apart."""
+    from periods import cycles
+    from ratings.engine.regulations import fide_2024
+
+    day = dt.date(2026, 1, 1)
+    while day < dt.date(2029, 1, 1):
+        window = cycles.report_window(ruleset="fide-2024", cycle="monthly", end_date=day)
+        assert (window.own_list, window.deadline) == (
+            fide_2024.report_list(day), fide_2024.report_deadline(day)), day
+        day += dt.timedelta(days=1)
