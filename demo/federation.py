@@ -32,7 +32,15 @@ from demo.names import (
     SPANISH_SURNAMES,
 )
 from periods.cycles import period_dates
-from periods.models import ListCycle, PeriodStatus, RateOfPlay, RatingPeriod, RatingSystem, Ruleset
+from periods.models import (
+    ListCycle,
+    PeriodStatus,
+    RateOfPlay,
+    RatingPeriod,
+    RatingSystem,
+    Ruleset,
+    default_protest_days,
+)
 from periods.selectors import period_for_tournament
 from players.models import Player, Sex, Title
 from players.names import full_name_key
@@ -216,19 +224,20 @@ def _create(*, players: int, rng: random.Random, today: date, say: Callable[[str
     year = str(today.year)
     systems_spec = [
         RatingSystem(code="std", name="Elo FIDE estándar (lista nacional)", ruleset=Ruleset.FIDE_2024,
-             rate_of_play=RateOfPlay.STANDARD, cycle=ListCycle.MONTHLY, parameters={}, protest_days=30),
+             rate_of_play=RateOfPlay.STANDARD, cycle=ListCycle.MONTHLY, parameters={}),
         # fce 9.5: the FIDE→FCE differential, by bands of the FIDE rating being converted.
         RatingSystem(code="fce-rapid", name="Elo català ràpid (FCE)", ruleset=Ruleset.FCE,
              rate_of_play=RateOfPlay.RAPID, cycle=ListCycle.MONTHLY,
-             parameters={"list": "rapid", "differential": {year: [{"from": 0, "value": 50}, {"from": 2000, "value": 0}]}},
-             protest_days=25),
+             parameters={"list": "rapid", "differential": {year: [{"from": 0, "value": 50}, {"from": 2000, "value": 0}]}}),
         RatingSystem(code="cnxc", name="Rating de xadrez por correspondência (CNXC)", ruleset=Ruleset.CNXC_2000,
-             rate_of_play=RateOfPlay.CORRESPONDENCE, cycle=ListCycle.SEMESTRAL, parameters={}, protest_days=30),
+             rate_of_play=RateOfPlay.CORRESPONDENCE, cycle=ListCycle.SEMESTRAL, parameters={}),
     ]
     known = set(available_rulesets())
     systems: dict[str, RatingSystem] = {}
     for system in systems_spec:
         if system.ruleset in known:
+            # fce 9.3: 25 days; cnxc-2000 4.3: 30; the others, the office's 30 days.
+            system.protest_days = default_protest_days(system.ruleset)
             system.full_clean()
         else:
             # The regulation is not in the engine yet: check the fields, parameters later.

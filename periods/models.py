@@ -39,9 +39,16 @@ class ListCycle(models.TextChoices):
     SEMESTRAL = "semestral", _("Semestral")
 
 
-# Days a published list stays open to protests, by regulation (fce 9.3: 25 days;
-# cnxc-2000 4.3: 30 days). The FIDE and FEDA texts fix none; 30 days is the office's default.
-DEFAULT_PROTEST_DAYS = {"fce": 25, "cnxc-2000": 30}
+#: Days a published list stays open to protests where the regulation fixes none (the FIDE and
+#: FEDA texts): the office's default.
+OFFICE_PROTEST_DAYS = 30
+
+
+def default_protest_days(ruleset: str) -> int:
+    """Days a list of `ruleset` stays open to protests: the regulation's own
+    (`facts.lists.protest_days`: fce 9.3, 25 days; cnxc-2000 4.3, 30 days), else the office's."""
+    rule = get_regulation(ruleset).facts.lists.protest_days
+    return OFFICE_PROTEST_DAYS if rule is None else rule.value
 
 
 class RatingSystem(models.Model):
@@ -58,7 +65,9 @@ class RatingSystem(models.Model):
         blank=True,
         help_text=_("Validated by the regulation, e.g. the FCE FIDE→FCE differential by bands."),
     )
-    protest_days = models.PositiveSmallIntegerField(_("days to protest a list"), default=30)
+    protest_days = models.PositiveSmallIntegerField(
+        _("days to protest a list"), default=OFFICE_PROTEST_DAYS
+    )
     registration_days = models.PositiveSmallIntegerField(
         _("registration deadline (days before start)"),
         default=3,

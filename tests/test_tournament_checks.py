@@ -258,3 +258,40 @@ def test_all_checks_put_errors_first() -> None:
                               approved=False)
     assert [p.severity for p in found] == ["error", "error", "warning"]
     assert {p.params["article"] for p in found} == {"fide-2024 0.2", "fide-2024 1.1", "fide-2024 4.1"}
+
+
+def test_messages_that_name_a_number_agree_with_the_regulations_facts() -> None:
+    """Some templates were written for the one regulation with the rule and name its number
+    (feda-1996 10.1's 14 days, 10.31's 40 players, 6.32/7.32's 6 players and 4 rated, fide-2024
+    9.1's third list): a regulation giving the rule another number needs a new message."""
+    from ratings.engine.registry import all_regulations
+    from tournaments.checks import TEMPLATES
+
+    ordinal = {2: "the list after the tournament's own", 3: "the third list"}
+    for regulation in all_regulations().values():
+        facts = regulation.facts
+        if facts.reporting.report_due_days is not None:
+            assert f"within {facts.reporting.report_due_days.value} days" in TEMPLATES["report_late_feda"]
+        if facts.reporting.ascii_file_over_players is not None:
+            assert f"over {facts.reporting.ascii_file_over_players.value} players" in TEMPLATES["feda_ascii_missing"]
+        if facts.composition is not None:
+            quorum = facts.composition.double_round_robin.value
+            assert f"at least {quorum.players} players and {quorum.rated} rated" in TEMPLATES["drr_unrated"]
+        if facts.reporting.report_lists is not None:
+            lists = facts.reporting.report_lists.value
+            code = "report_too_late_next_list" if lists == 2 else "report_too_late"
+            assert ordinal[lists] in TEMPLATES[code]
+
+
+def test_the_report_window_agrees_with_the_engines_fide_2024_functions() -> None:
+    """periods.cycles reads fide-2024's facts (7.1.3, 9.1); the engine keeps report_list and
+    report_deadline built on the same facts: they must not drift apart."""
+    from periods import cycles
+    from ratings.engine.regulations import fide_2024
+
+    day = dt.date(2026, 1, 1)
+    while day < dt.date(2029, 1, 1):
+        window = cycles.report_window(ruleset="fide-2024", cycle="monthly", end_date=day)
+        assert (window.own_list, window.deadline) == (
+            fide_2024.report_list(day), fide_2024.report_deadline(day)), day
+        day += dt.timedelta(days=1)

@@ -5,17 +5,235 @@ from __future__ import annotations
 import calendar
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
-from typing import ClassVar, NamedTuple
+from fractions import Fraction
+from typing import ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from ..errors import EngineInputError
 from ..types import GameLine, PeriodInput, PeriodResult, PlayerResult
 
-__all__ = ["Explanation", "Regulation"]
+__all__ = [
+    "CompositionFacts",
+    "Cycle",
+    "DoubleRoundRobinQuorum",
+    "DurationLimit",
+    "Explanation",
+    "Facts",
+    "ListFacts",
+    "MinimumTime",
+    "PlayFacts",
+    "Registration",
+    "Regulation",
+    "ReportingFacts",
+    "Rule",
+    "Semesters",
+    "SmallRoundRobin",
+]
 
 
 def _(s: str) -> str:
     return s
+
+
+# --------------------------------------------------------------------------- facts
+# Each regulation's facts (deadlines, floors, rounds per day, protest days, cycles) are
+# defined once, in its module, as ``Regulation.facts``; the Django side (periods.cycles,
+# periods.models, tournaments.checks) reads them through ``registry.get_regulation``.
+# A fact the regulation's text fixes is a ``Rule`` citing its article; ``None`` means the
+# text fixes nothing, and the office's default (``OFFICE_DEFAULTS`` of each group, listed in
+# docs/engine.md "Facts") applies.
+
+T = TypeVar("T")
+
+#: A list cycle (``periods.models.ListCycle``).
+Cycle = Literal["monthly", "quarterly", "semestral"]
+
+
+@dataclass(frozen=True)
+class Rule(Generic[T]):
+    """A fact a regulation's text fixes: its value and the article that says so."""
+
+    value: T
+    #: The full citation, as problems and notes carry it: ``"fide-2024 7.1.3"``.
+    article: str
+    #: The list cycle the article speaks of (fide-2024 9.1: "la lista mensual"); on a rating
+    #: system with another cycle the office's default applies. None: any cycle.
+    cycle: Cycle | None = None
+
+    def applies(self, cycle: str) -> bool:
+        return self.cycle is None or self.cycle == cycle
+
+
+@dataclass(frozen=True, slots=True)
+class Semesters:
+    """Two periods a year: the months they start on and the months whose 1st publishes
+    their lists, in the same order."""
+
+    starts: tuple[int, int]
+    lists: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ListFacts:
+    """Lists and periods: cycle, closing dates, floors, protests."""
+
+    #: The regulation's own list cycle (a rating system may set another).
+    cycle: Rule[Cycle]
+    #: The two periods of a semestral cycle.
+    semesters: Rule[Semesters] | None
+    #: A period closes this many days before its list date: reports must arrive by then and
+    #: only tournaments ending by then are rated in its list.
+    closing_days: Rule[int] | None
+    #: A tournament ending this many days or fewer before the end of its month may go to the
+    #: list after its month's (the last day not counted).
+    month_end_allowance_days: Rule[int] | None
+    #: Lowest rating published; below it the player is listed as unrated.
+    publication_floor: Rule[int] | None
+    #: A rating never goes below this.
+    rating_floor: Rule[int] | None
+    #: Days a published list stays open to protests.
+    protest_days: Rule[int] | None
+
+    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
+        "semesters": "January-June and July-December, each list on the 1st after its semester "
+        "(periods.cycles.OFFICE_SEMESTERS)",
+        "closing_days": "a period closes on its last day",
+        "month_end_allowance_days": "no allowance",
+        "publication_floor": "every rated player is listed",
+        "rating_floor": "no floor",
+        "protest_days": "30 days after publication (periods.models.OFFICE_PROTEST_DAYS)",
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """Days ahead of its start a tournament must be registered: ``days``, or ``days_top``
+    when a player is rated over ``over_rating`` or a woman over ``over_woman_rating``."""
+
+    days: int
+    days_top: int
+    over_rating: int
+    over_woman_rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReportingFacts:
+    """Registration and reports: deadlines and what a report must bring."""
+
+    registration: Rule[Registration] | None
+    #: A report is due within this many days of the last round (a warning after).
+    report_due_days: Rule[int] | None
+    #: Lists a report may still reach, its own included (2: its own and one late list;
+    #: fide-2024 9.1: 3). After the last one's closing date it is refused.
+    report_lists: Rule[int] | None
+    #: A tournament of more players than this also sends the FEDA ASCII file.
+    ascii_file_over_players: Rule[int] | None
+
+    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
+        "registration": "the rating system's registration_days (RatingSystem, 3 unless set)",
+        "report_due_days": "no warning before the reporting deadline",
+        "report_lists": "its own list and the next one (periods.cycles.OFFICE_REPORT_LISTS), "
+        "cited as '<id> (office rule)'",
+        "ascii_file_over_players": "no ASCII file asked for",
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class MinimumTime:
+    """At least ``minutes`` per player for 60 moves when a player is rated ``rating`` or more
+    (0: the minimum for everybody)."""
+
+    rating: int
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class DurationLimit:
+    """A tournament lasts at most ``days`` days (``teams_exempt``: team competitions may
+    last longer)."""
+
+    days: int
+    teams_exempt: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayFacts:
+    """A standard tournament's rate of play, rounds and duration."""
+
+    #: Minimum time for 60 moves by the highest rating present, highest band first; the last
+    #: band's rating is 0.
+    minimum_minutes: Rule[tuple[MinimumTime, ...]] | None
+    #: The first time control, when it names a number of moves, has at least this many.
+    first_control_moves: Rule[int] | None
+    #: At most this many moves an hour in the first control (or a guillotine of at least
+    #: ``minimum_minutes``).
+    max_moves_per_hour: Rule[int] | None
+    rounds_per_day: Rule[int] | None
+    hours_per_day: Rule[int] | None
+    max_days: Rule[DurationLimit] | None
+    #: Lasting this many days or more needs the federation's authorisation.
+    authorised_days: Rule[int] | None
+    #: Lasting more than this many days, intermediate results are reported monthly.
+    monthly_report_days: Rule[int] | None
+
+    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
+        "minimum_minutes": "no check",
+        "first_control_moves": "no check",
+        "max_moves_per_hour": "no check",
+        "rounds_per_day": "no check",
+        "hours_per_day": "no check",
+        "max_days": "no check",
+        "authorised_days": "no check",
+        "monthly_report_days": "no check",
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class SmallRoundRobin:
+    """A round robin of fewer than ``players_under`` players needs ``rated`` rated players."""
+
+    players_under: int
+    rated: int
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleRoundRobinQuorum:
+    """A double round robin with unrated players needs ``players`` players, ``rated`` of them
+    rated."""
+
+    players: int
+    rated: int
+
+
+@dataclass(frozen=True, slots=True)
+class CompositionFacts:
+    """Who must be rated for a tournament (fide-2000 6.x, feda-1996 7.x)."""
+
+    #: Share of a round robin's players that must be rated.
+    rated_share: Rule[Fraction]
+    small_round_robin: Rule[SmallRoundRobin]
+    double_round_robin: Rule[DoubleRoundRobinQuorum]
+    #: Rated players a national round robin championship needs.
+    championship_rated: Rule[int]
+    #: An unrated player scoring at most this has his games discarded.
+    unrated_discard_max: Rule[float]
+    #: Rated opponents an unrated player needs in a Swiss.
+    unrated_min_rated_opponents: Rule[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """Everything a regulation fixes that the rest of the office reads."""
+
+    lists: ListFacts
+    reporting: ReportingFacts
+    play: PlayFacts
+    #: None: the text has no composition chapter (its rules on unrated players apply when
+    #: rating, in the engine); the office checks no composition.
+    composition: CompositionFacts | None
+
+    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {"composition": "no composition check"}
 
 
 class Explanation(NamedTuple):
@@ -28,8 +246,8 @@ class Explanation(NamedTuple):
 class Regulation(ABC):
     """A rating regulation: validates its parameters and rates a period.
 
-    Subclasses set ``id`` (the ruleset id, e.g. ``"fide-2024"``), ``title`` and ``source``
-    (where the articles come from), and implement ``rate``.
+    Subclasses set ``id`` (the ruleset id, e.g. ``"fide-2024"``), ``title``, ``source``
+    (where the articles come from) and ``facts``, and implement ``rate``.
     """
 
     id: ClassVar[str]
@@ -39,9 +257,15 @@ class Regulation(ABC):
     articles_url: ClassVar[str] = ""
     #: Known parameters and their defaults; ``validate_parameters`` checks types against them.
     defaults: ClassVar[Mapping[str, object]] = {}
-    #: A tournament ending this many days or fewer before the end of its month may go to the
-    #: next monthly list (fide-2024 9.1); 0: the regulation has no such allowance.
-    month_end_allowance_days: ClassVar[int] = 0
+    #: The regulation's facts, each citing its article (``Facts``).
+    facts: ClassVar[Facts]
+
+    @property
+    def month_end_allowance_days(self) -> int:
+        """A tournament ending this many days or fewer before the end of its month may go to
+        the next monthly list (fide-2024 9.1); 0: the regulation has no such allowance."""
+        rule = self.facts.lists.month_end_allowance_days
+        return 0 if rule is None else rule.value
 
     def article(self, number: str) -> str:
         """``"fide-2024 5.1"`` for ``number="5.1"``."""

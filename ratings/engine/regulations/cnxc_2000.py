@@ -60,7 +60,15 @@ from ..types import (
     PlayerResult,
     TournamentInput,
 )
-from .base import Regulation
+from .base import (
+    Facts,
+    ListFacts,
+    PlayFacts,
+    Regulation,
+    ReportingFacts,
+    Rule,
+    Semesters,
+)
 
 __all__ = [
     "APPEAL_DAYS",
@@ -134,6 +142,42 @@ class CNXC2000(Regulation):
     id: ClassVar[str] = "cnxc-2000"
     title: ClassVar[str] = "CNXC correspondence chess Elo regulations (from 1 July 2000)"
     source: ClassVar[str] = "seeds/004_72256e2ca85d9a20.txt; RULESETS.md cnxc-2000"
+    facts: ClassVar[Facts] = Facts(
+        lists=ListFacts(
+            cycle=Rule("semestral", "cnxc-2000 4.1"),
+            # 4.1: competitions finished 1 January-30 June and 1 July-31 December. DECISION:
+            # the text gives no publication date; each list is dated the 1st after its half.
+            semesters=Rule(Semesters(starts=(1, 7), lists=(7, 1)), "cnxc-2000 4.1"),
+            closing_days=None,  # 4.1 counts competitions finished by the half's last day
+            month_end_allowance_days=None,
+            publication_floor=None,  # 4.2: every rated player, provisional ones marked
+            rating_floor=None,
+            # 4.3: "no prazo de 30 dias após a divulgação da lista". DECISION: 30 days after
+            # the publication day (``protest_deadline``: published 15 July, last day 14
+            # August); the appeal to the board is 7 days more (``APPEAL_DAYS``).
+            protest_days=Rule(PROTEST_DAYS, "cnxc-2000 4.3"),
+        ),
+        reporting=ReportingFacts(
+            # No registration or reporting deadline in the text: the rating system's
+            # registration_days and the office's one late list.
+            registration=None,
+            report_due_days=None,
+            report_lists=None,
+            ascii_file_over_players=None,
+        ),
+        # Correspondence chess: no rate of play, rounds a day or duration rules.
+        play=PlayFacts(
+            minimum_minutes=None,
+            first_control_moves=None,
+            max_moves_per_hour=None,
+            rounds_per_day=None,
+            hours_per_day=None,
+            max_days=None,
+            authorised_days=None,
+            monthly_report_days=None,
+        ),
+        composition=None,  # 3.x (scope) applies when rating
+    )
     defaults: ClassVar[Mapping[str, object]] = {
         "substitutions": None,
         "winners": None,

@@ -56,7 +56,16 @@ from ..types import (
     PlayerResult,
     TournamentInput,
 )
-from .base import Regulation
+from .base import (
+    DurationLimit,
+    Facts,
+    ListFacts,
+    MinimumTime,
+    PlayFacts,
+    Regulation,
+    ReportingFacts,
+    Rule,
+)
 
 __all__ = ["FCE", "PROTEST_DAYS", "REGULATION", "modality", "protest_deadline"]
 
@@ -183,6 +192,40 @@ class FCE(Regulation):
     id: ClassVar[str] = "fce"
     title: ClassVar[str] = "FCE rating regulations (reform proposal, part C)"
     source: ClassVar[str] = "seeds/002_65886a691adcfe6f.txt, part C; RULESETS.md fce"
+    facts: ClassVar[Facts] = Facts(
+        lists=ListFacts(
+            cycle=Rule("monthly", "fce 9.1"),  # twelve lists a year, on the 1st of each month
+            semesters=None,
+            closing_days=None,  # no closing date: the office's default (the period's last day)
+            month_end_allowance_days=None,
+            publication_floor=None,  # 9.2: every player with a licence for the season
+            rating_floor=Rule(_FLOOR, "fce 17.3"),
+            # 9.3: "dintre dels vint-i-cinc (25) primers dies, comptant a partir de la data de
+            # publicació". DECISION: the publication day is the first of the 25
+            # (``protest_deadline``: published 1 April, last day 25 April).
+            protest_days=Rule(PROTEST_DAYS, "fce 9.3"),
+        ),
+        reporting=ReportingFacts(
+            # The text has no registration or reporting deadline: the rating system's
+            # registration_days, and the office's one late list.
+            registration=None,
+            report_due_days=None,
+            report_lists=None,
+            ascii_file_over_players=None,
+        ),
+        play=PlayFacts(
+            # 5.1: at least 60 minutes for 60 moves (base + 60 x increment); 5.2: faster, rapid.
+            minimum_minutes=Rule((MinimumTime(0, 60),), "fce 5.1"),
+            first_control_moves=None,
+            max_moves_per_hour=None,
+            rounds_per_day=Rule(3, "fce 6.1"),
+            hours_per_day=None,
+            max_days=Rule(DurationLimit(_MAX_DAYS, teams_exempt=True), "fce 6.2"),
+            authorised_days=None,
+            monthly_report_days=None,
+        ),
+        composition=None,  # 7.1, 10.2.3 (unrated players) apply when rating
+    )
     defaults: ClassVar[Mapping[str, object]] = {
         "list": "standard",
         "differential": None,

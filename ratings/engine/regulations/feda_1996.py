@@ -49,7 +49,19 @@ from typing import ClassVar
 from ..common import _, scores
 from ..rounding import round_to_5
 from ..types import Decision, Game, PlayerInput, PlayerResult, TournamentInput
-from .base import Regulation
+from .base import (
+    CompositionFacts,
+    DoubleRoundRobinQuorum,
+    Facts,
+    ListFacts,
+    MinimumTime,
+    PlayFacts,
+    Regulation,
+    ReportingFacts,
+    Rule,
+    Semesters,
+    SmallRoundRobin,
+)
 from .fide_2000 import AverageMethod, _Performance, _q, _Unrated
 
 __all__ = ["REGULATION", "Feda1996"]
@@ -73,6 +85,47 @@ class Feda1996(AverageMethod):
     POOL_PERIODS: ClassVar[int] = 3  # 8.14c
     INACTIVE_LISTS: ClassVar[int] = 3  # 8.22b
     MATCH_RULE: ClassVar[bool] = False
+    facts: ClassVar[Facts] = Facts(
+        lists=ListFacts(
+            cycle=Rule("semestral", "feda-1996 8.11"),
+            # 8.13: closing dates 30 November and 31 May, so the periods run 1 December-31 May
+            # and 1 June-30 November; 8.11: lists of January and July (1 July, 1 January).
+            semesters=Rule(Semesters(starts=(12, 6), lists=(7, 1)), "feda-1996 8.13"),
+            closing_days=None,  # 8.13: the closing dates are the periods' last days
+            month_end_allowance_days=None,
+            publication_floor=Rule(FLOOR, "feda-1996 8.12"),  # 8.12, 8.21
+            rating_floor=None,
+            protest_days=None,  # no protest article: the office's default
+        ),
+        reporting=ReportingFacts(
+            registration=None,  # no registration article: the rating system's default
+            report_due_days=Rule(14, "feda-1996 10.1"),  # 10.11: within two weeks
+            # 8.13a: after the closing date, the next list; 10.14: more than one period late,
+            # refused.
+            report_lists=Rule(2, "feda-1996 10.14"),
+            ascii_file_over_players=Rule(40, "feda-1996 10.31"),
+        ),
+        play=PlayFacts(
+            # 2.2 (guillotine): at least an hour per player (2.22, 2.3).
+            minimum_minutes=Rule((MinimumTime(0, 60),), "feda-1996 2.2"),
+            first_control_moves=None,
+            max_moves_per_hour=Rule(23, "feda-1996 2.1"),
+            rounds_per_day=Rule(2, "feda-1996 4.1"),
+            hours_per_day=None,
+            max_days=None,
+            # 5.1: "un periodo inferior a 90 días"; 5.11: longer with FEDA's authorisation.
+            authorised_days=Rule(90, "feda-1996 5.1"),
+            monthly_report_days=None,
+        ),
+        composition=CompositionFacts(
+            rated_share=Rule(Fraction(1, 3), "feda-1996 7.3"),
+            small_round_robin=Rule(SmallRoundRobin(players_under=10, rated=4), "feda-1996 7.31"),
+            double_round_robin=Rule(DoubleRoundRobinQuorum(players=6, rated=4), "feda-1996 7.32"),
+            championship_rated=Rule(CHAMPIONSHIP_RATED, "feda-1996 7.33"),
+            unrated_discard_max=Rule(DISCARD_MAX, "feda-1996 7.1"),
+            unrated_min_rated_opponents=Rule(MIN_RATED_OPPONENTS, "feda-1996 7.42"),
+        ),
+    )
     ART: ClassVar[Mapping[str, str]] = {
         "forfeit": "6.1",
         "discard": "7.1",

@@ -85,7 +85,19 @@ from ..types import (
     PlayerResult,
     TournamentInput,
 )
-from .base import Regulation
+from .base import (
+    CompositionFacts,
+    DoubleRoundRobinQuorum,
+    DurationLimit,
+    Facts,
+    ListFacts,
+    MinimumTime,
+    PlayFacts,
+    Regulation,
+    ReportingFacts,
+    Rule,
+    SmallRoundRobin,
+)
 
 __all__ = ["REGULATION", "AverageMethod", "Fide2000"]
 
@@ -998,6 +1010,60 @@ class Fide2000(AverageMethod):
     id: ClassVar[str] = "fide-2000"
     title: ClassVar[str] = "FIDE Rating Regulations (GA 1994-2003)"
     source: ClassVar[str] = "seeds/001_914368713da0b3e8.txt; RULESETS.md fide-2000"
+    facts: ClassVar[Facts] = Facts(
+        lists=ListFacts(
+            # 9.1: four lists a year; 9.11: each for its quarter. 9.4 allows monthly lists
+            # (a rating system's cycle).
+            cycle=Rule("quarterly", "fide-2000 9.1"),
+            semesters=None,
+            # DECISION (9.13, 9.43): 9.13 closes "normalmente un mes antes de la publicación"
+            # and 9.43 (monthly lists) "normalmente ... a fin de mes, 30 días antes del nuevo
+            # listado". Read literally, a quarter's last month (a month's whole self) would
+            # always miss its own list. Both say "normalmente": the office closes a period
+            # on its last day, as 9.43's "a fin de mes" does, and fixes no other closing days.
+            closing_days=None,
+            month_end_allowance_days=None,
+            publication_floor=Rule(AverageMethod.FLOOR, "fide-2000 9.21"),  # 9.12, 9.21
+            rating_floor=None,
+            protest_days=None,  # no protest article: the office's default
+        ),
+        reporting=ReportingFacts(
+            # 7.1 and 8.1 refer to article 7 of B.01 (registration, reports), which the seed
+            # does not hold: no registration deadline and no due date of our own; the rating
+            # system's registration_days applies (the office's default).
+            registration=None,
+            report_due_days=None,
+            # DECISION (9.13): "las partidas completadas o recibidas después de la fecha de
+            # cierre normalmente no serán incluídas en los cómputos para la lista de rating en
+            # cuestión" moves a late report to a later list and sets no limit. The office
+            # keeps the limit FEDA states (feda-1996 10.14): its own list and the next one,
+            # then refused; cited as 9.13, the article that makes a report late.
+            report_lists=Rule(2, "fide-2000 9.13"),
+            ascii_file_over_players=None,
+        ),
+        play=PlayFacts(
+            # 1.12-1.14: 120 minutes if a player is rated 2200 or more, 90 if 1600, else 60.
+            minimum_minutes=Rule(
+                (MinimumTime(2200, 120), MinimumTime(1600, 90), MinimumTime(0, 60)),
+                "fide-2000 1.1",
+            ),
+            first_control_moves=None,
+            max_moves_per_hour=None,
+            rounds_per_day=Rule(3, "fide-2000 3.1"),
+            hours_per_day=Rule(12, "fide-2000 3.1"),
+            max_days=Rule(DurationLimit(90), "fide-2000 4.1"),
+            authorised_days=None,
+            monthly_report_days=None,
+        ),
+        composition=CompositionFacts(
+            rated_share=Rule(Fraction(1, 3), "fide-2000 6.3"),
+            small_round_robin=Rule(SmallRoundRobin(players_under=10, rated=4), "fide-2000 6.31"),
+            double_round_robin=Rule(DoubleRoundRobinQuorum(players=6, rated=4), "fide-2000 6.32"),
+            championship_rated=Rule(AverageMethod.CHAMPIONSHIP_RATED, "fide-2000 6.33"),
+            unrated_discard_max=Rule(AverageMethod.DISCARD_MAX, "fide-2000 6.1"),
+            unrated_min_rated_opponents=Rule(AverageMethod.MIN_RATED_OPPONENTS, "fide-2000 6.42"),
+        ),
+    )
 
 
 REGULATION = Fide2000()

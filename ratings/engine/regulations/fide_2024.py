@@ -52,7 +52,17 @@ from ..types import (
     PlayerResult,
     TournamentInput,
 )
-from .base import Explanation, Regulation
+from .base import (
+    Explanation,
+    Facts,
+    ListFacts,
+    MinimumTime,
+    PlayFacts,
+    Registration,
+    Regulation,
+    ReportingFacts,
+    Rule,
+)
 
 __all__ = [
     "CLOSING_DAYS",
@@ -94,6 +104,7 @@ CLOSING_DAYS = 3  # 7.1.3: a list's closing date is 3 days before the list (the 
 # quedará para la siguiente lista" (Regulation.month_end_allowance counts the days).
 MONTH_END_ALLOWANCE_DAYS = 5
 REPORT_LISTS = 3  # 9.1: not rated unless in time for the third list after its end
+_FLOOR = 1400  # 7.1.4, 7.2.1: the lowest rating published (parameter "floor")
 
 
 def report_list(end_date: date) -> date:
@@ -267,9 +278,50 @@ class Fide2024(Regulation):
     title: ClassVar[str] = "FIDE Rating Regulations B.02 (1 March 2024)"
     source: ClassVar[str] = "seeds/003_24f4d948a4261732.txt (Spanish); RULESETS.md fide-2024"
     articles_url: ClassVar[str] = "https://handbook.fide.com/chapter/B022024"
-    month_end_allowance_days: ClassVar[int] = MONTH_END_ALLOWANCE_DAYS  # 9.1
+    facts: ClassVar[Facts] = Facts(
+        lists=ListFacts(
+            cycle=Rule("monthly", "fide-2024 7.1"),  # "lista mensual", on the 1st
+            semesters=None,
+            closing_days=Rule(CLOSING_DAYS, "fide-2024 7.1.3", cycle="monthly"),
+            month_end_allowance_days=Rule(
+                MONTH_END_ALLOWANCE_DAYS, "fide-2024 9.1", cycle="monthly"
+            ),
+            publication_floor=Rule(_FLOOR, "fide-2024 7.2.1"),
+            rating_floor=None,
+            # None: no protest period for a list (0.4's seven days are an organiser's appeal
+            # against a tournament not being rated): the office's default.
+            protest_days=None,
+        ),
+        reporting=ReportingFacts(
+            # 0.2.1: 30 days ahead when a player is rated over 2700 or a woman over 2500;
+            # 0.2.2: otherwise three days.
+            registration=Rule(
+                Registration(days=3, days_top=30, over_rating=2700, over_woman_rating=2500),
+                "fide-2024 0.2",
+            ),
+            report_due_days=None,  # 9.1 counts lists, not days
+            # 9.1: "tercera lista de valoración después de su finalización" - monthly lists.
+            report_lists=Rule(REPORT_LISTS, "fide-2024 9.1", cycle="monthly"),
+            ascii_file_over_players=None,
+        ),
+        play=PlayFacts(
+            # 1.1: 120 minutes if a player is rated 2400 or more, 90 if 1800, else 60.
+            minimum_minutes=Rule(
+                (MinimumTime(2400, 120), MinimumTime(1800, 90), MinimumTime(0, 60)),
+                "fide-2024 1.1",
+            ),
+            first_control_moves=Rule(30, "fide-2024 1.2"),
+            max_moves_per_hour=None,
+            rounds_per_day=None,  # 3.1 limits hours only
+            hours_per_day=Rule(12, "fide-2024 3.1"),
+            max_days=None,
+            authorised_days=None,
+            monthly_report_days=Rule(30, "fide-2024 4.1"),
+        ),
+        composition=None,  # 8.2.1 (a first tournament scoring zero) applies when rating
+    )
     defaults: ClassVar[Mapping[str, object]] = {
-        "floor": 1400,  # 7.1.2, 7.2.1, 7.1.4
+        "floor": _FLOOR,  # 7.1.2, 7.2.1, 7.1.4
         "initial_max": 2200,  # 8.2.3
         "initial_min_games": 5,  # 7.1.4
         "pool_months": 26,  # 7.1.4
