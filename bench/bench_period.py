@@ -76,8 +76,8 @@ def main() -> None:
         print(f"  generated in {time.perf_counter() - started:.1f} s", flush=True)
     system = RatingSystem.objects.get(code=args.system_code)
     pending = list(system.periods.exclude(status=PeriodStatus.PUBLISHED).order_by("start"))
-    pending = [p for p in pending if p.tournaments.exists()] or [
-        system.periods.filter(tournaments__isnull=False).distinct().order_by("-start").first()]
+    pending = [p for p in pending if p.tournaments.exists()] or list(
+        system.periods.filter(tournaments__isnull=False).distinct().order_by("-start")[:1])
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     print(f"CPU reference: {cpu_reference():.2f} s (10,000,000-iteration Python loop)", flush=True)

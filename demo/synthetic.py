@@ -115,11 +115,11 @@ class _Writer:
         for row in rows:
             batch.append(self.model(**dict(zip(names, row))))
             if len(batch) >= SQLITE_BATCH:
-                self.model.objects.bulk_create(batch)  # type: ignore[attr-defined]
+                self.model.objects.bulk_create(batch)  # type: ignore[attr-defined]  # each model here has .objects
                 count += len(batch)
                 batch = []
         if batch:
-            self.model.objects.bulk_create(batch)  # type: ignore[attr-defined]
+            self.model.objects.bulk_create(batch)  # type: ignore[attr-defined]  # each model here has .objects
             count += len(batch)
         self.rows += count
         return count
