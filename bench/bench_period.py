@@ -21,6 +21,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported after django.setup() at run time
+    from periods.models import RatingPeriod
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -85,7 +89,7 @@ def main() -> None:
         measure(period)
 
 
-def measure(period) -> None:
+def measure(period: RatingPeriod) -> None:
     from django.db import connection, transaction
 
     from periods import services as period_services

@@ -17,6 +17,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -121,7 +122,7 @@ def _reset_pools(app) -> None:
 def _queue() -> str:
     from django.conf import settings
 
-    return settings.RATINGS_QUEUE
+    return settings.RATINGS_QUEUE  # type: ignore[misc]  # set by the worker fixture's override_settings
 
 
 def _redeliver_unacked(*, queue: str) -> int:
@@ -133,7 +134,7 @@ def _redeliver_unacked(*, queue: str) -> int:
 
     restored = 0
     with app.connection_for_write() as conn:
-        channel = conn.default_channel
+        channel: Any = conn.default_channel  # kombu's Redis channel: client, unacked_key, qos
         client = channel.client
         for tag, raw in client.hgetall(channel.unacked_key).items():
             _message, _exchange, routing_key = json.loads(raw)
