@@ -442,8 +442,9 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
         # No ANALYZE of the stage: PostgreSQL sizes it from its pages, and every later
         # statement is a hash join or a scan whatever the statistics say (0.2 s saved).
         timer.step("checks")
-        params: dict[str, int | str] = {"prefix": FED_ID_PREFIX, "limit": lf.MAX_PROBLEMS, "system": system.pk,
-                  "ruleset": system.ruleset, "engine": ENGINE_VERSION}
+        params: dict[str, int | str] = {
+            "prefix": FED_ID_PREFIX, "limit": lf.MAX_PROBLEMS, "system": system.pk,
+            "ruleset": system.ruleset, "engine": ENGINE_VERSION}
         if new:
             # A new player's derived fed_id must be free.
             cursor.execute(_FED_ID_TAKEN_SQL, params)
