@@ -24,6 +24,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -41,7 +42,7 @@ def write_list(path: Path, rows: int, seed: int) -> None:
 
     rng = random.Random(seed)
 
-    def gen():
+    def gen() -> Iterator[lf.ListRow]:
         for i in range(rows):
             woman = rng.random() < 0.15
             rated = rng.random() < 0.85

@@ -21,6 +21,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported after django.setup() at run time
+    from periods.models import RatingPeriod
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -76,8 +80,8 @@ def main() -> None:
         print(f"  generated in {time.perf_counter() - started:.1f} s", flush=True)
     system = RatingSystem.objects.get(code=args.system_code)
     pending = list(system.periods.exclude(status=PeriodStatus.PUBLISHED).order_by("start"))
-    pending = [p for p in pending if p.tournaments.exists()] or [
-        system.periods.filter(tournaments__isnull=False).distinct().order_by("-start").first()]
+    pending = [p for p in pending if p.tournaments.exists()] or list(
+        system.periods.filter(tournaments__isnull=False).distinct().order_by("-start")[:1])
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     print(f"CPU reference: {cpu_reference():.2f} s (10,000,000-iteration Python loop)", flush=True)
@@ -85,7 +89,7 @@ def main() -> None:
         measure(period)
 
 
-def measure(period) -> None:
+def measure(period: RatingPeriod) -> None:
     from django.db import connection, transaction
 
     from periods import services as period_services

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import celery
 from django.conf import settings
@@ -80,7 +80,7 @@ class SiteHealthView(HealthCheckView):
 
     worker: bool = True
 
-    def get_checks(self) -> Iterator[HealthCheck]:
+    def get_checks(self) -> Generator[HealthCheck, None, None]:
         yield from site_checks(worker=self.worker)
 
 

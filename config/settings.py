@@ -167,7 +167,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.get_int("CELERY_VISIBILITY_TIMEOUT", 6 * 3600)}
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, int | str] = {
+    "visibility_timeout": env.get_int("CELERY_VISIBILITY_TIMEOUT", 6 * 3600)
+}
 if CELERY_BROKER_URL.startswith("filesystem://"):
     # The web process writes into the folder the worker reads; kombu wants both to exist.
     _queue = BASE_DIR / ".celery"

@@ -46,7 +46,7 @@ def roles_ensure(**_: object) -> None:
     """Create the groups and grant their permissions (idempotent; runs after migrate)."""
     for group_name, grants in _GRANTS.items():
         group, _created = Group.objects.get_or_create(name=group_name)
-        wanted = []
+        wanted: list[Permission] = []
         for app_label, model, actions in grants:
             codenames = [f"{action}_{model}" for action in actions]
             wanted.extend(
@@ -60,7 +60,7 @@ def user_has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
         return False
     if getattr(user, "is_superuser", False) and role == RATING_OFFICER:
         return True
-    return user.groups.filter(name=role).exists()  # type: ignore[union-attr]
+    return user.groups.filter(name=role).exists()  # type: ignore[attr-defined]  # auth.User has groups
 
 
 def user_is_officer(*, user: AbstractBaseUser | AnonymousUser) -> bool:

@@ -25,7 +25,7 @@ def task_enqueue_on_commit(name: str, *args: Any) -> None:
     outside one): a worker must never read rows that are not there yet."""
     task = current_app.tasks[name]
     options = _options()
-    transaction.on_commit(lambda: task.apply_async(args=list(args), **options))
+    transaction.on_commit(lambda: task.apply_async(args=args, **options))
 
 
 def task_chain_on_commit(name: str, calls: list[tuple[Any, ...]]) -> None:

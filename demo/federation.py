@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -127,7 +127,7 @@ def month_start(d: date, delta: int = 0) -> date:
 @dataclass
 class _Entrant:
     rank: int
-    player: Player
+    player: Player | None
     rating: int
     score: Decimal = Decimal(0)
     opponents: set[int] = field(default_factory=set)
@@ -340,7 +340,7 @@ def _create(*, players: int, rng: random.Random, today: date, say: Callable[[str
             else:
                 values = [base]
                 for _ in range(n_lists - 1):
-                    values.insert(0, max(1000, min(2800, values[0] - rng.randint(-25, 25))))
+                    values.insert(0, max(1000, min(2800, cast(int, values[0]) - rng.randint(-25, 25))))
                 kind, games = RatingKind.EFFECTIVE, rng.randint(10, 900)
             current = values[-1]
             pr = PlayerRating(

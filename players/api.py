@@ -1,3 +1,4 @@
+from django.db.models import QuerySet
 from rest_framework import serializers, viewsets
 
 from players.models import Player
@@ -15,7 +16,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = PlayerSerializer
     lookup_field = "fed_id"
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Player]:
         query = self.request.query_params.get("q", "")
         if query and self.action == "list":
             return player_search(query=query, limit=200)

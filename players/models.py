@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
@@ -113,7 +115,7 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.surname}, {self.given_name}"
 
-    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.name_key = full_name_key(self.surname, self.given_name)
         if self.birth_date:
             self.birth_year = self.birth_date.year

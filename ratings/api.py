@@ -1,10 +1,14 @@
+from __future__ import annotations
+
 from rest_framework import serializers, viewsets
 
+from periods.models import RatingSystem
 from ratings.models import PublishedList
 
 
 class PublishedListSerializer(serializers.ModelSerializer):
-    system = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    system: serializers.SlugRelatedField[RatingSystem] = serializers.SlugRelatedField(
+        slug_field="code", read_only=True)
 
     class Meta:
         model = PublishedList

@@ -371,10 +371,10 @@ def test_bulk_path_explains_its_decisions_as_the_engine_does(django_capture_on_c
         drafts[bulk] = {d.player_id: d for d in DraftResult.objects.filter(run=run)}
     expected_flags = {busy.pk: ["k_700"], sinking.pk: ["below_floor"], back.pk: ["reactivated"], idle.pk: ["inactive"]}
     for pk, flags in expected_flags.items():
-        engine, bulk = drafts[False][pk], drafts[True][pk]
-        assert engine.flags == flags and bulk.flags == flags
-        assert [n for n in engine.notes if n["code"] != "k"] == bulk.notes
+        engine, bulk_draft = drafts[False][pk], drafts[True][pk]
+        assert engine.flags == flags and bulk_draft.flags == flags
+        assert [n for n in engine.notes if n["code"] != "k"] == bulk_draft.notes
         assert (engine.rating_after, engine.change, engine.k, engine.status) == \
-            (bulk.rating_after, bulk.change, bulk.k, bulk.status)
+            (bulk_draft.rating_after, bulk_draft.change, bulk_draft.k, bulk_draft.status)
     assert drafts[True][busy.pk].k == 700 // 18
     assert drafts[True][idle.pk].notes[0]["params"] == {"last": "2025-06-01"}

@@ -66,7 +66,7 @@ def test_the_web_health_check_asks_the_web_health_page() -> None:
     match = re.search(r"http://127\.0\.0\.1:8000(/[^'\" ]*)", test)
     assert match, test
     assert resolve(match.group(1)).func is health.healthz_web
-    assert health.healthz_web.view_initkwargs == {"worker": False}
+    assert health.healthz_web.view_initkwargs == {"worker": False}  # type: ignore[attr-defined]  # set by as_view()
 
 
 def test_beat_runs_the_configured_schedule() -> None:

@@ -131,7 +131,7 @@ def test_a_real_worker_answers_the_ping(client, celery_broker) -> None:
     looks for a worker consuming it)."""
     from django.conf import settings
 
-    with override_settings(CELERY_TASK_DEFAULT_QUEUE=settings.RATINGS_QUEUE):
+    with override_settings(CELERY_TASK_DEFAULT_QUEUE=settings.RATINGS_QUEUE):  # type: ignore[misc]  # set by the worker fixture
         assert client.get("/healthz", **JSON).json()[WORKER].startswith("Unavailable: ")
         celery_broker()
         response = client.get("/healthz", **JSON)

@@ -113,8 +113,8 @@ def test_json_download(client, published) -> None:
 def test_txt_download_reads_back_through_the_header(client, published) -> None:
     text = _body(_get(client, published, "txt")).decode("utf-8")
     assert text.splitlines()[0].split()[9] == published.list_date.strftime("%b%y").upper()
-    problems, rows = lf.read_txt(text)
-    rows = list(rows)
+    problems, found = lf.read_txt(text)
+    rows = list(found)
     assert problems == []
     assert [r.values["rating"] for r in rows] == ["2002", "2001", "2000"]
     assert rows[2].values["fide_id"] == "900001" and rows[2].values["birth_year"] == "1999"

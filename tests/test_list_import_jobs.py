@@ -205,8 +205,10 @@ def test_progress_inside_the_import_transaction_is_visible_to_other_connections(
     def observed(self, percent: int, message: str) -> None:
         report(self, percent, message)
         with psycopg.connect(**params, autocommit=True) as other:
-            seen.append(other.execute("SELECT progress, phase FROM ratings_listimportjob WHERE id = %s",
-                                      [job.pk]).fetchone())
+            row = other.execute("SELECT progress, phase FROM ratings_listimportjob WHERE id = %s",
+                                [job.pk]).fetchone()
+            assert row is not None
+            seen.append(row)
 
     monkeypatch.setattr(import_jobs._Progress, "__call__", observed)
     assert list_import_run(job_id=job.pk).status == "succeeded"

@@ -8,6 +8,7 @@ expected values are the same on both.
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -62,8 +63,8 @@ def good_bytes() -> bytes:
 
 
 def test_reader_gives_the_raw_fields_of_each_player() -> None:
-    problems, rows = lf.read_xml(GOOD)
-    rows = list(rows)
+    problems, found = lf.read_xml(GOOD)
+    rows = list(found)
     assert problems == []
     assert [r.row for r in rows] == [1, 2, 3]  # the players' ordinals
     carlsen, muzychuk, oneill = (r.values for r in rows)
@@ -213,7 +214,7 @@ def test_management_command_reads_xml_by_extension(tmp_path, capsys) -> None:
 @pytest.mark.django_db
 def test_round_trip_of_a_published_list_through_our_xml_download(client) -> None:
     source = make_system()
-    people = [
+    people: list[tuple[dict[str, Any], dict[str, Any]]] = [
         # (player fields, entry fields)
         ({"surname": "Núñez-García", "given_name": "José Mª", "fide_id": 2201000, "sex": "M",
           "federation": "ESP", "title": "GM", "birth_year": 1975},

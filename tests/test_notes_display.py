@@ -9,13 +9,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from core.roles import RATING_OFFICER
+from ratings.engine.bulk import K_RULE_UNDER_30_GAMES
 from ratings.engine.regulations import fide_2024
 from ratings.models import DraftResult, PlayerRating
 from ratings.templatetags.ratings_notes import note_text
 from tests.factories import make_user
 from tests.test_calculation_service import build, calculate
 
-UNDER_30 = fide_2024._K_WHY[fide_2024.K_RULE_UNDER_30_GAMES]
+UNDER_30 = fide_2024._K_WHY[K_RULE_UNDER_30_GAMES]
 
 
 @pytest.fixture(autouse=True)

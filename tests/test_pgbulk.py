@@ -25,7 +25,7 @@ def _catalogue() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         return indexes, cursor.fetchall()
 
 
-def _insert(cursor, fed_ids: list[str]) -> None:  # type: ignore[no-untyped-def]
+def _insert(cursor, fed_ids: list[str]) -> None:
     cursor.execute(
         "INSERT INTO players_player (fed_id, surname, given_name, sex, club, region, federation, title, "
         "affiliated, name_key, created_at, updated_at) "

@@ -6,6 +6,7 @@ Each test makes PostgreSQL refuse what a REFERENCES constraint would refuse, thr
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -22,7 +23,7 @@ pytestmark = [
 MISSING = 987_654_321
 
 
-def _sql(sql: str, params: list[object] | None = None) -> None:
+def _sql(sql: str, params: list[Any] | None = None) -> None:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql, params or [])
 

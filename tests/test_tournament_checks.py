@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from tournaments.checks import (
     TournamentFacts,
@@ -20,7 +21,7 @@ START = dt.date(2026, 11, 10)
 
 
 def facts(**kw) -> TournamentFacts:
-    base = dict(ruleset="fide-2024", rate_of_play="standard", pairing_system="swiss", start_date=START,
+    base: dict[str, Any] = dict(ruleset="fide-2024", rate_of_play="standard", pairing_system="swiss", start_date=START,
                 end_date=START + dt.timedelta(days=4), minutes_for_60_moves=120.0, base_minutes=90,
                 increment_seconds=30)
     base.update(kw)

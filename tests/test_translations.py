@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from ratings.engine.bulk import K_RULE_UNDER_30_GAMES
 from ratings.engine.regulations import fide_2024
 from tournaments.reports import problems
 
@@ -95,7 +96,7 @@ def test_po_file_is_complete(lang: str) -> None:
     header = next(e for e in entries if e.msgid == "")
     assert "fuzzy" not in header.flags
     assert f"Language: {lang}\n" in header.msgstr[0]
-    nplurals = int(re.search(r"nplurals=(\d+)", header.msgstr[0]).group(1))  # type: ignore[union-attr]
+    nplurals = int(re.search(r"nplurals=(\d+)", header.msgstr[0]).group(1))
     messages = _messages(lang)
     assert len(messages) > 500
     fuzzy = [e.msgid for e in messages if "fuzzy" in e.flags]
@@ -103,6 +104,7 @@ def test_po_file_is_complete(lang: str) -> None:
     assert not fuzzy, f"fuzzy entries in {lang}: {fuzzy}"
     assert not untranslated, f"untranslated entries in {lang}: {untranslated}"
     for e in messages:
+        assert e.msgid is not None  # _messages() keeps entries with a msgid
         if e.msgid_plural is not None:
             assert sorted(e.msgstr) == list(range(nplurals)), e.msgid
             assert sorted(PLACEHOLDER.findall(e.msgstr[0])) == sorted(PLACEHOLDER.findall(e.msgid)), e.msgid
@@ -121,6 +123,7 @@ def test_committed_mo_matches_the_po(lang: str) -> None:
     for e in _messages(lang):
         if e.msgctxt is not None:
             continue
+        assert e.msgid is not None
         if e.msgid_plural is not None:
             got = catalog.ngettext(e.msgid, e.msgid_plural, 1)
             if got != e.msgstr[0]:
@@ -179,7 +182,7 @@ def test_representative_strings_translate(lang: str) -> None:
         for english, translated in EXPECTED[lang].items():
             assert gettext(english) == translated
         # A K message template from the pure engine, translated by the Django layer.
-        template = fide_2024._K_WHY[fide_2024.K_RULE_UNDER_30_GAMES]
+        template = fide_2024._K_WHY[K_RULE_UNDER_30_GAMES]
         assert template == "K = 40: fewer than 30 rated games completed (%(games)s)"
         assert gettext(template) % {"games": 12} == K_UNDER_30[lang]
         # Every report problem template (tournaments/reports) and every K reason is in the catalogue.

@@ -18,6 +18,7 @@ import time
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -106,7 +107,7 @@ def _reset_pools(app) -> None:
 
 
 def current_queue() -> str:
-    return settings.RATINGS_QUEUE
+    return str(settings.RATINGS_QUEUE)  # type: ignore[misc]  # set only by the celery_broker fixture
 
 
 def redeliver_unacked(*, queue: str) -> int:
@@ -115,7 +116,7 @@ def redeliver_unacked(*, queue: str) -> int:
 
     restored = 0
     with app.connection_for_write() as conn:
-        channel = conn.default_channel
+        channel: Any = conn.default_channel  # kombu's Redis channel: client, unacked_key, qos
         client = channel.client
         for tag, raw in client.hgetall(channel.unacked_key).items():
             _message, _exchange, routing_key = json.loads(raw)

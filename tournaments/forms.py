@@ -1,7 +1,7 @@
 """Thin forms: the services decide; the forms read the request."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -29,10 +29,12 @@ class TournamentRegistrationForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["rating_system"].queryset = RatingSystem.objects.filter(is_active=True).order_by("name")
+        field = cast("forms.ModelChoiceField[RatingSystem]", self.fields["rating_system"])
+        field.queryset = RatingSystem.objects.filter(is_active=True).order_by("name")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # a ModelForm's clean() returns cleaned_data
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The tournament cannot end before it starts."))

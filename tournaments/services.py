@@ -21,7 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -30,7 +30,7 @@ from core import roles
 from core.errors import Refused
 from periods import selectors as period_selectors
 from periods.models import RatingPeriod, RatingSystem
-from players.models import Player
+from players.models import Player, Title
 from players.names import fold
 from tournaments import checks, selectors
 from tournaments.models import (
@@ -85,11 +85,11 @@ def _plain_problem(code: str, template: str, **params: object) -> dict[str, Any]
 
 # --------------------------------------------------------------------------- set-based writes
 
-def _insert_rows(model: type, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+def _insert_rows(model: type[Model], columns: list[str], rows: list[tuple[Any, ...]]) -> None:
     """Insert many rows set-based, by COPY (typed rows: psycopg adapts each value)."""
     if not rows:
         return
-    table = model._meta.db_table  # type: ignore[attr-defined]
+    table = model._meta.db_table
     qn = connection.ops.quote_name
     cols = ", ".join(qn(c) for c in columns)
     with connection.cursor() as cursor:
@@ -99,9 +99,9 @@ def _insert_rows(model: type, columns: list[str], rows: list[tuple[Any, ...]]) -
                 copy.write_row(row)
 
 
-def _delete_rows(model: type, **where: Any) -> None:
+def _delete_rows(model: type[Model], **where: Any) -> None:
     """DELETE without Django's collector (the caller has deleted the dependent rows first)."""
-    model._default_manager.filter(**where)._raw_delete(connection.alias)  # type: ignore[attr-defined]
+    model._default_manager.filter(**where)._raw_delete(connection.alias)
 
 
 # --------------------------------------------------------------------------- registration
@@ -287,7 +287,7 @@ def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
     _delete_rows(Game, tournament=tournament)
     ids = dict(tournament.players.values_list("start_rank", "id"))
     seen: Counter[tuple[int, int]] = Counter()
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     t = tournament.pk
     for g in parsed.games:
         white = ids.get(g.white_rank)
@@ -315,7 +315,7 @@ def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
     return len(rows)
 
 
-class _Decimals(dict):  # type: ignore[type-arg]
+class _Decimals(dict[float, Decimal]):
     def __missing__(self, key: float) -> Decimal:
         value = self[key] = Decimal(str(key))
         return value
@@ -412,7 +412,7 @@ def players_confirm(*, tournament: Tournament, user: Any, picks: dict[int, str],
                                 sex=line.sex or "M", birth_year=line.birth_year,
                                 federation=line.federation or "ESP",
                                 fide_id=int(line.fide_id) if line.fide_id.isdigit() else None,
-                                title=line.title if line.title in dict(Player._meta.get_field("title").choices)
+                                title=line.title if line.title in dict(Title.choices)
                                 else "")
                 player.full_clean(validate_unique=True)
                 player.save()

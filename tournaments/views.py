@@ -17,7 +17,7 @@ from tournaments.forms import (
     ReportUploadForm,
     TournamentRegistrationForm,
 )
-from tournaments.models import ReportFormat, ReportStatus, Tournament
+from tournaments.models import Report, ReportFormat, ReportStatus, Tournament
 
 
 def _managed(request: HttpRequest, pk: int) -> Tournament:
@@ -98,7 +98,8 @@ def _manage_page(request: HttpRequest, tournament: Tournament, form: ReportUploa
     return render(request, "tournaments/manage.html", context, status=status)
 
 
-def _upload_answer(request: HttpRequest, tournament: Tournament, report, form) -> HttpResponse:  # type: ignore[no-untyped-def]
+def _upload_answer(request: HttpRequest, tournament: Tournament, report: Report,
+                   form: ReportUploadForm) -> HttpResponse:
     if report.status == ReportStatus.REJECTED:
         codes = {p["code"] for p in report.problems}
         status = 413 if "too_large" in codes else 400 if codes & {
@@ -172,6 +173,7 @@ def tournament_matching(request: HttpRequest, pk: int) -> HttpResponse:
         picks = {}
         fed_ids = {}
         for key, value in request.POST.items():
+            assert isinstance(value, str)  # items() gives a list only for a key with no value
             if key.startswith("pick_") and key[5:].isdigit():
                 picks[int(key[5:])] = value
             elif key.startswith("fedid_") and key[6:].isdigit() and value.strip():

@@ -35,7 +35,7 @@ class SideWriter:
         try:
             if self._conn is None:
                 self._conn = side_connection()
-            self._conn.execute(sql, params)  # type: ignore[arg-type]  # a plain SQL string
+            self._conn.execute(sql, params)
         except Exception:  # cosmetic: never let a progress report stop the work
             log.debug("side write failed: %s", sql, exc_info=True)
 

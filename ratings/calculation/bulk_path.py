@@ -10,7 +10,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from django.db import connection
@@ -235,7 +235,7 @@ def calculate_bulk(run: CalculationRun) -> None:
         reached_2400=P[:, 4] == 1, inactive_before=P[:, 8] == 1, last_game_ordinal=P[:, 6],
         white=wi[in_bulk], black=bi[in_bulk], white_score2=ws2[in_bulk],
         white_counts=~b_hidden[in_bulk], black_counts=~w_hidden[in_bulk],
-        inactive_cutoff_ordinal=FIDE_2024.inactivity_cutoff(period.end, params).toordinal(), floor=int(params["floor"]),
+        inactive_cutoff_ordinal=FIDE_2024.inactivity_cutoff(period.end, params).toordinal(), floor=cast(int, params["floor"]),
     ))
     timer.step("bulk fide-2024")
     run_progress_set(run.pk, 55, gettext_noop("Writing the draft"))
@@ -267,7 +267,7 @@ def calculate_bulk(run: CalculationRun) -> None:
                           dtype=np.int64)
         touched |= rated & np.isin(pid, before)
     n_rated = int(touched.sum())
-    result_text = bulk_result_lines(run, P, out, last, touched, hidden_in, floor=int(params["floor"]))
+    result_text = bulk_result_lines(run, P, out, last, touched, hidden_in, floor=cast(int, params["floor"]))
     draft_write(
         run, None, tournament_rows, excluded_rows, ruleset="fide-2024", engine_version=ENGINE_VERSION,
         tournaments=sorted(set(gt.tolist())), result_text=itertools.chain(result_text, engine_text()),

@@ -35,7 +35,7 @@ def _run_is_orphaned(run: CalculationRun) -> bool:
     the whole run, released by the server when the worker dies. A queued run counts as lost
     once it has waited longer than the broker's visibility timeout."""
     if run.status == JobStatus.QUEUED:
-        visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 6 * 3600)
+        visibility = int(settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 6 * 3600))
         return timezone.now() - run.requested_at > dt.timedelta(seconds=visibility)
     return locks.advisory_is_free(locks.CALCULATION, run.period_id)
 

@@ -51,7 +51,7 @@ def list_filename(*, published_list: PublishedList, fmt: str) -> str:
             f"-v{published_list.version}.{fmt}")
 
 
-def _row(values: tuple) -> lf.ListRow:  # type: ignore[type-arg]
+def _row(values: tuple) -> lf.ListRow:
     (fide_id, fed_id, surname, given, fed, sex, title, rating, change, games, k, birth,
      inactive) = values
     flag = ("w" if sex == "F" else "") + ("i" if inactive else "")

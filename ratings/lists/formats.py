@@ -283,7 +283,9 @@ def header_columns(header: str, *, rate: str = "standard") -> list[tuple[int, st
     return [(pos, tok, _label_field(tok, rate)) for pos, tok in merged]
 
 
-def _txt_header(lines: list[str], rate: str):
+def _txt_header(
+    lines: list[str], rate: str
+) -> tuple[list[Problem], list[tuple[str, int, int | None]], dict[str, str], int]:
     """(problems, spans, labels, index of the first line after the header)."""
     for number, header in enumerate(lines, start=1):  # noqa: B007 (number is used after the loop)
         if header.strip():
@@ -306,7 +308,9 @@ def _txt_header(lines: list[str], rate: str):
     return [], spans, labels, number
 
 
-def _txt_layout(text: str, rate: str):
+def _txt_layout(text: str, rate: str) -> tuple[
+    list[Problem], list[tuple[str, int, int | None]], dict[str, str], Iterator[tuple[int, str]]
+]:
     lines = text.lstrip("\ufeff").splitlines()
     problems, spans, labels, after = _txt_header(lines, rate)
     if problems:

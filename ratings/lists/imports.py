@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import DatabaseError, connection, transaction
 from django.utils.translation import gettext_noop
@@ -163,7 +164,9 @@ def name_key(surname: str, given_name: str) -> str:
     return fold(text)
 
 
-def _tuples(text: str, fmt: str, rate: str):
+def _tuples(
+    text: str, fmt: str, rate: str
+) -> tuple[list[Problem], dict[str, str], Iterator[tuple[int, list[str]]]]:
     """(problems, labels, iterator of (row, [values in _READ_FIELDS order])) read in Python."""
     if fmt == "txt":
         return lf.read_txt_tuples(text, fields=_READ_FIELDS, rate=rate)
@@ -172,7 +175,7 @@ def _tuples(text: str, fmt: str, rate: str):
     first = next(raw_rows, None)
     labels = dict(first.labels) if first else {}
 
-    def rows():
+    def rows() -> Iterator[tuple[int, list[str]]]:
         if first is None:
             return
         for raw in itertools.chain([first], raw_rows):
@@ -347,7 +350,7 @@ _DEFAULT_LABELS = {"fide_id": "ID", "rating": "Rating", "games": "Games", "k": "
                    "birth_year": "B-day", "flag": "Flag", "fed": "Fed"}
 
 
-def _problems_from(rows: list[tuple], labels: dict[str, str]) -> list[Problem]:  # type: ignore[type-arg]
+def _problems_from(rows: list[tuple], labels: dict[str, str]) -> list[Problem]:
     out = []
     for row_no, code, fld, value, first, *_rest in rows:
         column = labels.get(fld, _DEFAULT_LABELS.get(fld, fld))
@@ -394,6 +397,7 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
     cut = block is not None and "\t" not in text
     names: list[tuple[int, str]] = []  # rows read in Python: (row, "surname given")
     if cut:
+        assert block is not None  # cut implies a TXT block
         labels = dict(block.labels)
     else:
         header_problems, labels, rows = _tuples(text, fmt, rate)
@@ -416,6 +420,7 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
         copy_sql = f"COPY list_fields ({', '.join(_FIELD_COLUMNS)}) FROM STDIN"
         keys: Future[list[str]] | None = None
         if cut:
+            assert block is not None
             copy_from_text(copy_sql, _cut_txt_chunks(block))
             if _likely_new(cursor, block):
                 # The new players' name keys are computed in a thread while PostgreSQL types
@@ -437,8 +442,9 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
         # No ANALYZE of the stage: PostgreSQL sizes it from its pages, and every later
         # statement is a hash join or a scan whatever the statistics say (0.2 s saved).
         timer.step("checks")
-        params = {"prefix": FED_ID_PREFIX, "limit": lf.MAX_PROBLEMS, "system": system.pk,
-                  "ruleset": system.ruleset, "engine": ENGINE_VERSION}
+        params: dict[str, int | str] = {
+            "prefix": FED_ID_PREFIX, "limit": lf.MAX_PROBLEMS, "system": system.pk,
+            "ruleset": system.ruleset, "engine": ENGINE_VERSION}
         if new:
             # A new player's derived fed_id must be free.
             cursor.execute(_FED_ID_TAKEN_SQL, params)
@@ -488,7 +494,7 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
                             ratings_written=written, method="copy")
 
 
-def _room_for_stage_tables(cursor) -> None:  # type: ignore[no-untyped-def]
+def _room_for_stage_tables(cursor: Any) -> None:
     """Temporary tables live in the session's own buffers, 8 MB by default: the stage of a
     500,000-row list (about 100 MB) would go through temporary files. PostgreSQL accepts a
     larger setting only before the session's first temporary table; a reused connection
@@ -507,9 +513,10 @@ def _name_keys(block: lf.TxtBlock) -> list[str]:
     return fold_all(list(map(operator.itemgetter(name), block.lines)))
 
 
-def _likely_new(cursor, block: lf.TxtBlock) -> bool:
+def _likely_new(cursor: Any, block: lf.TxtBlock) -> bool:
     """Will many rows create a player? A sample of 256 FIDE IDs, looked up by index."""
     fide = next((slice(a, b) for f, a, b in block.spans if f == "fide_id"), None)
+    assert fide is not None  # a block has the header's required columns
     step = max(1, len(block.lines) // 256)
     ids = [int(v) for v in (line[fide].strip() for line in block.lines[::step])
            if v.isascii() and v.isdigit() and len(v) <= 18]
@@ -519,7 +526,7 @@ def _likely_new(cursor, block: lf.TxtBlock) -> bool:
     return cursor.fetchone()[0] < 0.9 * len(ids)
 
 
-def _stage_keys(cursor, block: lf.TxtBlock | None, names: list[tuple[int, str]], new: int,
+def _stage_keys(cursor: Any, block: lf.TxtBlock | None, names: list[tuple[int, str]], new: int,
                 total: int, all_keys: list[str] | None) -> None:
     """name_key (players.names.fold) of the new players' rows into list_keys."""
     wanted: list[int] | None = None

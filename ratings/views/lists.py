@@ -7,6 +7,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.core.files.uploadedfile import UploadedFile
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_cache_control
@@ -44,7 +45,7 @@ def _etag_matches(header: str, etag: str) -> bool:
 
 
 @require_safe
-def list_download(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+def list_download(request: HttpRequest, pk: int, fmt: str) -> HttpResponse | StreamingHttpResponse:
     if fmt not in exports.FORMATS:
         raise Http404
     published = get_object_or_404(PublishedList.objects.select_related("system"), pk=pk)
@@ -79,7 +80,7 @@ class ListImportForm(forms.Form):
     )
     file = forms.FileField(label=_("List file"))
 
-    def clean_file(self):  # type: ignore[no-untyped-def]
+    def clean_file(self) -> UploadedFile:
         upload = self.cleaned_data["file"]
         if upload.size > import_jobs.max_bytes():
             raise forms.ValidationError(import_jobs.too_large_message())

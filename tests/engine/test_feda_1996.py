@@ -38,9 +38,9 @@ def codes(r: PlayerResult) -> dict[str, str]:
     return {d.code: d.article for d in r.notes}
 
 
-def event(tid: str, games: list[Game], **kw: object):  # type: ignore[no-untyped-def]
+def event(tid: str, games: list[Game], **kw: object):
     kw.setdefault("end", T_END)
-    return tournament(tid, games, **kw)
+    return tournament(tid, games, **kw)  # type: ignore[arg-type]  # kw: object, as in engine_helpers
 
 
 def active(pid: str, rating: int | None, **kw: object) -> PlayerInput:
@@ -320,7 +320,7 @@ def test_pool_window_8_14c(prior_end: date, expected: int | None) -> None:
     assert res["x"].rating_after == expected
 
 
-def championship(n_games: list[tuple[str, str]], **kw: object):  # type: ignore[no-untyped-def]
+def championship(n_games: list[tuple[str, str]], **kw: object):
     games = [game("n", opp, result, round=i + 1) for i, (opp, result) in enumerate(n_games)]
     return event("CH", games, national_championship=True, **kw)
 

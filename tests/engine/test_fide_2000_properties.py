@@ -36,12 +36,12 @@ START, END = date(2000, 7, 1), date(2000, 12, 31)
 T_END = date(2000, 10, 15)
 
 
-def make_period(ruleset: str, players: list, tournaments: list) -> PeriodInput:  # type: ignore[type-arg]
+def make_period(ruleset: str, players: list, tournaments: list) -> PeriodInput:
     return period(players, tournaments, ruleset=ruleset, start=START, end=END)
 
 
 @st.composite
-def pools(draw: st.DrawFn, *, unrated: bool = True, rr: bool = True) -> tuple[list, list]:  # type: ignore[type-arg]
+def pools(draw: st.DrawFn, *, unrated: bool = True, rr: bool = True) -> tuple[list, list]:
     n = draw(st.integers(2, 8))
     players = []
     for i in range(n):
@@ -82,7 +82,7 @@ def swap(g: Game) -> Game:
     return replace(g, white=g.black, black=g.white, result=FLIP[g.result])
 
 
-def key(r: PlayerResult) -> tuple:  # type: ignore[type-arg]
+def key(r: PlayerResult) -> tuple:
     return (r.rating_after, r.change, r.k, r.games, r.score, round(r.expected, 9), r.status,
             r.performance)
 
@@ -90,7 +90,7 @@ def key(r: PlayerResult) -> tuple:  # type: ignore[type-arg]
 @pytest.mark.parametrize("ruleset", RULESETS)
 @SETTINGS
 @given(data=pools())
-def test_swapping_colours_changes_nothing(ruleset: str, data: tuple) -> None:  # type: ignore[type-arg]
+def test_swapping_colours_changes_nothing(ruleset: str, data: tuple) -> None:
     players, tournaments = data
     swapped = [replace(t, games=tuple(swap(g) for g in t.games)) for t in tournaments]
     a = rate_period(make_period(ruleset, players, tournaments))
@@ -101,7 +101,7 @@ def test_swapping_colours_changes_nothing(ruleset: str, data: tuple) -> None:  #
 @pytest.mark.parametrize("ruleset", RULESETS)
 @SETTINGS
 @given(data=pools(unrated=False), pick=st.integers(0, 10_000))
-def test_change_rises_with_score(ruleset: str, data: tuple, pick: int) -> None:  # type: ignore[type-arg]
+def test_change_rises_with_score(ruleset: str, data: tuple, pick: int) -> None:
     players, tournaments = data
     candidates = [
         (ti, gi)
@@ -151,6 +151,7 @@ def test_equal_ratings_pool_conserves(ruleset: str, system: str, data: st.DataOb
     rating = data.draw(st.integers(1900, 2700))
     players = [player(f"p{i}", rating, games=50) for i in range(n)]
     ids = [p.id for p in players]
+    pairs: list[tuple[str, ...]]
     if system == "round_robin":
         pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]]
     else:

@@ -51,6 +51,7 @@ def periods(draw: st.DrawFn, *, unrated: bool = True, matches: bool = True) -> P
     tournaments = []
     for t in range(draw(st.integers(1, 3))):
         is_match = matches and draw(st.booleans())
+        pairs: list[tuple[int, int]] | list[list[int]]
         if is_match:
             a, b = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
             pairs = [(a, b) if r % 2 == 0 else (b, a) for r in range(draw(st.integers(1, 6)))]

@@ -1,11 +1,9 @@
-"""ratings/engine stays pure (no Django/DRF/Celery) and mypy --strict clean."""
+"""ratings/engine stays pure (no Django/DRF/Celery). Its mypy --strict flags are checked with
+the whole project by tests/test_lint.py (one mypy run, one cache)."""
 
 from __future__ import annotations
 
 import ast
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -53,14 +51,3 @@ def test_detector_catches_django(tmp_path: Path) -> None:
     sample = tmp_path / "x.py"
     sample.write_text("import os\nfrom django.db import models\n", encoding="utf-8")
     assert "django.db" in _imports(sample)
-
-
-@pytest.mark.slow
-def test_mypy_strict() -> None:
-    if importlib.util.find_spec("mypy") is None:
-        pytest.skip("mypy not installed")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "ratings/engine"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout + proc.stderr

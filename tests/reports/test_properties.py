@@ -59,9 +59,10 @@ def tournaments(draw: st.DrawFn) -> ParsedReport:
             points[b] += POINTS[rb]
         pab_used = False
         for r in order[2 * pairs:]:
-            kind = draw(st.sampled_from([None, *BYES]))
-            if kind is None or (kind == "bye_pab" and pab_used):
+            drawn = draw(st.sampled_from([None, *BYES]))
+            if drawn is None or (drawn == "bye_pab" and pab_used):
                 continue
+            kind = drawn
             pab_used = pab_used or kind == "bye_pab"
             code, score = BYES[kind]
             games.append(ReportGame(

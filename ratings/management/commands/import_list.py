@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
@@ -19,8 +20,8 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=FORMATS, default=None,
                             help="txt, csv or xml; by default from the file's extension (else txt).")
 
-    def handle(self, *args: object, **options: object) -> None:
-        path: Path = options["file"]  # type: ignore[assignment]
+    def handle(self, *args: object, **options: Any) -> None:
+        path: Path = options["file"]
         try:
             system = RatingSystem.objects.get(code=options["system"])
         except RatingSystem.DoesNotExist:
