@@ -44,6 +44,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "health_check",  # /healthz, config/health.py (4.x: the checks are listed there, not here)
+    # Object permissions: imports every app's rules.py at start-up (docs/CONTRIBUTING.md).
+    "rules.apps.AutodiscoverRulesConfig",
     "players",
     "periods",
     "tournaments",
@@ -103,6 +105,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# The named permissions of the apps' rules.py first (they answer object-level questions), then
+# Django's model permissions granted to the roles' groups (core/roles.py), used by the admin.
+AUTHENTICATION_BACKENDS = [
+    "rules.permissions.ObjectPermissionBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 LOGIN_URL = "login"

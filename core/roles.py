@@ -1,14 +1,19 @@
 """The office's roles, as Django groups with model permissions.
 
 - arbiter: registers tournaments and uploads reports (object-level: only their own
-  tournaments, checked in tournaments/selectors.py).
+  tournaments, the rules of tournaments/rules.py).
 - rating officer: periods, calculations, lists, protests, corrections, late registrations.
 - player: their own profile and protests.
 - the anonymous public: read-only pages, no group needed.
+
+A user gets a role by joining its group. Whether a user has a role is the predicates' business
+(core/rules.py); what a role may do, object by object, is the named permissions' (each app's
+rules.py). The model permissions granted below (used by the admin) never give a role less than
+its rules do: tests/test_rules.py checks it.
 """
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
+from django.contrib.auth.models import Group, Permission
 
 ARBITER = "arbiter"
 RATING_OFFICER = "rating officer"
@@ -35,6 +40,7 @@ _GRANTS: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {
         ("ratings", "publishedlist", ("add", "view")),
         ("ratings", "listentry", ("view",)),
         ("ratings", "protest", ("change", "view")),
+        ("ratings", "listimportjob", ("add", "view")),
     ],
     PLAYER: [
         ("ratings", "protest", ("add", "view")),
@@ -53,15 +59,3 @@ def roles_ensure(**_: object) -> None:
                 Permission.objects.filter(content_type__app_label=app_label, codename__in=codenames)
             )
         group.permissions.set(wanted)
-
-
-def user_has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
-    if not user.is_authenticated:
-        return False
-    if getattr(user, "is_superuser", False) and role == RATING_OFFICER:
-        return True
-    return user.groups.filter(name=role).exists()  # type: ignore[attr-defined]  # auth.User has groups
-
-
-def user_is_officer(*, user: AbstractBaseUser | AnonymousUser) -> bool:
-    return user_has_role(user, RATING_OFFICER)

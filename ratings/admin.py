@@ -19,6 +19,8 @@ class RatingPeriodAdmin(admin.ModelAdmin):
     list_display = ("system", "start", "end", "closing_date", "list_date", "status", "needs_recalculation")
     list_filter = ("system", "status", "needs_recalculation")
     date_hierarchy = "start"
+    # Closed, calculated, published, to recalculate: the services' business (periods, ratings).
+    readonly_fields = ("status", "needs_recalculation", "closed_at", "calculated_at", "published_at")
 
 
 @admin.register(PlayerRating)
@@ -27,10 +29,13 @@ class PlayerRatingAdmin(admin.ModelAdmin):
     list_filter = ("system", "kind", "activity", "out_of_list", "reached_2400", "reached_2200")
     search_fields = ("player__surname", "player__given_name", "player__fed_id")
     raw_id_fields = ("player",)
+    # The statuses a publication advances (ratings.publication.services).
+    readonly_fields = ("kind", "activity", "out_of_list", "flagged_lists")
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """Published lists are immutable: the admin shows them and never edits or deletes."""
+    """Published lists are immutable: the admin shows them and never edits or deletes. The same
+    for what the services alone write: calculation runs and their drafts, list import jobs."""
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -63,6 +68,9 @@ class ProtestAdmin(admin.ModelAdmin):
     list_filter = ("status", "published_list__system")
     search_fields = ("player__surname", "player__fed_id", "text")
     raw_id_fields = ("player", "published_list")
+    # Decided on the protests page (ratings.protests.services.protest_decide), which also marks
+    # the period for recalculation.
+    readonly_fields = ("status", "decided_by", "decided_at", "decision")
 
 
 # --- Calculation runs and their drafts (rating-period work; read-only: written by the services).

@@ -29,6 +29,7 @@ urlpatterns = [
     path("periods/<int:pk>/review/statuses/", views.review_statuses, name="review_statuses"),
     path("periods/<int:pk>/review/players/<int:player_id>/", views.review_player, name="review_player"),
     path("protests/", views.protest_list, name="protests"),
+    path("protests/<int:pk>/", views.protest_detail, name="protest"),
     path("protests/<int:pk>/decide/", views.protest_decide, name="protest_decide"),
     path("<slug:code>/open-next/", views.system_open_next, name="open_next"),
     path("<slug:code>/", views.system_detail, name="system"),

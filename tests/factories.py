@@ -12,7 +12,7 @@ from django.utils import timezone
 from core.roles import roles_ensure
 from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
-from ratings.models import ListEntry, PublishedList
+from ratings.models import ListEntry, ListImportJob, Protest, PublishedList
 from tournaments.models import Tournament
 
 _seq = itertools.count(1)
@@ -77,3 +77,23 @@ def make_tournament(system: RatingSystem, arbiter: Any, **fields: Any) -> Tourna
     }
     defaults.update(fields)
     return Tournament.objects.create(rating_system=system, arbiter=arbiter, **defaults)
+
+
+def make_player_user(player: Player, username: str | None = None, *, role: str | None = None) -> Any:
+    """A user account linked to a registry player (Player.user), in the given role's group."""
+    user = make_user(username, role=role)
+    player.user = user
+    player.save(update_fields=["user"])
+    return user
+
+
+def make_protest(published: PublishedList, player: Player, submitted_by: Any, **fields: Any) -> Protest:
+    defaults: dict[str, Any] = {"text": "Round 3 was a draw, not a loss."}
+    defaults.update(fields)
+    return Protest.objects.create(published_list=published, player=player, submitted_by=submitted_by, **defaults)
+
+
+def make_import_job(system: RatingSystem, requested_by: Any = None, **fields: Any) -> ListImportJob:
+    defaults: dict[str, Any] = {"format": "csv", "filename": "list.csv"}
+    defaults.update(fields)
+    return ListImportJob.objects.create(system=system, requested_by=requested_by, **defaults)

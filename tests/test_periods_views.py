@@ -105,5 +105,8 @@ def test_protest_after_the_deadline_is_refused() -> None:
         system=system, period=period, version=2, list_date=period.list_date,
         published_at=timezone.now() - dt.timedelta(days=system.protest_days + 1), ruleset="fide-2024",
         engine_version="test")
+    user = make_user(role=PLAYER)
+    players[0].user = user
+    players[0].save()
     with pytest.raises(Refused, match="deadline"):
-        protests.protest_submit(published=old, player=players[0], user=make_user(), text="late")
+        protests.protest_submit(published=old, player=players[0], user=user, text="late")

@@ -167,8 +167,8 @@ def test_permissions(client, setup) -> None:
     t = setup["tournament"]
     other = make_user("arbiter2", role=roles.ARBITER)
     client.force_login(other)
-    assert client.get(reverse("tournaments:manage", args=[t.pk])).status_code == 404
-    assert upload(client, t, sample_trf()).status_code == 404
+    assert client.get(reverse("tournaments:manage", args=[t.pk])).status_code == 403
+    assert upload(client, t, sample_trf()).status_code == 403
     assert not Report.objects.exists()
     assert t.name not in client.get(reverse("tournaments:list") + "?mine=1").content.decode()
     client.force_login(setup["officer"])

@@ -2,6 +2,9 @@ from django.contrib import admin
 
 from tournaments.models import Game, Report, Tournament, TournamentPlayer
 
+# Statuses and the dates of the lifecycle are read-only here: they change through the services
+# (registration, uploads, approval, calculation, publication), never by hand.
+
 
 class TournamentPlayerInline(admin.TabularInline):
     model = TournamentPlayer
@@ -15,7 +18,9 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ("status", "system", "rating_system", "late_registration", "national_championship")
     search_fields = ("name", "city", "chief_arbiter")
     date_hierarchy = "end_date"
-    raw_id_fields = ("arbiter", "approved_by", "period")
+    raw_id_fields = ("arbiter", "period")
+    readonly_fields = ("status", "late_registration", "approved_by", "approved_at", "registered_at",
+                       "report_received_at", "validated_at", "rated_at", "published_at")
     inlines = [TournamentPlayerInline]
 
 
@@ -25,7 +30,7 @@ class ReportAdmin(admin.ModelAdmin):
     list_filter = ("format", "status")
     search_fields = ("tournament__name", "sha256", "filename")
     exclude = ("data",)
-    readonly_fields = ("sha256", "size", "uploaded_at")
+    readonly_fields = ("status", "problems", "sha256", "size", "uploaded_at")
 
 
 @admin.register(TournamentPlayer)

@@ -1,7 +1,8 @@
-"""Reads of tournaments, reports and players, with the object permissions.
+"""Reads of tournaments, reports and players.
 
-An arbiter sees and edits only the tournaments they registered (``arbiter=user``); rating
-officers see all; the public sees the public pages only (tournament_public_*).
+Who may manage which tournament is the rule ``tournaments.manage_tournament``
+(tournaments/rules.py): the arbiter who registered it, or a rating officer.
+``tournament_list_for_user`` lists the same tournaments as a query.
 """
 from __future__ import annotations
 
@@ -14,19 +15,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from core.roles import ARBITER, RATING_OFFICER, user_has_role
+from core.rules import is_officer
 from periods.models import RatingSystem
 from players.models import Player
 from players.names import fold
 from tournaments.models import Report, ReportStatus, Tournament, TournamentPlayer
-
-
-def user_is_officer(*, user: Any) -> bool:
-    return user_has_role(user, RATING_OFFICER)
-
-
-def user_is_arbiter(*, user: Any) -> bool:
-    return user_has_role(user, ARBITER)
 
 
 def tournament_list_public(*, query: str = "", limit: int = 200) -> QuerySet[Tournament]:
@@ -37,18 +30,19 @@ def tournament_list_public(*, query: str = "", limit: int = 200) -> QuerySet[Tou
 
 
 def tournament_list_for_user(*, user: Any, query: str = "") -> QuerySet[Tournament]:
-    """The tournaments a user may manage: their own (arbiter) or all (officer)."""
+    """The tournaments a user may manage (``tournaments.manage_tournament``, the same predicates
+    as a query: a rule tests one object and cannot filter): their own, or all for an officer."""
     qs = Tournament.objects.select_related("rating_system", "arbiter").order_by("-end_date", "name")
-    if not user_is_officer(user=user):
-        qs = qs.filter(arbiter=user)
+    if not is_officer(user):
+        qs = qs.filter(arbiter_id=user.pk) if user.is_authenticated else qs.none()
     if query:
         qs = qs.filter(Q(name__icontains=query) | Q(city__icontains=query))
     return qs
 
 
-def tournament_get_for_user(*, user: Any, pk: int) -> Tournament:
-    """Raises Tournament.DoesNotExist when the user may not manage it (views answer 404)."""
-    return tournament_list_for_user(user=user).select_related("period", "approved_by").get(pk=pk)
+def tournament_get(*, pk: int) -> Tournament:
+    """A tournament with what its management pages show (the caller has checked the permission)."""
+    return Tournament.objects.select_related("rating_system", "period", "approved_by").get(pk=pk)
 
 
 def tournament_get_public(*, pk: int) -> Tournament:

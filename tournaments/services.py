@@ -26,7 +26,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from core import roles
 from core.errors import Refused
 from periods import selectors as period_selectors
 from periods.models import RatingPeriod, RatingSystem
@@ -51,8 +50,9 @@ from tournaments.reports import (
     decode_report,
     parse_report,
 )
+from tournaments.rules import RATED_STATUSES
 
-LOCKED = (TournamentStatus.RATED, TournamentStatus.PUBLISHED)
+LOCKED = RATED_STATUSES  # only an officer changes these tournaments' reports (submit_report)
 _FAMILY_BY_EXT = {"trf": "trf", "txt": "trf", "trfx": "trf", "csv": "csv", "asc": "feda", "ascii": "feda",
                   "feda": "feda"}
 TOO_LARGE = gettext_noop("The file is %(size)s bytes; the limit is %(limit)s bytes")
@@ -124,7 +124,7 @@ def tournament_register(*, arbiter: Any, data: dict[str, Any], top_rating: int |
 
 
 def tournament_approve_late(*, tournament: Tournament, officer: Any) -> Tournament:
-    if not roles.user_is_officer(user=officer):
+    if not officer.has_perm("tournaments.approve_registration", tournament):
         raise PermissionDenied(_("Only a rating officer can approve a late registration."))
     tournament.approved_by = officer
     tournament.approved_at = timezone.now()
@@ -149,8 +149,11 @@ def _next_submission(tournament: Tournament) -> int:
 
 
 def _check_allowed(*, tournament: Tournament, user: Any) -> None:
-    if tournament.status in LOCKED and not selectors.user_is_officer(user=user):
-        raise ReportLocked(_(NOT_ALLOWED))
+    """The rule tournaments.submit_report; a rated tournament's refusal says why."""
+    if not user.has_perm("tournaments.submit_report", tournament):
+        if tournament.status in LOCKED:
+            raise ReportLocked(_(NOT_ALLOWED))
+        raise PermissionDenied
 
 
 def report_reject_oversize(*, tournament: Tournament, user: Any, filename: str, size: int) -> Report:

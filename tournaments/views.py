@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.permissions import objectgetter, permission_required
 from tournaments import selectors, services
 from tournaments.forms import (
     MAX_FORM_PLAYERS,
@@ -19,19 +19,19 @@ from tournaments.forms import (
 )
 from tournaments.models import Report, ReportFormat, ReportStatus, Tournament
 
+#: The object the tournament rules (tournaments/rules.py) are tested on.
+_tournament = objectgetter(Tournament)
+
 
 def _managed(request: HttpRequest, pk: int) -> Tournament:
+    """The tournament with what its management pages show (the permission is already checked)."""
     try:
-        return selectors.tournament_get_for_user(user=request.user, pk=pk)
+        return selectors.tournament_get(pk=pk)
     except Tournament.DoesNotExist:
         raise Http404 from None
 
 
-def _may_register(request: HttpRequest) -> None:
-    if not (selectors.user_is_arbiter(user=request.user) or selectors.user_is_officer(user=request.user)):
-        raise PermissionDenied
-
-
+@permission_required("tournaments.browse_tournaments")
 def tournament_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     mine = request.GET.get("mine") and request.user.is_authenticated
@@ -42,19 +42,17 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/list.html", {"tournaments": tournaments, "q": query, "mine": mine})
 
 
+@permission_required("tournaments.browse_tournaments")
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         tournament = selectors.tournament_get_public(pk=pk)
     except Tournament.DoesNotExist:
         raise Http404 from None
-    can_manage = request.user.is_authenticated and selectors.tournament_list_for_user(
-        user=request.user).filter(pk=pk).exists()
-    return render(request, "tournaments/detail.html", {"tournament": tournament, "can_manage": can_manage})
+    return render(request, "tournaments/detail.html", {"tournament": tournament})
 
 
-@login_required
+@permission_required("tournaments.register_tournament")
 def tournament_register(request: HttpRequest) -> HttpResponse:
-    _may_register(request)
     form = TournamentRegistrationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k not in ("top_rating", "top_woman_rating")}
@@ -74,7 +72,7 @@ def tournament_register(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/register.html", {"form": form})
 
 
-@login_required
+@permission_required("tournaments.manage_tournament", fn=_tournament)
 def tournament_manage(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _managed(request, pk)
     return _manage_page(request, tournament, ReportUploadForm())
@@ -92,7 +90,7 @@ def _manage_page(request: HttpRequest, tournament: Tournament, form: ReportUploa
         "problems": selectors.problems_display(problems=report.problems) if report else [],
         "upload_problems": selectors.problems_display(problems=upload_problems) if upload_problems else None,
         "reports": selectors.report_list(tournament=tournament), "counts": counts,
-        "is_officer": selectors.user_is_officer(user=request.user), "max_bytes": settings.REPORT_MAX_BYTES,
+        "max_bytes": settings.REPORT_MAX_BYTES,
         "max_form_players": MAX_FORM_PLAYERS,
     }
     return render(request, "tournaments/manage.html", context, status=status)
@@ -116,8 +114,8 @@ def _upload_answer(request: HttpRequest, tournament: Tournament, report: Report,
     return redirect("tournaments:manage", pk=tournament.pk)
 
 
-@login_required
 @require_POST
+@permission_required("tournaments.manage_tournament", fn=_tournament)
 def report_upload(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _managed(request, pk)
     form = ReportUploadForm(request.POST, request.FILES)
@@ -137,7 +135,7 @@ def report_upload(request: HttpRequest, pk: int) -> HttpResponse:
     return _upload_answer(request, tournament, report, form)
 
 
-@login_required
+@permission_required("tournaments.manage_tournament", fn=_tournament)
 def crosstable_form(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _managed(request, pk)
     try:
@@ -166,7 +164,7 @@ def crosstable_form(request: HttpRequest, pk: int) -> HttpResponse:
                    "max_players": MAX_FORM_PLAYERS, "form_format": ReportFormat.FORM}, status=status)
 
 
-@login_required
+@permission_required("tournaments.manage_tournament", fn=_tournament)
 def tournament_matching(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _managed(request, pk)
     if request.method == "POST":
@@ -195,8 +193,8 @@ def tournament_matching(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/matching.html", {"tournament": tournament, "matching": matching})
 
 
-@login_required
 @require_POST
+@permission_required("tournaments.approve_registration", fn=_tournament)
 def tournament_approve(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _managed(request, pk)
     services.tournament_approve_late(tournament=tournament, officer=request.user)

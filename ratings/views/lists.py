@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,7 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from core.roles import RATING_OFFICER, user_has_role
+from core.permissions import objectgetter, permission_required
 from periods.models import RatingSystem
 from ratings.lists import exports, import_jobs
 from ratings.models import ListImportJob, PublishedList
@@ -29,7 +27,12 @@ FORMAT_LABELS = {
 }
 
 
+#: The object the import rule (ratings.import_list, ratings/rules.py) is tested on.
+_job = objectgetter(ListImportJob)
+
+
 @require_safe
+@permission_required("ratings.browse_lists")
 def list_downloads(request: HttpRequest, pk: int) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system"), pk=pk)
     formats = [(fmt, FORMAT_LABELS[fmt]) for fmt in exports.FORMATS]
@@ -45,6 +48,7 @@ def _etag_matches(header: str, etag: str) -> bool:
 
 
 @require_safe
+@permission_required("ratings.browse_lists")
 def list_download(request: HttpRequest, pk: int, fmt: str) -> HttpResponse | StreamingHttpResponse:
     if fmt not in exports.FORMATS:
         raise Http404
@@ -87,20 +91,9 @@ class ListImportForm(forms.Form):
         return upload
 
 
-def _officer_only(request: HttpRequest) -> HttpResponse | None:
-    """The import pages' permission: a logged-in rating officer."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    if not user_has_role(request.user, RATING_OFFICER):
-        raise PermissionDenied
-    return None
-
-
 @require_http_methods(["GET", "POST"])
+@permission_required("ratings.import_list")
 def list_import(request: HttpRequest) -> HttpResponse:
-    refused = _officer_only(request)
-    if refused is not None:
-        return refused
     status = 200
     if request.method == "POST":
         form = ListImportForm(request.POST, request.FILES)
@@ -126,10 +119,8 @@ def list_import(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@permission_required("ratings.import_list", fn=_job)
 def list_import_job(request: HttpRequest, pk: int) -> HttpResponse:
-    refused = _officer_only(request)
-    if refused is not None:
-        return refused
     job = get_object_or_404(ListImportJob.objects.select_related("system", "requested_by"), pk=pk)
     problems = [{"line": p.get("line"), "field": p.get("field", ""),
                  "message": import_jobs.problem_message(p)} for p in job.problems]
@@ -141,11 +132,9 @@ def list_import_job(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@permission_required("ratings.import_list", fn=_job)
 def list_import_job_requeue(request: HttpRequest, pk: int) -> HttpResponse:
     """Send a job stuck in the queue to the workers again (same permission as the import)."""
-    refused = _officer_only(request)
-    if refused is not None:
-        return refused
     job = get_object_or_404(ListImportJob, pk=pk)
     try:
         import_jobs.list_import_requeue(job=job)
@@ -157,9 +146,7 @@ def list_import_job_requeue(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_safe
+@permission_required("ratings.import_list", fn=_job)
 def list_import_job_progress(request: HttpRequest, pk: int) -> HttpResponse:
-    refused = _officer_only(request)
-    if refused is not None:
-        return refused
     job = get_object_or_404(ListImportJob, pk=pk)
     return JsonResponse(import_jobs.list_import_job_progress(job=job))

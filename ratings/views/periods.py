@@ -1,19 +1,16 @@
 """Public list pages, and the officers' rating-period pages (close, calculate with a progress
 bar, review, publish, re-rate, protests). Thin: every write goes through ratings.services."""
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from core import roles
 from core.errors import Refused
+from core.permissions import objectgetter, permission_required
 from periods import services as period_services
 from periods.models import RatingPeriod, RatingSystem
 from ratings.calculation import runs
@@ -26,12 +23,20 @@ from ratings.protests import services as protests
 from ratings.publication import services as publication
 from ratings.rerating import services as rerating
 
+# The objects the rules (periods/rules.py, ratings/rules.py) are tested on.
+_system = objectgetter(RatingSystem, "code", "code")
+_period_object = objectgetter(RatingPeriod)
+_list = objectgetter(PublishedList)
+_protest = objectgetter(Protest)
 
+
+@permission_required("ratings.browse_lists")
 def system_list(request: HttpRequest) -> HttpResponse:
     systems = RatingSystem.objects.filter(is_active=True).order_by("name")
     return render(request, "ratings/systems.html", {"systems": systems})
 
 
+@permission_required("ratings.browse_lists")
 def system_detail(request: HttpRequest, code: str) -> HttpResponse:
     system = get_object_or_404(RatingSystem, code=code)
     lists = system.lists.order_by("-list_date", "-version")[:60]
@@ -39,6 +44,7 @@ def system_detail(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "ratings/system.html", {"system": system, "lists": lists, "periods": periods})
 
 
+@permission_required("ratings.browse_lists")
 def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system", "period"), pk=pk)
     entries = published.entries.select_related("player").order_by("-rating", "player__surname")[:500]
@@ -47,22 +53,11 @@ def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --------------------------------------------------------------------------- rating periods (officers)
 
-def officer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    @login_required
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not roles.user_is_officer(user=request.user):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapped
-
-
 def _period(pk: int) -> RatingPeriod:
     return get_object_or_404(RatingPeriod.objects.select_related("system"), pk=pk)
 
 
-@officer_required
+@permission_required("periods.manage_period", fn=_period_object)
 def period_detail(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = calculation_selectors.run_latest(period=period)
@@ -75,7 +70,7 @@ def period_detail(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
-@officer_required
+@permission_required("periods.manage_period", fn=_period_object)
 def period_progress(request: HttpRequest, pk: int) -> JsonResponse:
     period = _period(pk)
     return JsonResponse(calculation_selectors.run_progress(run=calculation_selectors.run_latest(period=period)))
@@ -93,20 +88,20 @@ def _act(request: HttpRequest, pk: int, action: Callable[[RatingPeriod], Any], o
 
 
 @require_POST
-@officer_required
+@permission_required("periods.manage_period", fn=_period_object)
 def period_close(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(request, pk, lambda p: period_services.period_close(period=p), _("The period is closed."))
 
 
 @require_POST
-@officer_required
+@permission_required("periods.manage_period", fn=_period_object)
 def period_calculate(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(request, pk, lambda p: runs.calculation_request(period=p, user=request.user),
                 _("The calculation has been queued."))
 
 
 @require_POST
-@officer_required
+@permission_required("ratings.publish_list", fn=_period_object)
 def period_publish(request: HttpRequest, pk: int) -> HttpResponse:
     form = PublishForm(request.POST)
     note = form.cleaned_data["note"] if form.is_valid() else ""
@@ -121,14 +116,14 @@ def period_publish(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-@officer_required
+@permission_required("ratings.publish_list", fn=_period_object)
 def period_rerate(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(request, pk, lambda p: rerating.rerate_request(period=p, user=request.user),
                 _("Re-rating queued: this period and every later one will be recalculated and republished."))
 
 
 @require_POST
-@officer_required
+@permission_required("periods.open_period", fn=_system)
 def system_open_next(request: HttpRequest, code: str) -> HttpResponse:
     system = get_object_or_404(RatingSystem, code=code)
     period = period_services.period_open_next(system=system)
@@ -145,7 +140,7 @@ def _draft_or_404(period: RatingPeriod, request: HttpRequest) -> Any:
     return run
 
 
-@officer_required
+@permission_required("periods.manage_period", fn=_period_object)
 def review_tournaments(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = _draft_or_404(period, request)
@@ -153,7 +148,7 @@ def review_tournaments(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "ratings/review_tournaments.html", {"period": period, "run": run, "rows": rows})
 
 
-@officer_required
+@permission_required("periods.manage_period", fn=_period_object)
 def review_statuses(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = _draft_or_404(period, request)
@@ -165,7 +160,7 @@ def review_statuses(request: HttpRequest, pk: int) -> HttpResponse:
                   {"period": period, "run": run, "rows": qs[:2000], "status": status})
 
 
-@officer_required
+@permission_required("periods.manage_period", fn=_period_object)
 def review_player(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
     period = _period(pk)
     run = _draft_or_404(period, request)
@@ -175,40 +170,44 @@ def review_player(request: HttpRequest, pk: int, player_id: int) -> HttpResponse
     return render(request, "ratings/review_player.html", {"period": period, "run": run, **data})
 
 
+@permission_required("ratings.browse_lists")
 def list_diff(request: HttpRequest, pk: int) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system", "period"), pk=pk)
     previous, rows = list_selectors.list_diff(published=published)
     return render(request, "ratings/list_diff.html", {"list": published, "previous": previous, "rows": rows})
 
 
-@login_required
+@permission_required("ratings.submit_protest", fn=_list)
 def protest_create(request: HttpRequest, pk: int) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system"), pk=pk)
-    player = getattr(request.user, "player", None)
-    if player is None:
-        raise PermissionDenied
     form = ProtestForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            protests.protest_submit(published=published, player=player, user=request.user,
-                                    text=form.cleaned_data["text"])
+            protest = protests.protest_submit(published=published, player=getattr(request.user, "player", None),
+                                              user=request.user, text=form.cleaned_data["text"])
         except Refused as exc:
             messages.error(request, str(exc))
         else:
             messages.success(request, _("Your protest has been submitted."))
-            return redirect("ratings:list", pk=published.pk)
+            return redirect("ratings:protest", pk=protest.pk)
     return render(request, "ratings/protest_form.html", {
         "list": published, "form": form, "deadline": protest_selectors.protest_open_until(published=published)})
 
 
-@officer_required
+@permission_required("ratings.decide_protest")
 def protest_list(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/protests.html",
                   {"protests": protest_selectors.protest_list_pending(), "form": ProtestDecisionForm()})
 
 
+@permission_required("ratings.view_protest", fn=_protest)
+def protest_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A protest and, once decided, its decision: for the player who submitted it and officers."""
+    return render(request, "ratings/protest.html", {"protest": protest_selectors.protest_get(pk=pk)})
+
+
 @require_POST
-@officer_required
+@permission_required("ratings.decide_protest", fn=_protest)
 def protest_decide(request: HttpRequest, pk: int) -> HttpResponse:
     protest = get_object_or_404(Protest.objects.select_related("published_list__period"), pk=pk)
     form = ProtestDecisionForm(request.POST)

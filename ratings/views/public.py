@@ -5,12 +5,14 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from core.permissions import permission_required
 from periods.models import RatingSystem
 from players.models import Player
 from ratings.lists.selectors import player_list_history
 from ratings.models import PublishedList
 
 
+@permission_required("ratings.browse_lists")
 def home(request: HttpRequest) -> HttpResponse:
     systems = RatingSystem.objects.filter(is_active=True).order_by("name")
     latest = PublishedList.objects.select_related("system").order_by("-published_at")[:5]
@@ -25,6 +27,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+@permission_required("players.browse_players")
 def player_detail(request: HttpRequest, fed_id: str) -> HttpResponse:
     player = get_object_or_404(Player, fed_id=fed_id)
     ratings = player.ratings.select_related("system").order_by("system__name")

@@ -1,0 +1,22 @@
+"""The office's roles as predicates of the `rules` package: the only code that reads group names.
+
+A role is a Django group (core.roles); these predicates say whether a user has it. The named
+permissions built on them live in each app's ``rules.py`` (players, periods, tournaments,
+ratings), next to the models they look at, and are registered when Django starts
+(``rules.apps.AutodiscoverRulesConfig`` imports every app's ``rules`` module). Views check them
+with ``core.permissions.permission_required``, services and selectors with ``user.has_perm``,
+templates with ``{% load rules %}{% has_perm %}``. docs/CONTRIBUTING.md ("Permissions") lists
+them all.
+"""
+from __future__ import annotations
+
+import rules
+
+from core.roles import ARBITER, PLAYER, RATING_OFFICER
+
+#: A rating officer; a superuser counts as one.
+is_officer = rules.Predicate(rules.is_group_member(RATING_OFFICER) | rules.is_superuser, name="is_officer")
+#: An arbiter: registers tournaments and sends their reports.
+is_arbiter = rules.Predicate(rules.is_group_member(ARBITER), name="is_arbiter")
+#: A player: may protest a published list (with an account linked to the registry).
+is_player = rules.Predicate(rules.is_group_member(PLAYER), name="is_player")

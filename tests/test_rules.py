@@ -1,0 +1,160 @@
+"""The named permissions (core/rules.py and each app's rules.py) against the roles' groups, the
+queries that list the same objects, the services that enforce them and the names the code uses."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import rules
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+
+from core.roles import ARBITER, PLAYER, RATING_OFFICER
+from ratings.protests import services as protests
+from tests.factories import (
+    make_import_job,
+    make_period,
+    make_player,
+    make_player_user,
+    make_protest,
+    make_published_list,
+    make_system,
+    make_tournament,
+    make_user,
+)
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+#: The model permission (core/roles.py grants them to the groups) that each rule presupposes.
+MODEL_PERMISSION = {
+    "tournaments.register_tournament": "tournaments.add_tournament",
+    "tournaments.manage_tournament": "tournaments.change_tournament",
+    "tournaments.submit_report": "tournaments.add_report",
+    "tournaments.approve_registration": "tournaments.change_tournament",
+    "periods.manage_period": "periods.change_ratingperiod",
+    "periods.open_period": "periods.add_ratingperiod",
+    "ratings.publish_list": "ratings.add_publishedlist",
+    "ratings.import_list": "ratings.add_listimportjob",
+    "ratings.submit_protest": "ratings.add_protest",
+    "ratings.view_protest": "ratings.view_protest",
+    "ratings.decide_protest": "ratings.change_protest",
+}
+PUBLIC = {"players.browse_players", "tournaments.browse_tournaments", "ratings.browse_lists"}
+
+
+@pytest.fixture
+def office():
+    system = make_system()
+    period = make_period(system)
+    players = [make_player() for _ in range(2)]
+    published = make_published_list(period, players)
+    users = {
+        "player": make_player_user(players[0], role=PLAYER),
+        "other player": make_player_user(players[1], role=PLAYER),
+        "arbiter": make_user(role=ARBITER),
+        "other arbiter": make_user(role=ARBITER),
+        "officer": make_user(role=RATING_OFFICER),
+        "nobody": make_user(),
+    }
+    mine = make_tournament(system, users["arbiter"])
+    rated = make_tournament(system, users["arbiter"], status="rated")
+    theirs = make_tournament(system, users["other arbiter"])
+    protest = make_protest(published, players[0], users["player"])
+    objects = {
+        "tournaments.register_tournament": [None],
+        "tournaments.manage_tournament": [mine, rated, theirs],
+        "tournaments.submit_report": [mine, rated, theirs],
+        "tournaments.approve_registration": [mine, theirs],
+        "periods.manage_period": [period],
+        "periods.open_period": [system],
+        "ratings.publish_list": [period],
+        "ratings.import_list": [None, make_import_job(system)],
+        "ratings.submit_protest": [published],
+        "ratings.view_protest": [protest],
+        "ratings.decide_protest": [None, protest],
+    }
+    return {"users": users, "objects": objects, "mine": mine, "rated": rated, "theirs": theirs,
+            "protest": protest, "published": published, "players": players}
+
+
+def test_every_rule_is_listed_here() -> None:
+    ours = {name for name in rules.permissions.permissions
+            if name.split(".")[0] in {"core", "players", "periods", "tournaments", "ratings"}}
+    assert ours == set(MODEL_PERMISSION) | PUBLIC
+
+
+def test_no_rule_gives_a_role_more_than_its_groups_model_permissions(office) -> None:
+    """What a rule grants a role, the role's group holds as a model permission (the admin's)."""
+    granted = 0
+    for role, user in office["users"].items():
+        model_perms = user.get_group_permissions()
+        for name, objects in office["objects"].items():
+            for obj in objects:
+                if user.has_perm(name, obj):
+                    granted += 1
+                    assert MODEL_PERMISSION[name] in model_perms, (role, name, obj)
+    assert granted >= 20  # not vacuous: each role gets some
+
+
+def test_the_rules_by_role(office) -> None:
+    u, mine, rated, theirs = office["users"], office["mine"], office["rated"], office["theirs"]
+    assert [u["arbiter"].has_perm("tournaments.manage_tournament", t) for t in (mine, rated, theirs)] == [
+        True, True, False]
+    assert [u["arbiter"].has_perm("tournaments.submit_report", t) for t in (mine, rated, theirs)] == [
+        True, False, False]
+    assert [u["officer"].has_perm("tournaments.submit_report", t) for t in (mine, rated, theirs)] == [
+        True, True, True]
+    assert not u["arbiter"].has_perm("tournaments.approve_registration", mine)
+    protest, published = office["protest"], office["published"]
+    assert u["player"].has_perm("ratings.view_protest", protest)
+    assert not u["other player"].has_perm("ratings.view_protest", protest)
+    assert u["other player"].has_perm("ratings.submit_protest", published)
+    # In the player group without a player of the registry, or linked without the role: no.
+    assert not make_user(role=PLAYER).has_perm("ratings.submit_protest", published)
+    assert not make_player_user(make_player()).has_perm("ratings.submit_protest", published)
+    # The protest is about his player even if someone else typed it in: he sees it.
+    typed_by_other = make_protest(published, office["players"][0], u["officer"])
+    assert u["player"].has_perm("ratings.view_protest", typed_by_other)
+    assert not u["nobody"].has_perm("tournaments.register_tournament")
+
+
+def test_the_manageable_tournaments_query_lists_what_the_rule_allows(office) -> None:
+    everything = list(Tournament.objects.all())
+    for role, user in office["users"].items():
+        listed = set(tournament_selectors.tournament_list_for_user(user=user))
+        allowed = {t for t in everything if user.has_perm("tournaments.manage_tournament", t)}
+        assert listed == allowed, role
+
+
+def test_services_refuse_through_the_rules(office) -> None:
+    u = office["users"]
+    with pytest.raises(PermissionDenied):
+        tournament_services.tournament_approve_late(tournament=office["mine"], officer=u["arbiter"])
+    with pytest.raises(tournament_services.ReportLocked):
+        tournament_services.report_upload(tournament=office["rated"], user=u["arbiter"], data=b"x", filename="r.csv")
+    with pytest.raises(PermissionDenied):
+        tournament_services.report_upload(tournament=office["theirs"], user=u["arbiter"], data=b"x",
+                                          filename="r.csv")
+    with pytest.raises(PermissionDenied):
+        protests.protest_decide(protest=office["protest"], user=u["player"], upheld=True)
+    with pytest.raises(PermissionDenied):
+        protests.protest_submit(published=office["published"], player=None, user=u["arbiter"], text="x")
+    office["protest"].refresh_from_db()
+    assert office["protest"].status == "submitted"
+
+
+#: permission_required("…"), has_perm("…") and {% has_perm "…" %}, in code and templates.
+PERMISSION_NAME = re.compile(r"""(?:permission_required|has_perm)\(?\s*["']([a-z_]+\.[a-z_]+)["']""")
+
+
+def test_every_permission_the_code_names_is_registered() -> None:
+    base = Path(settings.BASE_DIR)
+    files = [p for folder in ("core", "players", "periods", "tournaments", "ratings", "templates", "config")
+             for p in (base / folder).rglob("*") if p.suffix in (".py", ".html")]
+    named = {m for p in files for m in PERMISSION_NAME.findall(p.read_text(encoding="utf-8"))}
+    assert len(named) > 10
+    assert {n for n in named if not rules.perm_exists(n)} == set()

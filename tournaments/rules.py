@@ -1,0 +1,40 @@
+"""Permissions on tournaments and their reports (docs/CONTRIBUTING.md, "Permissions").
+
+Object: the Tournament, for every rule but the two without one (browse, register).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import rules
+
+from core.rules import is_arbiter, is_officer
+from tournaments.models import Tournament, TournamentStatus
+
+#: Once rated, a tournament's report belongs to the published record: only an officer changes it
+#: (and the period is then marked for recalculation, tournaments.services.report_upload).
+RATED_STATUSES = (TournamentStatus.RATED, TournamentStatus.PUBLISHED)
+
+
+@rules.predicate
+def is_tournament_arbiter(user: Any, tournament: Tournament | None) -> bool:
+    """The user registered this tournament (Tournament.arbiter): the arbiter who runs it."""
+    return tournament is not None and user.is_authenticated and tournament.arbiter_id == user.pk
+
+
+@rules.predicate
+def is_tournament_rated(user: Any, tournament: Tournament | None) -> bool:
+    return tournament is not None and tournament.status in RATED_STATUSES
+
+
+# The public pages: the list and a tournament's page.
+rules.add_perm("tournaments.browse_tournaments", rules.always_allow)
+# Register a new tournament (no object).
+rules.add_perm("tournaments.register_tournament", is_arbiter | is_officer)
+# The tournament's management pages: the report, its problems, the players' matching.
+rules.add_perm("tournaments.manage_tournament", is_officer | is_tournament_arbiter)
+# Send a report (file or crosstable form) or confirm the players' matching; after rating,
+# officers only.
+rules.add_perm("tournaments.submit_report", is_officer | (is_tournament_arbiter & ~is_tournament_rated))
+# Approve a late registration.
+rules.add_perm("tournaments.approve_registration", is_officer)
