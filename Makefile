@@ -30,7 +30,7 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 
-# The whole project, as configured in pyproject.toml [tool.mypy] (tests/test_lint.py runs it too).
+# The whole project, as configured in pyproject.toml [tool.mypy] (tests/project/test_lint.py runs it too).
 typecheck: install
 	$(BIN)/mypy
 

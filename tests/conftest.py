@@ -16,7 +16,7 @@ def celery_eager_by_default() -> Iterator[None]:
 
     CI sets CELERY_BROKER_URL (Redis) for the whole run; tests that exercise the service flow
     expect the task to have run when the request returns. The tests that start a real worker
-    use the `celery_broker` fixture (tests/test_periods_worker.py), whose own override_settings
+    use the `celery_broker` fixture (tests/workers.py), whose own override_settings
     is entered later and so wins. Celery reads the CELERY_* settings lazily, so overriding the
     Django setting switches the app.
     """

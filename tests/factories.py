@@ -10,10 +10,12 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from core.roles import roles_ensure
-from periods.models import RatingPeriod, RatingSystem
+from periods import services as period_services
+from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import Player
-from ratings.models import ListEntry, ListImportJob, Protest, PublishedList
-from tournaments.models import Tournament
+from ratings.calculation import runs
+from ratings.models import ListEntry, ListImportJob, PlayerRating, Protest, PublishedList
+from tournaments.models import Game, Tournament, TournamentPlayer
 
 _seq = itertools.count(1)
 
@@ -97,3 +99,34 @@ def make_import_job(system: RatingSystem, requested_by: Any = None, **fields: An
     defaults: dict[str, Any] = {"format": "csv", "filename": "list.csv"}
     defaults.update(fields)
     return ListImportJob.objects.create(system=system, requested_by=requested_by, **defaults)
+
+
+# --------------------------------------------------------------------- a small rated period
+
+
+def build(ruleset: str = "fide-2024", **system_fields):
+    """Three rated players (2000, 2100, 2200) and one unrated, three games: a win, a draw
+    against the unrated player, a forfeit."""
+    system = make_system(ruleset=ruleset, **system_fields)
+    period = make_period(system)
+    arbiter = make_user()
+    tournament = make_tournament(system, arbiter, status="validated", period=period)
+    players = [make_player(birth_year=1990) for _ in range(4)]
+    for i, p in enumerate(players[:3]):
+        PlayerRating.objects.create(player=p, system=system, rating=2000 + 100 * i, games=50, kind="effective")
+    tps = [TournamentPlayer.objects.create(tournament=tournament, player=p, start_rank=i + 1, name=str(p))
+           for i, p in enumerate(players)]
+    Game.objects.create(tournament=tournament, round=1, white=tps[0], black=tps[1], result="1-0",
+                        white_score=1, black_score=0)
+    Game.objects.create(tournament=tournament, round=1, white=tps[2], black=tps[3], result="1/2-1/2",
+                        white_score=0.5, black_score=0.5)
+    Game.objects.create(tournament=tournament, round=2, white=tps[1], black=tps[2], result="+-",
+                        kind="forfeit", white_score=1, black_score=0)
+    return system, period, players, tournament
+
+
+def calculate(period, user=None):
+    period_services.period_close(period=period) if period.status == PeriodStatus.OPEN else None
+    run = runs.calculation_request(period=period, user=user)  # eager: runs on commit
+    run.refresh_from_db()
+    return run

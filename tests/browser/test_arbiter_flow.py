@@ -10,7 +10,7 @@ from django.utils import timezone
 from core import roles
 from players.models import Player
 from tests.factories import make_player, make_system, make_user
-from tests.test_tournament_flow import sample_trf
+from tests.tournaments.test_flow import sample_trf
 from tournaments.models import Tournament
 
 

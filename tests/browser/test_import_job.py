@@ -16,8 +16,8 @@ from core.roles import RATING_OFFICER
 from ratings.lists.import_jobs import list_import_request
 from ratings.models import ListImportJob
 from tests.factories import make_system, make_user
-from tests.test_list_import import BAD_TXT
-from tests.test_list_import_jobs import GOOD_TXT
+from tests.ratings.lists.test_import import BAD_TXT
+from tests.ratings.lists.test_import_jobs import GOOD_TXT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -13,8 +13,7 @@ from django.urls import reverse
 
 from core.roles import RATING_OFFICER
 from ratings.models import PublishedList
-from tests.factories import make_user
-from tests.test_calculation_service import build
+from tests.factories import build, make_user
 from tests.workers import redis_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -1,0 +1,85 @@
+"""docker-compose.yml cannot be run here (no Docker engine); check what it names exists."""
+from __future__ import annotations
+
+import importlib
+import shlex
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def command_words(service: dict) -> list[str]:
+    command = service.get("command", [])
+    if isinstance(command, str):
+        return shlex.split(command)
+    return list(command)
+
+
+def test_every_production_service_is_there_with_a_health_check_or_a_command() -> None:
+    services = load()["services"]
+    assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
+    for name in ("postgres", "redis", "web", "worker"):
+        assert "healthcheck" in services[name], name
+    assert load()["volumes"].keys() >= {"pgdata", "redisdata"}
+
+
+def test_app_services_name_modules_and_settings_that_exist() -> None:
+    services = load()["services"]
+    for name in ("web", "worker", "beat"):
+        service = services[name]
+        env = service["environment"]
+        settings_module = env["DJANGO_SETTINGS_MODULE"]
+        assert importlib.util.find_spec(settings_module) is not None, settings_module
+        assert env["DATABASE_URL"].startswith("postgres://")
+        assert env["CELERY_BROKER_URL"].startswith("redis://")
+        for dependency in service["depends_on"]:
+            assert dependency in services
+        words = command_words(service)
+        if "celery" in words:
+            app_module = words[words.index("-A") + 1]
+            module = importlib.import_module(app_module)
+            assert hasattr(module, "celery_app"), f"{app_module} has no Celery app"
+    web_words = " ".join(command_words(services["web"]))
+    target = next(w for w in web_words.split() if ":application" in w)
+    module_name, attribute = target.split(":")
+    assert hasattr(importlib.import_module(module_name), attribute)
+    assert "manage.py migrate" in web_words
+    assert (ROOT / "Dockerfile").exists()
+
+
+def test_the_web_health_check_asks_the_web_health_page() -> None:
+    """The URL in the web service's health check is served by the page that checks what the
+    web container needs (database, cache) and not the worker (config/health.py)."""
+    import re
+
+    from django.urls import resolve
+
+    from config import health
+
+    test = " ".join(load()["services"]["web"]["healthcheck"]["test"])
+    match = re.search(r"http://127\.0\.0\.1:8000(/[^'\" ]*)", test)
+    assert match, test
+    assert resolve(match.group(1)).func is health.healthz_web
+    assert health.healthz_web.view_initkwargs == {"worker": False}  # type: ignore[attr-defined]  # set by as_view()
+
+
+def test_beat_runs_the_configured_schedule() -> None:
+    from config import celery_app
+
+    beat = command_words(load()["services"]["beat"])
+    assert beat[:4] == ["celery", "-A", "config", "beat"]
+    # Beat reads CELERY_BEAT_SCHEDULE; a schedule file named on the command line must be in a
+    # directory the image's unprivileged user can write (/tmp).
+    if "--schedule" in beat:
+        assert beat[beat.index("--schedule") + 1].startswith("/tmp/")
+    schedule = celery_app.conf.beat_schedule
+    assert schedule, "beat has nothing to send"
+    celery_app.loader.import_default_modules()
+    for name, entry in schedule.items():
+        assert entry["task"] in celery_app.tasks, name

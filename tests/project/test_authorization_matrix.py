@@ -1,0 +1,284 @@
+"""Who may do what, URL by URL: the authorization matrix.
+
+Every URL pattern of the project, walked from the resolver, has an entry in EXPECTED: for GET
+and for POST, the outcome for each of seven users (ROLES):
+
+- ``"ok"``: the view ran: 200 (or 304), or a redirect anywhere but the login page (the action
+  was done, or refused by a business rule with a message: a period already closed…);
+- ``"login"``: a redirect to the login page (an anonymous visitor on a page that needs a role);
+- ``403``, ``404``, ``405``.
+
+``test_every_url_pattern_has_an_entry`` fails when a pattern has no entry (so a new URL cannot
+slip in unchecked) or an entry names a pattern that no longer exists. Left out, by prefix:
+``admin/`` (Django's admin checks is_staff and the model permissions itself;
+tests/project/test_admin_statuses.py covers what this project changes there) and ``i18n/`` (Django's
+set_language, the same for everyone). Static files have no URL pattern (WhiteNoise serves them
+from its middleware). The API schema is in: it is public like the API.
+
+The objects come from tests/factories.py: a period calculated and published, the players'
+protests against its list (the player's and the other player's), the arbiter's tournament and
+the other arbiter's, a list import job. Each request runs in a savepoint that is rolled back, so
+a POST (close, publish, approve…) leaves the same objects to the next case; POSTs carry a valid
+payload, so an allowed POST does its work rather than answering 400.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.shortcuts import resolve_url
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
+
+from core.roles import ARBITER, PLAYER, RATING_OFFICER
+from periods import services as period_services
+from ratings.calculation import runs
+from ratings.publication import services as publication
+from tests.factories import (
+    build,
+    make_import_job,
+    make_player_user,
+    make_protest,
+    make_tournament,
+    make_user,
+)
+
+ROLES = ("anonymous", "player", "other player", "arbiter", "other arbiter", "officer", "admin")
+OK, LOGIN = "ok", "login"
+
+# Outcomes per role, in the order of ROLES.
+EVERYONE = (OK, OK, OK, OK, OK, OK, OK)
+NO_METHOD = (405, 405, 405, 405, 405, 405, 405)
+#: tournaments.manage_tournament: the arbiter who registered it, officers (and the superuser).
+RUNS_IT = (LOGIN, 403, 403, OK, 403, OK, OK)
+#: tournaments.register_tournament: arbiters and officers.
+ARBITERS = (LOGIN, 403, 403, OK, OK, OK, OK)
+#: periods.*, ratings.publish_list, ratings.import_list, ratings.decide_protest,
+#: tournaments.approve_registration.
+OFFICERS = (LOGIN, 403, 403, 403, 403, OK, OK)
+#: ratings.submit_protest: players linked to the registry (the superuser passes every rule,
+#: and the service then refuses him with a message: no player of his own).
+PLAYERS = (LOGIN, OK, OK, 403, 403, 403, OK)
+#: ratings.view_protest on the player's protest: he, officers, the superuser.
+OWNS_IT = (LOGIN, OK, 403, 403, 403, OK, OK)
+#: DRF, IsAuthenticatedOrReadOnly over read-only viewsets: anonymous writes are refused before
+#: the method is looked at.
+API_WRITE = (403, 405, 405, 405, 405, 405, 405)
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Callable[[Any], str]
+    get: tuple[Any, ...]
+    post: tuple[Any, ...]
+    data: Callable[[Any], dict[str, Any]] | None = None  # the POST payload
+
+
+def _csv_crosstable() -> SimpleUploadedFile:
+    return SimpleUploadedFile("rr.csv", (
+        b'No,Name,FIDE ID,Fed ID,Rating,1,2,3\n1,"Roca, Pau",,24001,2000,x,1,1\n'
+        b'2,"Sala, Eva",,24002,1900,0,x,=\n3,"Puig, Joan",,,,0,=,x\n'))
+
+
+def _registration(w: Any) -> dict[str, Any]:
+    start = timezone.localdate() + dt.timedelta(days=40)
+    return {"name": "Magistral", "city": "León", "federation": "ESP", "start_date": start,
+            "end_date": start + dt.timedelta(days=2), "system": "round_robin", "base_minutes": 90,
+            "increment_seconds": 30, "extra_minutes": 0, "chief_arbiter": "X", "rating_system": w.system.pk}
+
+
+CROSSTABLE = {"size": 3, "name_1": "Vidal, Marc", "name_2": "García López, Ana", "name_3": "Nuevo, Uno",
+              "cell_1_2": "1", "cell_2_1": "0", "cell_1_3": "½", "cell_3_1": "½", "cell_2_3": "0",
+              "cell_3_2": "1"}
+
+EXPECTED: dict[str, Case] = {
+    # ---- site
+    "": Case(lambda w: "/", EVERYONE, EVERYONE),  # home: the view does not restrict methods
+    "healthz": Case(lambda w: "/healthz", EVERYONE, NO_METHOD),
+    "healthz/web": Case(lambda w: "/healthz/web", EVERYONE, NO_METHOD),
+    "accounts/login/": Case(lambda w: "/accounts/login/", EVERYONE, EVERYONE),  # POST {}: the form again
+    "accounts/logout/": Case(lambda w: "/accounts/logout/", NO_METHOD, EVERYONE),
+    # ---- players (public; the views do not restrict methods)
+    "players/": Case(lambda w: "/players/", EVERYONE, EVERYONE),
+    "players/<str:fed_id>/": Case(lambda w: f"/players/{w.players[0].fed_id}/", EVERYONE, EVERYONE),
+    # ---- tournaments
+    "tournaments/": Case(lambda w: "/tournaments/?mine=1", EVERYONE, EVERYONE),
+    "tournaments/register/": Case(lambda w: "/tournaments/register/", ARBITERS, ARBITERS, _registration),
+    "tournaments/<int:pk>/": Case(lambda w: f"/tournaments/{w.tournament.pk}/", EVERYONE, EVERYONE),
+    "tournaments/<int:pk>/manage/": Case(lambda w: f"/tournaments/{w.tournament.pk}/manage/", RUNS_IT, RUNS_IT),
+    "tournaments/<int:pk>/upload/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/upload/", NO_METHOD, RUNS_IT,
+        lambda w: {"file": _csv_crosstable(), "format": "auto"}),
+    "tournaments/<int:pk>/crosstable/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/crosstable/", RUNS_IT, RUNS_IT, lambda w: CROSSTABLE),
+    "tournaments/<int:pk>/players/": Case(lambda w: f"/tournaments/{w.tournament.pk}/players/", RUNS_IT, RUNS_IT),
+    "tournaments/<int:pk>/approve/": Case(lambda w: f"/tournaments/{w.tournament.pk}/approve/", NO_METHOD, OFFICERS),
+    # ---- rating systems and published lists (public)
+    "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
+    "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),
+    "ratings/lists/<int:pk>/": Case(lambda w: f"/ratings/lists/{w.published.pk}/", EVERYONE, EVERYONE),
+    "ratings/lists/<int:pk>/diff/": Case(lambda w: f"/ratings/lists/{w.published.pk}/diff/", EVERYONE, EVERYONE),
+    "ratings/lists/<int:pk>/downloads/": Case(
+        lambda w: f"/ratings/lists/{w.published.pk}/downloads/", EVERYONE, NO_METHOD),
+    r"ratings/^lists/(?P<pk>[0-9]+)/download\.(?P<fmt>csv|json|txt|xml)$": Case(
+        lambda w: f"/ratings/lists/{w.published.pk}/download.csv", EVERYONE, NO_METHOD),
+    # ---- list imports (officers)
+    "ratings/lists/import/": Case(
+        lambda w: "/ratings/lists/import/", OFFICERS, OFFICERS,
+        lambda w: {"system": w.system.pk, "format": "csv",
+                   "file": SimpleUploadedFile("list.csv", b"fed_id,surname,given_name,rating\n")}),
+    "ratings/lists/import/<int:pk>/": Case(lambda w: f"/ratings/lists/import/{w.job.pk}/", OFFICERS, NO_METHOD),
+    "ratings/lists/import/<int:pk>/progress/": Case(
+        lambda w: f"/ratings/lists/import/{w.job.pk}/progress/", OFFICERS, NO_METHOD),
+    "ratings/lists/import/<int:pk>/requeue/": Case(
+        lambda w: f"/ratings/lists/import/{w.job.pk}/requeue/", NO_METHOD, OFFICERS),
+    # ---- rating periods (officers)
+    "ratings/<slug:code>/open-next/": Case(lambda w: f"/ratings/{w.system.code}/open-next/", NO_METHOD, OFFICERS),
+    "ratings/periods/<int:pk>/": Case(lambda w: f"/ratings/periods/{w.period.pk}/", OFFICERS, OFFICERS),
+    "ratings/periods/<int:pk>/progress/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/progress/", OFFICERS, OFFICERS),
+    "ratings/periods/<int:pk>/close/": Case(lambda w: f"/ratings/periods/{w.period.pk}/close/", NO_METHOD, OFFICERS),
+    "ratings/periods/<int:pk>/calculate/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/calculate/", NO_METHOD, OFFICERS),
+    "ratings/periods/<int:pk>/publish/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/publish/", NO_METHOD, OFFICERS, lambda w: {"note": "v2"}),
+    "ratings/periods/<int:pk>/rerate/": Case(lambda w: f"/ratings/periods/{w.period.pk}/rerate/", NO_METHOD, OFFICERS),
+    "ratings/periods/<int:pk>/review/tournaments/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/review/tournaments/", OFFICERS, OFFICERS),
+    "ratings/periods/<int:pk>/review/statuses/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/review/statuses/", OFFICERS, OFFICERS),
+    "ratings/periods/<int:pk>/review/players/<int:player_id>/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/review/players/{w.players[1].pk}/", OFFICERS, OFFICERS),
+    # ---- protests
+    "ratings/lists/<int:pk>/protest/": Case(
+        lambda w: f"/ratings/lists/{w.published.pk}/protest/", PLAYERS, PLAYERS,
+        lambda w: {"text": "Round 2 was a draw."}),
+    "ratings/protests/": Case(lambda w: "/ratings/protests/", OFFICERS, OFFICERS),
+    "ratings/protests/<int:pk>/": Case(lambda w: f"/ratings/protests/{w.protest.pk}/", OWNS_IT, OWNS_IT),
+    "ratings/protests/<int:pk>/decide/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/decide/", NO_METHOD, OFFICERS,
+        lambda w: {"upheld": "0", "decision": "The result stands."}),
+    # ---- the read-only API (DRF) and its schema
+    "api/": Case(lambda w: "/api/", EVERYONE, API_WRITE),
+    "api/<drf_format_suffix:format>": Case(lambda w: "/api/.json", EVERYONE, API_WRITE),
+    "api/^players/$": Case(lambda w: "/api/players/", EVERYONE, API_WRITE),
+    r"api/^players\.(?P<format>[a-z0-9]+)/?$": Case(lambda w: "/api/players.json", EVERYONE, API_WRITE),
+    "api/^players/(?P<fed_id>[^/.]+)/$": Case(lambda w: f"/api/players/{w.players[0].fed_id}/", EVERYONE, API_WRITE),
+    r"api/^players/(?P<fed_id>[^/.]+)\.(?P<format>[a-z0-9]+)/?$": Case(
+        lambda w: f"/api/players/{w.players[0].fed_id}.json", EVERYONE, API_WRITE),
+    "api/^lists/$": Case(lambda w: "/api/lists/", EVERYONE, API_WRITE),
+    r"api/^lists\.(?P<format>[a-z0-9]+)/?$": Case(lambda w: "/api/lists.json", EVERYONE, API_WRITE),
+    "api/^lists/(?P<pk>[^/.]+)/$": Case(lambda w: f"/api/lists/{w.published.pk}/", EVERYONE, API_WRITE),
+    r"api/^lists/(?P<pk>[^/.]+)\.(?P<format>[a-z0-9]+)/?$": Case(
+        lambda w: f"/api/lists/{w.published.pk}.json", EVERYONE, API_WRITE),
+    "api/schema/": Case(lambda w: "/api/schema/", EVERYONE, NO_METHOD),
+}
+
+#: Checked elsewhere or the same for everyone (see the module's docstring).
+EXCLUDED_PREFIXES = ("admin/", "i18n/")
+
+
+def url_patterns(resolver: URLResolver | None = None, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """(the full pattern, the view) for every URL pattern, through every include()."""
+    for entry in (resolver or get_resolver()).url_patterns:
+        if isinstance(entry, URLResolver):
+            yield from url_patterns(entry, prefix + str(entry.pattern))
+        else:
+            assert isinstance(entry, URLPattern)
+            yield prefix + str(entry.pattern), entry.callback
+
+
+def checked_patterns() -> dict[str, Any]:
+    return {p: view for p, view in url_patterns() if not p.startswith(EXCLUDED_PREFIXES)}
+
+
+def test_every_url_pattern_has_an_entry() -> None:
+    patterns = set(checked_patterns())
+    assert not patterns - set(EXPECTED), f"URL patterns with no expected outcomes: {sorted(patterns - set(EXPECTED))}"
+    assert not set(EXPECTED) - patterns, f"entries for no URL pattern: {sorted(set(EXPECTED) - patterns)}"
+    for case in EXPECTED.values():
+        assert len(case.get) == len(case.post) == len(ROLES)
+
+
+def test_every_view_of_the_apps_checks_a_named_permission() -> None:
+    """ratings/views/*, tournaments/views.py and players/views.py use
+    core.permissions.permission_required, which marks the view with its permission."""
+    apps_views = {p: v for p, v in checked_patterns().items()
+                  if v.__module__.startswith(("ratings.views", "tournaments.views", "players.views"))}
+    assert len(apps_views) > 30
+    unmarked = sorted(p for p, v in apps_views.items() if not getattr(v, "permission_required", None))
+    assert not unmarked, f"views without permission_required: {unmarked}"
+
+
+@contextmanager
+def rolled_back() -> Iterator[None]:
+    with transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
+def outcome(response: Any) -> Any:
+    if response.status_code in (301, 302, 303):
+        return LOGIN if response["Location"].startswith(resolve_url(settings.LOGIN_URL)) else OK
+    if response.status_code in (200, 304):
+        return OK
+    return response.status_code
+
+
+@pytest.fixture
+def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
+    system, period, players, _validated = build()
+    with django_capture_on_commit_callbacks(execute=True):
+        period_services.period_close(period=period)
+        runs.calculation_request(period=period)
+    published = publication.list_publish(period=period)
+    player = make_player_user(players[0], "player", role=PLAYER)
+    other_player = make_player_user(players[1], "other-player", role=PLAYER)
+    arbiter = make_user("arbiter", role=ARBITER)
+    other_arbiter = make_user("other-arbiter", role=ARBITER)
+    officer = make_user("officer", role=RATING_OFFICER)
+    admin = get_user_model().objects.create_superuser("admin", "admin@example.org", "pw-12345678")
+    tournament = make_tournament(system, arbiter, late_registration=True)
+    make_tournament(system, other_arbiter)  # the other arbiter runs a tournament of his own
+    protest = make_protest(published, players[0], player)
+    make_protest(published, players[1], other_player)  # and the other player has his protest
+    return SimpleNamespace(
+        system=system, period=period, players=players, published=published, tournament=tournament,
+        protest=protest, job=make_import_job(system, officer),
+        users=(None, player, other_player, arbiter, other_arbiter, officer, admin),
+    )
+
+
+@pytest.mark.django_db
+def test_authorization_matrix(world: SimpleNamespace) -> None:
+    mismatches = []
+    checked = 0
+    for pattern, case in EXPECTED.items():
+        for method, expected in (("GET", case.get), ("POST", case.post)):
+            for role, user, want in zip(ROLES, world.users, expected, strict=True):
+                client = Client()  # no cookie (session, messages) from the case before
+                with rolled_back():
+                    if user is not None:
+                        client.force_login(user)
+                    path = case.path(world)
+                    if method == "GET":
+                        response = client.get(path)
+                    else:
+                        response = client.post(path, case.data(world) if case.data else {})
+                    got = outcome(response)
+                checked += 1
+                if got != want:
+                    mismatches.append(f"{method} {path} ({pattern}) as {role}: expected {want}, got {got}"
+                                      f" ({response.status_code} {response.get('Location', '')})")
+    assert checked == len(EXPECTED) * 2 * len(ROLES)
+    assert not mismatches, "\n".join(mismatches)
