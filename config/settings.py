@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "health_check",  # /healthz, config/health.py (4.x: the checks are listed there, not here)
+    "pgtrigger",  # triggers declared in models' Meta.triggers, installed by migrations
     "players",
     "periods",
     "tournaments",
@@ -131,6 +132,11 @@ STORAGES = {
 # Tests run with DEBUG off but without collectstatic: let whitenoise find files on the fly.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_MANIFEST_STRICT = False
+
+# Triggers are installed by migrations only (pgtrigger's defaults, written out): `makemigrations`
+# turns a change of a model's Meta.triggers into AddTrigger/RemoveTrigger operations.
+PGTRIGGER_MIGRATIONS = True
+PGTRIGGER_INSTALL_ON_MIGRATE = False
 
 # Caches: a published list never changes, so its downloads are cached. Redis in production.
 _cache_url = env.get_url("CACHE_URL", ("redis", "rediss"))
