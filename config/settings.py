@@ -6,6 +6,7 @@ passes `manage.py check --deploy --fail-level WARNING` (tests/test_settings.py r
 """
 from pathlib import Path
 
+import pghistory
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "health_check",  # /healthz, config/health.py (4.x: the checks are listed there, not here)
     "pgtrigger",  # triggers declared in models' Meta.triggers, installed by migrations
+    "pghistory",  # history of the office's records (core/history.py, docs/audit.md)
     "players",
     "periods",
     "tournaments",
@@ -56,6 +58,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: history events record the request's user and path.
+    "core.history.HistoryMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -133,10 +137,19 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_MANIFEST_STRICT = False
 
-# Triggers are installed by migrations only (pgtrigger's defaults, written out): `makemigrations`
-# turns a change of a model's Meta.triggers into AddTrigger/RemoveTrigger operations.
+# History and immutability (docs/audit.md). Triggers are installed by migrations only
+# (pgtrigger's defaults, written out): `makemigrations` turns a change of Meta.triggers or of a
+# pghistory.track() into AddTrigger/RemoveTrigger operations. Event tables are append-only
+# (pghistory adds a trigger refusing UPDATE and DELETE on them).
 PGTRIGGER_MIGRATIONS = True
 PGTRIGGER_INSTALL_ON_MIGRATE = False
+PGHISTORY_APPEND_ONLY = True
+# Event tables index what the history pages read, and no more (a list import writes an event
+# per player): the tracked row (pgh_obj) always, other references where a model's track()
+# asks for it. pghistory's default indexes every foreign key, the context's included.
+PGHISTORY_OBJ_FIELD = pghistory.ObjForeignKey(db_index=True)
+PGHISTORY_FOREIGN_KEY_FIELD = pghistory.ForeignKey(db_index=False)
+PGHISTORY_CONTEXT_FIELD = pghistory.ContextForeignKey(db_index=False)
 
 # Caches: a published list never changes, so its downloads are cached. Redis in production.
 _cache_url = env.get_url("CACHE_URL", ("redis", "rediss"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pghistory
 import pgtrigger
 from django.conf import settings
 from django.db import models
@@ -166,6 +167,8 @@ class ImmutableModel(models.Model):
         raise ImmutableRowError(_("Published lists cannot be deleted; publish a new version."))
 
 
+# History (core/history.py, docs/audit.md): inserts only, the row never changes afterwards.
+@pghistory.track(pghistory.InsertEvent(), level=pghistory.Statement)
 class PublishedList(ImmutableModel):
     """One version of a published list. A correction is version n+1 of the same period."""
 
@@ -255,6 +258,11 @@ class ProtestStatus(models.TextChoices):
     WITHDRAWN = "withdrawn", _("Withdrawn")
 
 
+# The list page shows its protests' events: indexed by list.
+@pghistory.track(
+    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement,
+    meta={"indexes": [models.Index(fields=["published_list"], name="protestevent_list")]},
+)
 class Protest(models.Model):
     """A protest against a published list, within its deadline (e.g. fce 9.3: 25 days)."""
 

@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core import history
 from tournaments import selectors, services
 from tournaments.forms import (
     MAX_FORM_PLAYERS,
@@ -49,7 +50,11 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404 from None
     can_manage = request.user.is_authenticated and selectors.tournament_list_for_user(
         user=request.user).filter(pk=pk).exists()
-    return render(request, "tournaments/detail.html", {"tournament": tournament, "can_manage": can_manage})
+    # With its reports' and games' events (they refer to the tournament).
+    events = (history.object_history(obj=tournament, related=True)
+              if history.history_visible(user=request.user) else None)
+    return render(request, "tournaments/detail.html",
+                  {"tournament": tournament, "can_manage": can_manage, "history_events": events})
 
 
 @login_required
