@@ -10,6 +10,7 @@ WARNING` (tests/test_settings.py runs it).
 """
 from pathlib import Path
 
+import pghistory
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
@@ -46,6 +47,8 @@ INSTALLED_APPS = [
     "health_check",  # /healthz, config/health.py (4.x: the checks are listed there, not here)
     # Object permissions: imports every app's rules.py at start-up (docs/CONTRIBUTING.md).
     "rules.apps.AutodiscoverRulesConfig",
+    "pgtrigger",  # triggers declared in models' Meta.triggers, installed by migrations
+    "pghistory",  # history of the office's records (core/history.py, docs/audit.md)
     "players",
     "periods",
     "tournaments",
@@ -62,6 +65,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: history events record the request's user and path.
+    "core.history.HistoryMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -147,6 +152,20 @@ STORAGES = {
 # Tests run with DEBUG off but without collectstatic: let whitenoise find files on the fly.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_MANIFEST_STRICT = False
+
+# History and immutability (docs/audit.md). Triggers are installed by migrations only
+# (pgtrigger's defaults, written out): `makemigrations` turns a change of Meta.triggers or of a
+# pghistory.track() into AddTrigger/RemoveTrigger operations. Event tables are append-only
+# (pghistory adds a trigger refusing UPDATE and DELETE on them).
+PGTRIGGER_MIGRATIONS = True
+PGTRIGGER_INSTALL_ON_MIGRATE = False
+PGHISTORY_APPEND_ONLY = True
+# Event tables index what the history pages read, and no more (a list import writes an event
+# per player): the tracked row (pgh_obj) always, other references where a model's track()
+# asks for it. pghistory's default indexes every foreign key, the context's included.
+PGHISTORY_OBJ_FIELD = pghistory.ObjForeignKey(db_index=True)
+PGHISTORY_FOREIGN_KEY_FIELD = pghistory.ForeignKey(db_index=False)
+PGHISTORY_CONTEXT_FIELD = pghistory.ContextForeignKey(db_index=False)
 
 # Caches: a published list never changes, so its downloads are cached. Redis in production.
 _cache_url = env.get_url("CACHE_URL", ("redis", "rediss"))

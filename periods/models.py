@@ -7,6 +7,7 @@ The tables keep the names they had when these models lived in the ratings app.
 """
 from __future__ import annotations
 
+import pghistory
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
@@ -51,6 +52,10 @@ def default_protest_days(ruleset: str) -> int:
     return OFFICE_PROTEST_DAYS if rule is None else rule.value
 
 
+# History (core/history.py, docs/audit.md), like every tracked model: statement-level.
+@pghistory.track(
+    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement
+)
 class RatingSystem(models.Model):
     """One list the office publishes, rated under one regulation set."""
 
@@ -99,6 +104,9 @@ class PeriodStatus(models.TextChoices):
     PUBLISHED = "published", _("Published")
 
 
+@pghistory.track(
+    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement
+)
 class RatingPeriod(models.Model):
     system = models.ForeignKey(
         RatingSystem, on_delete=models.PROTECT, related_name="periods", verbose_name=_("rating system")

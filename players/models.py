@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pghistory
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
@@ -35,6 +36,13 @@ class Title(models.TextChoices):
     WMI = "WMI", _("Woman International Master (national list)")
 
 
+# History (core/history.py, docs/audit.md): statement-level, because list imports insert and
+# complete players by the hundred thousand in one statement. The folded name and the
+# timestamps are left out: they follow the other fields.
+@pghistory.track(
+    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(),
+    exclude=["name_key", "created_at", "updated_at"], level=pghistory.Statement,
+)
 class Player(models.Model):
     """A person in the federation's registry."""
 

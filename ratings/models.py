@@ -1,7 +1,8 @@
 """Rating systems, periods, per-player state, published lists and protests.
 
-A published list is never edited: PostgreSQL refuses UPDATE and DELETE on published lists and
-their entries (triggers in migration 0002), and the ORM refuses them too. A correction is a
+A published list is never edited: PostgreSQL refuses UPDATE, DELETE and TRUNCATE on published
+lists and their entries (the triggers declared in their Meta.triggers, IMMUTABLE below), and
+the ORM refuses them too (ImmutableModel). A correction is a
 new version of the list.
 """
 from __future__ import annotations
@@ -9,12 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pghistory
+import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from core.jobs import Job
+from core.pg.triggers import Refuse
 from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
 
@@ -102,6 +106,39 @@ class PlayerRating(models.Model):
         return f"{self.player} — {self.system}: {self.rating or '-'}"
 
 
+# IMMUTABLE. The published record refuses changes in PostgreSQL itself, so raw SQL is refused
+# as well as the ORM, with a `restrict_violation` (SQLSTATE 23001, IntegrityError in Django):
+# - published lists and list entries: every UPDATE and DELETE (row level, before the change),
+#   and TRUNCATE (statement level). `manage.py flush`, which empties the whole database (the
+#   test runner uses it), is the one exception: ratings/management/commands/flush.py.
+# - a calculation run once published, and its draft rows (results, game lines, games left
+#   out): UPDATE and DELETE. The run's trigger has a WHEN clause (no call for unpublished
+#   runs); the draft tables' are statement level and read the statement's old rows once, so
+#   replacing a large unpublished draft costs one join, not a trigger call per row.
+# Declared with django-pgtrigger (core/pg/triggers.py); migration 0011 replaced the
+# hand-written PL/pgSQL triggers of migrations 0002 and 0003 by these.
+IMMUTABLE_MESSAGE = "published lists are immutable: % on % refused; publish a new version instead"
+
+
+def _published_triggers() -> list[pgtrigger.Trigger]:
+    return [
+        Refuse(name="immutable", message=IMMUTABLE_MESSAGE, operation=pgtrigger.Update | pgtrigger.Delete),
+        Refuse(name="immutable_truncate", message=IMMUTABLE_MESSAGE, operation=pgtrigger.Truncate,
+               level=pgtrigger.Statement),
+    ]
+
+
+def _published_run_rows_triggers() -> list[pgtrigger.Trigger]:
+    published_run = pgtrigger.Condition(
+        "OLD.run_id IN (SELECT r.id FROM ratings_calculationrun r WHERE r.published_list_id IS NOT NULL)"
+    )
+    return [
+        Refuse(name=f"immutable_{op.name.lower()}", message=IMMUTABLE_MESSAGE, operation=op,
+               level=pgtrigger.Statement, condition=published_run)
+        for op in (pgtrigger.Update, pgtrigger.Delete)
+    ]
+
+
 class ImmutableQuerySet(models.QuerySet["Any"]):
     """Refuses bulk UPDATE and DELETE from the ORM; the database refuses raw SQL too."""
 
@@ -131,6 +168,8 @@ class ImmutableModel(models.Model):
         raise ImmutableRowError(_("Published lists cannot be deleted; publish a new version."))
 
 
+# History (core/history.py, docs/audit.md): inserts only, the row never changes afterwards.
+@pghistory.track(pghistory.InsertEvent(), level=pghistory.Statement)
 class PublishedList(ImmutableModel):
     """One version of a published list. A correction is version n+1 of the same period."""
 
@@ -161,6 +200,7 @@ class PublishedList(ImmutableModel):
             models.UniqueConstraint(fields=["period", "version"], name="list_unique_version"),
             models.CheckConstraint(condition=Q(version__gte=1), name="list_version_positive"),
         ]
+        triggers = _published_triggers()
 
     def __str__(self) -> str:
         return f"{self.system} {self.list_date:%Y-%m-%d} v{self.version}"
@@ -206,6 +246,7 @@ class ListEntry(ImmutableModel):
         constraints = [
             models.UniqueConstraint(fields=["published_list", "player"], name="entry_unique_player"),
         ]
+        triggers = _published_triggers()
 
     def __str__(self) -> str:
         return f"{self.player}: {self.rating}"
@@ -218,6 +259,11 @@ class ProtestStatus(models.TextChoices):
     WITHDRAWN = "withdrawn", _("Withdrawn")
 
 
+# The list page shows its protests' events: indexed by list.
+@pghistory.track(
+    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement,
+    meta={"indexes": [models.Index(fields=["published_list"], name="protestevent_list")]},
+)
 class Protest(models.Model):
     """A protest against a published list, within its deadline (e.g. fce 9.3: 25 days)."""
 
@@ -256,7 +302,7 @@ class Protest(models.Model):
 # A calculation run writes a draft (DraftResult per player, DraftTournament with the counted game lines,
 # DraftExcluded per game left out). Publishing turns the draft of one run into a PublishedList;
 # from then on the run and its rows are part of the published record and PostgreSQL refuses to
-# change them (triggers in migration 0003). Drafts of unpublished runs are replaced freely.
+# change them (IMMUTABLE above). Drafts of unpublished runs are replaced freely.
 
 
 class CalculationRun(Job):
@@ -286,6 +332,10 @@ class CalculationRun(Job):
                 fields=["period"], condition=Q(status__in=["queued", "running"]),
                 name="run_one_active_per_period",
             ),
+        ]
+        triggers = [
+            Refuse(name="immutable", message=IMMUTABLE_MESSAGE, operation=pgtrigger.Update | pgtrigger.Delete,
+                   condition=pgtrigger.Q(old__published_list__isnull=False)),
         ]
 
     def __str__(self) -> str:
@@ -332,6 +382,7 @@ class DraftResult(models.Model):
         verbose_name = _("draft result")
         verbose_name_plural = _("draft results")
         constraints = [models.UniqueConstraint(fields=["run", "player"], name="draft_result_unique_player")]
+        triggers = _published_run_rows_triggers()
 
 
 #: One counted game line of one player, packed (little-endian) for DraftTournament.lines.
@@ -371,6 +422,7 @@ class DraftTournament(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["run", "tournament"], name="draft_tournament_unique"),
         ]
+        triggers = _published_run_rows_triggers()
 
     def decode(self) -> Any:
         """The lines as a NumPy structured array (LINE_DTYPE)."""
@@ -399,6 +451,7 @@ class DraftExcluded(models.Model):
         verbose_name = _("game left out")
         verbose_name_plural = _("games left out")
         indexes = [models.Index(fields=["run", "tournament"])]
+        triggers = _published_run_rows_triggers()
 
 
 class ListImportJob(Job):

@@ -1,6 +1,7 @@
 """Tournaments, their uploaded reports, their players and games."""
 from __future__ import annotations
 
+import pghistory
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -27,6 +28,10 @@ class TournamentStatus(models.TextChoices):
     PUBLISHED = "published", _("Published")
 
 
+# History (core/history.py, docs/audit.md), like every tracked model: statement-level.
+@pghistory.track(
+    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement
+)
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=200)
     city = models.CharField(_("city"), max_length=100)
@@ -111,6 +116,13 @@ class ReportStatus(models.TextChoices):
     SUPERSEDED = "superseded", _("Superseded")
 
 
+# The bytes are left out (up to REPORT_MAX_BYTES each; the SHA-256 names them), and so are
+# the problems, which every revalidation recomputes from the bytes and the regulation.
+@pghistory.track(
+    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(),
+    exclude=["data", "problems"], level=pghistory.Statement,
+    meta={"indexes": [models.Index(fields=["tournament"], name="reportevent_tournament")]},
+)
 class Report(models.Model):
     """An uploaded report, kept exactly as sent."""
 
@@ -195,6 +207,15 @@ class GameKind(models.TextChoices):
     BYE_ZERO = "bye_zero", _("Zero-point bye")
 
 
+# Corrections only (UPDATE, DELETE): games are written from the current report, by COPY, and
+# rewritten whenever the report is revalidated; the report itself is the record of that
+# (its insert event, its SHA-256). The report rewrite skips the delete tracker
+# (tournaments.services.GAME_DELETE_EVENT), so what is left is a change made to a game
+# afterwards (admin, SQL). Measured cost of insert events on COPY: docs/audit.md.
+@pghistory.track(
+    pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement,
+    meta={"indexes": [models.Index(fields=["tournament"], name="gameevent_tournament")]},
+)
 class Game(models.Model):
     """One pairing. Byes have no black player; only `played` games can be rated."""
 

@@ -18,6 +18,7 @@ from collections import Counter
 from decimal import Decimal
 from typing import Any
 
+import pgtrigger
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
@@ -55,6 +56,10 @@ from tournaments.rules import RATED_STATUSES
 LOCKED = RATED_STATUSES  # only an officer changes these tournaments' reports (submit_report)
 _FAMILY_BY_EXT = {"trf": "trf", "txt": "trf", "trfx": "trf", "csv": "csv", "asc": "feda", "ascii": "feda",
                   "feda": "feda"}
+#: Game's delete-event trigger (tournaments/models.py). A rewrite of the games from the current
+#: report skips it: the report is the record of that rewrite (its insert event and SHA-256), and
+#: a delete event per game at every revalidation would repeat it. Corrections are still recorded.
+GAME_DELETE_EVENT = "tournaments.Game:delete_delete"
 TOO_LARGE = gettext_noop("The file is %(size)s bytes; the limit is %(limit)s bytes")
 NOT_ALLOWED = gettext_noop("The tournament is rated: only a rating officer can change its report")
 
@@ -102,6 +107,12 @@ def _insert_rows(model: type[Model], columns: list[str], rows: list[tuple[Any, .
 def _delete_rows(model: type[Model], **where: Any) -> None:
     """DELETE without Django's collector (the caller has deleted the dependent rows first)."""
     model._default_manager.filter(**where)._raw_delete(connection.alias)
+
+
+def _games_drop(*, tournament: Tournament) -> None:
+    """Delete the tournament's games before they are rewritten from its report (no delete events)."""
+    with pgtrigger.ignore(GAME_DELETE_EVENT):
+        _delete_rows(Game, tournament=tournament)
 
 
 # --------------------------------------------------------------------------- registration
@@ -248,7 +259,7 @@ def _write_lines(*, tournament: Tournament, parsed: ParsedReport) -> None:
         _line_key(n, f, d): pid for n, f, d, pid in
         tournament.players.filter(player__isnull=False).values_list("name", "fide_id", "fed_id", "player_id")
     }
-    _delete_rows(Game, tournament=tournament)
+    _games_drop(tournament=tournament)
     _delete_rows(TournamentPlayer, tournament=tournament)
     lines = []
     for p in parsed.players:
@@ -287,7 +298,7 @@ _BYE = {"bye_half": GameKind.BYE_HALF, "bye_full": GameKind.BYE_FULL, "bye_pab":
 
 def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
     """All games in one set-based insert. Crosstables have no rounds: the k-th game of a pair is round k."""
-    _delete_rows(Game, tournament=tournament)
+    _games_drop(tournament=tournament)
     ids = dict(tournament.players.values_list("start_rank", "id"))
     seen: Counter[tuple[int, int]] = Counter()
     rows: list[tuple[Any, ...]] = []
@@ -373,7 +384,7 @@ def tournament_revalidate(*, tournament: Tournament, parsed: ParsedReport | None
                 tournament.status = TournamentStatus.VALIDATED
                 tournament.validated_at = timezone.now()
         else:
-            Game.objects.filter(tournament=tournament).delete()
+            _games_drop(tournament=tournament)
             if tournament.status not in LOCKED:
                 tournament.status = TournamentStatus.REPORT_RECEIVED
                 tournament.validated_at = None

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core import history
 from core.permissions import objectgetter, permission_required
 from tournaments import selectors, services
 from tournaments.forms import (
@@ -48,7 +49,10 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         tournament = selectors.tournament_get_public(pk=pk)
     except Tournament.DoesNotExist:
         raise Http404 from None
-    return render(request, "tournaments/detail.html", {"tournament": tournament})
+    # With its reports' and games' events (they refer to the tournament).
+    events = (history.object_history(obj=tournament, related=True)
+              if history.history_visible(user=request.user) else None)
+    return render(request, "tournaments/detail.html", {"tournament": tournament, "history_events": events})
 
 
 @permission_required("tournaments.register_tournament")

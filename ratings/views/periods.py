@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core import history
 from core.errors import Refused
 from core.permissions import objectgetter, permission_required
 from periods import services as period_services
@@ -48,7 +49,10 @@ def system_detail(request: HttpRequest, code: str) -> HttpResponse:
 def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system", "period"), pk=pk)
     entries = published.entries.select_related("player").order_by("-rating", "player__surname")[:500]
-    return render(request, "ratings/list.html", {"list": published, "entries": entries})
+    # Its publication and the protests against it (they refer to the list).
+    events = (history.object_history(obj=published, related=True)
+              if history.history_visible(user=request.user) else None)
+    return render(request, "ratings/list.html", {"list": published, "entries": entries, "history_events": events})
 
 
 # --------------------------------------------------------------------------- rating periods (officers)
@@ -67,6 +71,8 @@ def period_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "lists": period.lists.order_by("-version"), "publish_form": PublishForm(),
         "can_publish": draft is not None and draft.published_list_id is None
         and not (run and run.status in ("queued", "running")),
+        "history_events": history.object_history(obj=period) if history.history_visible(user=request.user)
+        else None,
     })
 
 
@@ -196,8 +202,10 @@ def protest_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 @permission_required("ratings.decide_protest")
 def protest_list(request: HttpRequest) -> HttpResponse:
+    events = history.model_history(model=Protest) if history.history_visible(user=request.user) else None
     return render(request, "ratings/protests.html",
-                  {"protests": protest_selectors.protest_list_pending(), "form": ProtestDecisionForm()})
+                  {"protests": protest_selectors.protest_list_pending(), "form": ProtestDecisionForm(),
+                   "history_events": events})
 
 
 @permission_required("ratings.view_protest", fn=_protest)

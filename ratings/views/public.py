@@ -5,6 +5,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from core import history as record_history
 from core.permissions import permission_required
 from periods.models import RatingSystem
 from players.models import Player
@@ -32,6 +33,9 @@ def player_detail(request: HttpRequest, fed_id: str) -> HttpResponse:
     player = get_object_or_404(Player, fed_id=fed_id)
     ratings = player.ratings.select_related("system").order_by("system__name")
     history = player_list_history(player_id=player.pk)
+    events = (record_history.object_history(obj=player)
+              if record_history.history_visible(user=request.user) else None)
     return render(
-        request, "players/detail.html", {"player": player, "ratings": ratings, "history": history}
+        request, "players/detail.html",
+        {"player": player, "ratings": ratings, "history": history, "history_events": events},
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
 
 from players.names import fold
@@ -64,6 +65,28 @@ def test_postgresql_refuses_raw_sql_delete_of_entries_and_lists(published: Publi
                 cursor.execute(sql)
     assert ListEntry.objects.count() == 2
     assert PublishedList.objects.get().note == ""
+
+
+def test_postgresql_refuses_truncate_of_entries_and_lists(published: PublishedList) -> None:
+    # The test's own inserts leave deferred foreign-key checks pending, and PostgreSQL truncates
+    # no table with pending trigger events: run them first. CASCADE: the list's protests and
+    # calculation runs refer to it with constraints.
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    for sql in ("TRUNCATE ratings_listentry", "TRUNCATE ratings_publishedlist CASCADE",
+                "TRUNCATE ratings_listentry, ratings_publishedlist CASCADE"):
+        with pytest.raises(IntegrityError, match="immutable: TRUNCATE on ratings_"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(sql)
+    assert ListEntry.objects.count() == 2 and PublishedList.objects.count() == 1
+
+
+def test_flush_still_empties_the_database(published: PublishedList) -> None:
+    # manage.py flush (and so the test runner) truncates every table, published lists included.
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # see above
+    call_command("flush", interactive=False, verbosity=0)
+    assert not ListEntry.objects.exists() and not PublishedList.objects.exists()
 
 
 def test_a_correction_is_a_new_version(published: PublishedList) -> None:

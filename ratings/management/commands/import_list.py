@@ -7,6 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from core.history import history_context
 from periods.models import RatingSystem
 from ratings.lists.imports import FORMATS, ListImportError, list_import
 
@@ -32,7 +33,8 @@ class Command(BaseCommand):
         suffix = path.suffix.lower().lstrip(".")
         fmt = options["format"] or (suffix if suffix in ("csv", "xml") else "txt")
         try:
-            result = list_import(system=system, data=path.read_bytes(), format=str(fmt))
+            with history_context(command="import_list", file=path.name):
+                result = list_import(system=system, data=path.read_bytes(), format=str(fmt))
         except ListImportError as exc:
             for problem in exc.problems:
                 self.stderr.write(_(problem.template) % dict(problem.params))
