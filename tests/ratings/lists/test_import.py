@@ -111,6 +111,11 @@ def test_reimport_matches_by_fide_id_and_keeps_the_registry(excerpt: bytes) -> N
     second = list_import(system=system, data=excerpt, format="txt")
     assert (second.players_created, second.players_updated, second.ratings_written) == (0, 0, 0)
     assert Player.objects.count() == 500 and PlayerRating.objects.filter(system=system).count() == 500
+    # History (docs/audit.md): the completed player's change is recorded; the 499 players the
+    # list created are not (the import job is their record).
+    events = Player.pgh_event_model.objects  # type: ignore[attr-defined]  # set by @pghistory.track
+    assert not events.filter(pgh_label="insert", pgh_obj_id__in=Player.objects.exclude(pk=mine.pk)).exists()
+    assert events.filter(pgh_label="update", pgh_obj_id=mine.pk).exists()
 
 
 BAD_TXT = (
