@@ -43,6 +43,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="per kind")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--system-code", default="synth")
+    parser.add_argument("--write-queries", metavar="PATH",
+                        help="also write the queries, one per line (for bench/search_wrk.lua)")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("set DATABASE_URL to a PostgreSQL database (the search needs pg_trgm)")
@@ -96,6 +98,11 @@ def main() -> None:
         finally:
             sql_seconds.append(time.perf_counter() - started)
 
+    if args.write_queries:
+        state = rng.getstate()
+        with open(args.write_queries, "w", encoding="utf-8") as out:
+            out.writelines(make() + "\n" for make in kinds.values() for _ in range(args.queries))
+        rng.setstate(state)
     print(f"{'kind':44} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} | {'SQL p50':>7} {'p99':>7} | matches")
     with connection.execute_wrapper(timed):
         for kind, make in kinds.items():
