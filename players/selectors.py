@@ -31,6 +31,8 @@ from players.names import fold
 #: Words shorter than this are matched at the start of a word of the name (initials); longer
 #: ones anywhere in it. pg_trgm needs 3 characters to look a LIKE pattern up in its index.
 TRIGRAM_MIN = 3
+#: Page numbers above this are read as this (then as the last page).
+MAX_PAGE = 1_000_000
 _WORDS = re.compile(r"\w+")
 _ID = re.compile(r"^[0-9A-Za-z\-]*[0-9][0-9A-Za-z\-]*$")
 
@@ -129,7 +131,7 @@ def player_search(*, query: str, page: int = 1, per_page: int = 50) -> PlayerSea
     query = query.strip()
     kind = search_kind(query)
     per_page = max(1, per_page)
-    page = max(1, page)
+    page = max(1, min(page, MAX_PAGE))  # an OFFSET past bigint is a database error
     qs = players_matching(query=query)
     if kind == "all":
         # No filter: the whole registry by name (as the home page, an exact count: about 0.1 s

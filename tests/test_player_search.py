@@ -96,6 +96,8 @@ def test_pages() -> None:
     assert len(pages) == len(set(pages)) == 23
     beyond = player_search(query="puig joan", page=99, per_page=10)
     assert beyond.page == 3 and [p.pk for p in beyond.players] == [p.pk for p in last.players]
+    assert player_search(query="puig joan", page=10**30, per_page=10).page == 3
+    assert player_search(query="", page=10**30, per_page=10).page == 3  # 24 players
 
 
 def test_page_shows_page_n_of_m_and_links(client) -> None:
