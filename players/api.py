@@ -2,7 +2,7 @@ from django.db.models import QuerySet
 from rest_framework import serializers, viewsets
 
 from players.models import Player
-from players.selectors import players_matching
+from players.selectors import MATCH_CAP, players_matching
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -20,5 +20,5 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         query = self.request.query_params.get("q", "")
         if query and self.action == "list":
             # The page's search (players.selectors), best first; ?limit=&offset= page it.
-            return players_matching(query=query)[:200]
+            return players_matching(query=query, cap=MATCH_CAP)[:200]
         return Player.objects.order_by("name_key", "id")

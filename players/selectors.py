@@ -13,7 +13,9 @@ any order:
   the name (the name_key b-tree serves that range: name_key is COLLATE "C").
 
 Ranking: the folded query equal to the name, then the name starting with it, then trigram
-similarity to it (closest first), then alphabetical.
+similarity to it (closest first), then alphabetical. A broad query ("mar": 56,000 of 500,000
+players) ranks at most MATCH_CAP + 1 matches plus MATCH_CAP names starting with it, and says
+"more than MATCH_CAP": ranking every match would cost about a second.
 """
 from __future__ import annotations
 
@@ -31,6 +33,9 @@ from players.names import fold
 #: Words shorter than this are matched at the start of a word of the name (initials); longer
 #: ones anywhere in it. pg_trgm needs 3 characters to look a LIKE pattern up in its index.
 TRIGRAM_MIN = 3
+#: A name search ranks at most this many matches (plus the names starting with the query):
+#: more means "more than MATCH_CAP players", and the user adds letters. See players_matching.
+MATCH_CAP = 1000
 #: Page numbers above this are read as this (then as the last page).
 MAX_PAGE = 1_000_000
 _WORDS = re.compile(r"\w+")
@@ -49,6 +54,9 @@ class PlayerSearchResult:
     total: int
     page: int
     per_page: int
+    #: More than `cap` players match: `total` counts the ones ranked, not every match.
+    capped: bool = False
+    cap: int = MATCH_CAP
 
     @property
     def num_pages(self) -> int:
@@ -87,9 +95,15 @@ def search_kind(query: str) -> SearchKind:
     return "id" if _ID.match(query) else "name"
 
 
-def players_matching(*, query: str) -> QuerySet[Player]:
+def players_matching(*, query: str, cap: int | None = None) -> QuerySet[Player]:
     """Players matching `query`, best first (see the module's docstring); all players by name
-    for an empty query. A queryset: the API pages it itself."""
+    for an empty query. A queryset: the API pages it itself.
+
+    With `cap`, a name search ranks at most `cap` + 1 of the matches (any, as the index finds
+    them) together with up to `cap` names that start with the query: a broad query ("mar")
+    costs what `cap` matches cost rather than tens of thousands, and the closest names (equal
+    to the query, starting with it) still come first. More than `cap` results then mean
+    "more than `cap` matches"."""
     query = query.strip()
     kind = search_kind(query)
     if kind == "all":
@@ -109,8 +123,17 @@ def players_matching(*, query: str) -> QuerySet[Player]:
             condition &= Q(name_key__contains=word)
         else:
             condition &= Q(name_key__startswith=word) | Q(name_key__contains=f" {word}")
+    matches = Player.objects.filter(condition)
+    if cap is not None:
+        # order_by(): no ORDER BY (the model's ordering would sort every match), so the scan
+        # stops after cap + 1 rows. A name starting with the folded query holds each of its
+        # words (at a word start), so the prefix part needs no other condition: it walks the
+        # name_key b-tree (COLLATE "C": LIKE 'q%' is a range) in order and stops at `cap`.
+        some = matches.order_by().values("id")[:cap + 1]
+        prefix = Player.objects.filter(name_key__startswith=folded).order_by("name_key").values("id")[:cap]
+        matches = Player.objects.filter(id__in=some.union(prefix))
     return (
-        Player.objects.filter(condition)
+        matches
         .annotate(
             closeness=Case(
                 When(name_key=folded, then=Value(0)),
@@ -124,15 +147,18 @@ def players_matching(*, query: str) -> QuerySet[Player]:
     )
 
 
-def player_search(*, query: str, page: int = 1, per_page: int = 50) -> PlayerSearchResult:
+def player_search(
+    *, query: str, page: int = 1, per_page: int = 50, cap: int = MATCH_CAP
+) -> PlayerSearchResult:
     """One page of the players matching `query` (by name in any order, with or without accents
     or commas, by part of a name or an initial, or exactly by federation ID or FIDE ID), with
-    the number of matches. A page past the last gives the last page."""
+    the number of matches. A page past the last gives the last page. A name matching more than
+    `cap` players gives `capped` and the best of them (players_matching)."""
     query = query.strip()
     kind = search_kind(query)
     per_page = max(1, per_page)
     page = max(1, min(page, MAX_PAGE))  # an OFFSET past bigint is a database error
-    qs = players_matching(query=query)
+    qs = players_matching(query=query, cap=cap if kind == "name" else None)
     if kind == "all":
         # No filter: the whole registry by name (as the home page, an exact count: about 0.1 s
         # on 500,000 players); the page comes off the name_key index.
@@ -153,7 +179,8 @@ def player_search(*, query: str, page: int = 1, per_page: int = 50) -> PlayerSea
             page = max(1, math.ceil(total / per_page))
             start = (page - 1) * per_page
             players = list(counted[start:start + per_page])
-    return PlayerSearchResult(query, kind, players, total, page, per_page)
+    capped = kind == "name" and total > cap
+    return PlayerSearchResult(query, kind, players, total, page, per_page, capped, cap)
 
 
 def player_get(*, fed_id: str) -> Player:

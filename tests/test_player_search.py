@@ -6,6 +6,7 @@ import random
 
 import pytest
 from django.db import connection
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 from players.models import Player
@@ -152,3 +153,21 @@ def test_empty_query_lists_everyone_by_name() -> None:
     assert result.kind == "all" and result.total == 2 and result.num_pages == 2
     assert result.players == [a]
     assert player_search(query=",", page=2, per_page=1).players == [b]
+
+
+def test_a_broad_query_ranks_a_capped_set_with_the_closest_first(client) -> None:
+    for n in range(12):
+        make_player(surname=f"Comas{chr(97 + n)} Vidal", given_name="Pere")   # inside the name
+    make_player(surname="Vidal", given_name="Marc")                            # starts with it
+    exact = make_player(surname="Vidal", given_name="")                        # equal to it
+    result = player_search(query="vidal", page=1, per_page=50, cap=5)
+    assert result.capped and 6 <= result.total <= 11
+    assert [p.surname for p in result.players[:2]] == ["Vidal", "Vidal"]
+    assert result.players[0].pk == exact.pk
+    assert not player_search(query="vidal", page=1, per_page=50, cap=14).capped
+    assert player_search(query="vidal", page=1, per_page=50, cap=14).total == 14
+    html = client.get(reverse("players:list"), {"q": "vidal"}).content.decode()
+    assert "14 players found." in html and "More than" not in html
+    capped = player_search(query="vidal", page=1, per_page=50, cap=5)
+    html = render_to_string("players/list.html", {"result": capped, "q": "vidal"})
+    assert "More than 5 players match" in html and "players found" not in html
