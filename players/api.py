@@ -2,7 +2,7 @@ from django.db.models import QuerySet
 from rest_framework import serializers, viewsets
 
 from players.models import Player
-from players.selectors import player_search
+from players.selectors import MATCH_CAP, players_matching
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -19,5 +19,6 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[Player]:
         query = self.request.query_params.get("q", "")
         if query and self.action == "list":
-            return player_search(query=query, limit=200)
+            # The page's search (players.selectors), best first; ?limit=&offset= page it.
+            return players_matching(query=query, cap=MATCH_CAP)[:200]
         return Player.objects.order_by("name_key", "id")

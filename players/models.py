@@ -4,6 +4,7 @@ from typing import Any
 
 import pghistory
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -118,7 +119,12 @@ class Player(models.Model):
         # PostgreSQL: fillfactor 70 (migration 0003) leaves room on each page for in-place
         # (HOT) updates of unindexed columns, e.g. a list import filling in birth years.
         constraints = [models.UniqueConstraint(fields=["fed_id"], name="player_unique_fed_id")]
-        indexes = [models.Index(fields=["name_key"], name="player_name_key_idx")]
+        # name_key trigram GIN (migration 0006): the player search's name words
+        # (players.selectors: LIKE '%word%' on the folded key, any order).
+        indexes = [
+            models.Index(fields=["name_key"], name="player_name_key_idx"),
+            GinIndex(fields=["name_key"], opclasses=["gin_trgm_ops"], name="player_name_key_trgm"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.surname}, {self.given_name}"
