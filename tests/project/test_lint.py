@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE_LIBRARIES = ["ratings.engine.*", "tournaments.reports.*"]
+PURE_LIBRARIES = ["ratings.engine.*", "tournaments.reports.*", "config.embedded_db", "config.localrun"]
 
 
 @pytest.mark.skipif(shutil.which("ruff") is None and not (Path(sys.executable).parent / "ruff").exists(),
