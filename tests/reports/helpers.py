@@ -6,7 +6,19 @@ import pytest
 
 from tournaments.reports import ParsedReport, decode_report, parse_trf
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "trf"
+
+def _shared_trf() -> Path:
+    """``../shared/data/trf`` beside the repository; from a git worktree kept in a folder of
+    worktrees (``…/wt/<name>``), the ``shared`` folder one level further up."""
+    repo = Path(__file__).resolve().parents[2]
+    candidates = [repo / ".." / "shared", repo / ".." / ".." / "shared"]
+    for shared in candidates:
+        if (shared / "data" / "trf").is_dir():
+            return shared / "data" / "trf"
+    return candidates[0] / "data" / "trf"
+
+
+DATA = _shared_trf()
 
 
 def sample_path(name: str) -> Path:
