@@ -121,6 +121,16 @@ class ReportLine:
 SURE_MATCHES = frozenset({"fed_id", "fide_id", "name_birth"})
 
 
+def fide_id_int(value: object) -> int | None:
+    """A reported FIDE ID as the registry's bigint: ASCII digits only (``"²²".isdigit()`` is
+    true but ``int("²²")`` raises) and at most 18 of them; else None (no match by FIDE ID)."""
+    text = str(value or "")
+    digits = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or not digits or len(digits) > 18:
+        return None
+    return int(digits)
+
+
 def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
     """Match lines (objects with start_rank, fed_id, fide_id, name, birth_year) to the registry.
 
@@ -138,12 +148,13 @@ def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
             out[ln.start_rank] = ("fed_id", [by_fed[ln.fed_id]])
         else:
             rest.append(ln)
-    fide_ids = {int(ln.fide_id) for ln in rest if ln.fide_id and str(ln.fide_id).isdigit()}
+    fide_ids = {fide_id_int(ln.fide_id) for ln in rest} - {None}
     by_fide = dict(Player.objects.filter(fide_id__in=fide_ids).values_list("fide_id", "id")) if fide_ids else {}
     remaining = []
     for ln in rest:
-        if ln.fide_id and str(ln.fide_id).isdigit() and int(ln.fide_id) in by_fide:
-            out[ln.start_rank] = ("fide_id", [by_fide[int(ln.fide_id)]])
+        fide_id = fide_id_int(ln.fide_id)
+        if fide_id is not None and fide_id in by_fide:
+            out[ln.start_rank] = ("fide_id", [by_fide[fide_id]])
         else:
             remaining.append(ln)
     keys = {name_key_of(ln.name) for ln in remaining if ln.name}

@@ -196,7 +196,8 @@ def report_upload(*, tournament: Tournament, user: Any, data: bytes, filename: s
     try:
         text = decode_report(data, max_bytes=settings.REPORT_MAX_BYTES)
     except ReportDecodeError as exc:
-        problems = [_plain_problem(exc.code, exc.template, **exc.params)]
+        problems = [{**_plain_problem(exc.code, exc.template, **exc.params),
+                     "line": exc.line, "column": exc.column}]
     else:
         parsed = parse_report(text, format=family)
         problems = [problem_to_dict(p) for p in parsed.problems]
@@ -425,7 +426,7 @@ def players_confirm(*, tournament: Tournament, user: Any, picks: dict[int, str],
                 player = Player(fed_id=fed_id, surname=surname[:120], given_name=(given or "-")[:120],
                                 sex=line.sex or "M", birth_year=line.birth_year,
                                 federation=line.federation or "ESP",
-                                fide_id=int(line.fide_id) if line.fide_id.isdigit() else None,
+                                fide_id=selectors.fide_id_int(line.fide_id),
                                 title=line.title if line.title in dict(Title.choices)
                                 else "")
                 player.full_clean(validate_unique=True)

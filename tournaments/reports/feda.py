@@ -11,21 +11,31 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from .collector import collector_paused
 from .fields import Field, split_fields
-from .problems import Problem, error, warning
+from .numbers import SMALLINT_MAX, is_ascii_digits
+from .problems import error, warning
 from .records import ParsedReport, ReportHeader, ReportPlayer
+from .text import report_lines
 from .validate import check_players, sort_problems
 
 FIELDS = ("code", "name", "sex", "federation", "birth_date", "points", "games",
           "opponents_average")
 _SEX = {"m": "m", "v": "m", "h": "m", "f": "w", "w": "w", "d": "w"}
-_DATE = re.compile(r"^(\d{1,2})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{2}|\d{4})$")
-_JOINED = re.compile(r"^(\d{1,3})\.(\d{4})$")
+_DATE = re.compile(r"^(\d{1,2})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{2}|\d{4})$", re.ASCII)
+_JOINED = re.compile(r"^(\d{1,3})\.(\d{4})$", re.ASCII)
+# A code, maybe quoted, then the separator. No two blank runs meet (`\s*"?\s*` would
+# backtrack quadratically on a long run of blanks).
+_START = re.compile(r'"?\s*[0-9A-Za-z]{1,10}\s*(?:"\s*)?[,;]', re.ASCII)
+_POINTS = re.compile(r"\d{1,3}(\.\d{1,2})?", re.ASCII)
+_GAMES = re.compile(r"\d{1,3}", re.ASCII)
+_AVERAGE = re.compile(r"\d{1,4}", re.ASCII)
+_FEDERATION = re.compile(r"[A-Z]{2,3}", re.ASCII)
 
 
 def is_feda_line(line: str) -> bool:
     s = line.strip()
-    if not re.match(r'^"?\s*[0-9A-Za-z]{1,10}\s*"?\s*[,;]', s):
+    if not _START.match(s):
         return False
     return max(s.count(","), s.count(";")) >= 6
 
@@ -36,14 +46,14 @@ def _year(two: int, reference_year: int) -> int:
     return full if full <= reference_year - 4 else 1900 + two
 
 
+@collector_paused()
 def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
     """Parse a FEDA ASCII file into players (with declared points, games and average)."""
     ref = reference_year or date.today().year
-    problems: list[Problem] = []
     players: list[ReportPlayer] = []
-    columns: dict[tuple[int, str], int] = {}
+    code_columns: dict[int, int] = {}  # start rank → column of the code (duplicate IDs)
     ignored: list[int] = []
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines, problems = report_lines(text)
     for lineno, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -68,9 +78,12 @@ def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
                                   found=len(fields)))
             continue
         rank = len(players) + 1
+        if rank > SMALLINT_MAX:  # start ranks are smallints: the rest is not read
+            problems.append(error("number_out_of_range", line=lineno, column=1,
+                                  field="start_rank", value=rank, low=1, high=SMALLINT_MAX))
+            break
         f = dict(zip(FIELDS, fields, strict=True))
-        for name, fl in f.items():
-            columns[(rank, name)] = fl.column
+        code_columns[rank] = fields[0].column
 
         def bad(code: str, name: str, *, _line: int = lineno,
                 _f: dict[str, Field] = f, **params: object) -> None:
@@ -79,7 +92,7 @@ def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
 
         code = f["code"].text.replace(" ", "")
         national_id = ""
-        if not code.isdigit() or len(code) > 8:
+        if not is_ascii_digits(code) or len(code) > 8:
             bad("malformed_number", "code", value=f["code"].text)
         elif int(code):
             national_id = str(int(code))
@@ -91,7 +104,7 @@ def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
         if not sex:
             bad("invalid_sex", "sex", rank=rank, value=sex_raw)
         fed = f["federation"].text.upper()
-        if not re.fullmatch(r"[A-Z]{2,3}", fed):
+        if not _FEDERATION.fullmatch(fed):
             bad("invalid_federation", "federation", rank=rank, value=f["federation"].text)
         birth: date | None = None
         raw = f["birth_date"].text
@@ -109,19 +122,19 @@ def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
         points: float | None = None
         p_raw = f["points"].text
         p_txt = p_raw.replace(",", ".") if delimiter == ";" else p_raw
-        if re.fullmatch(r"\d{1,3}(\.\d{1,2})?", p_txt) and float(p_txt) * 2 == int(
+        if _POINTS.fullmatch(p_txt) and float(p_txt) * 2 == int(
                 float(p_txt) * 2):
             points = float(p_txt)
         else:
             bad("malformed_number", "points", value=p_raw)
         games: int | None = None
-        if re.fullmatch(r"\d{1,3}", f["games"].text):
+        if _GAMES.fullmatch(f["games"].text):
             games = int(f["games"].text)
         else:
             bad("malformed_number", "games", value=f["games"].text)
         average: int | None = None
         a_raw = f["opponents_average"].text
-        if re.fullmatch(r"\d{1,4}", a_raw):
+        if _AVERAGE.fullmatch(a_raw):
             average = int(a_raw)
             if average and not 1000 <= average <= 3000:
                 problems.append(warning("invalid_rating", line=lineno,
@@ -139,7 +152,7 @@ def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
         ))
 
     def column_of(p: ReportPlayer, field: str) -> int | None:
-        return columns.get((p.start_rank, "code" if field == "national_id" else field))
+        return code_columns.get(p.start_rank) if field == "national_id" else None
 
     kept, player_problems = check_players(players, column_of=column_of)
     problems += player_problems

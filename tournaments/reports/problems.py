@@ -6,9 +6,9 @@ formats it with ``params`` (CONTRIBUTING.md, "Messages that users read").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, SupportsIndex
 
 Severity = Literal["error", "warning"]
 
@@ -51,6 +51,55 @@ class Problem:
         return f"{self.severity} [{self.code}] {where}{self.message}"
 
 
+# A report lists at most this many problems (errors first): a file of junk gives a readable
+# list and bounded memory, not a million rows (validate.sort_problems).
+MAX_PROBLEMS = 1000
+
+
+class ProblemList(list[Problem]):
+    """A list of problems that keeps at most ``MAX_PROBLEMS`` errors and as many warnings,
+    and counts the others (``left_out``), so memory stays bounded whatever the file."""
+
+    def __init__(self, problems: Iterable[Problem] = ()) -> None:
+        super().__init__()
+        self.errors = 0
+        self.warnings = 0
+        self.left_out_errors = 0
+        self.left_out_warnings = 0
+        self.extend(problems)
+
+    def append(self, p: Problem, /) -> None:
+        if p.severity == "error":
+            if self.errors < MAX_PROBLEMS:
+                self.errors += 1
+                super().append(p)
+            else:
+                self.left_out_errors += 1
+        elif self.warnings < MAX_PROBLEMS:
+            self.warnings += 1
+            super().append(p)
+        else:
+            self.left_out_warnings += 1
+
+    def extend(self, problems: Iterable[Problem], /) -> None:
+        for p in problems:
+            self.append(p)
+        if isinstance(problems, ProblemList):
+            self.left_out_errors += problems.left_out_errors
+            self.left_out_warnings += problems.left_out_warnings
+
+    def __iadd__(self, problems: Iterable[Problem], /) -> ProblemList:  # type: ignore[override, misc]
+        self.extend(problems)
+        return self
+
+    def insert(self, index: SupportsIndex, p: Problem, /) -> None:
+        raise NotImplementedError("ProblemList only appends")
+
+
+# The only codes of problems about the whole file (``line`` is None); every other problem
+# has a line (1-based) and, where it is one field, a column.
+WHOLE_FILE_CODES = frozenset({"no_players", "too_many_problems"})
+
 # Every template, by code. Parsers build problems through ``problem()`` so a code always
 # carries the same message whichever format it was found in.
 TEMPLATES: dict[str, str] = {
@@ -63,13 +112,28 @@ TEMPLATES: dict[str, str] = {
     ),
     "no_players": _("The report contains no players"),
     "unknown_line": _("Line ignored: unknown record %(record)s"),
+    "column_ruler": _("Line %(lineno)s looks like a column ruler; ignored"),
+    "control_character": _("Control character %(value)s: a report is plain text"),
+    "too_many_problems": _("%(count)s more problems are not listed"),
     # fields
     "malformed_number": _("%(field)s: %(value)s is not a valid number"),
+    "number_out_of_range": _("%(field)s: %(value)s is out of range (%(low)s to %(high)s)"),
     "invalid_date": _("%(field)s: %(value)s is not a date"),
+    "ambiguous_date": _(
+        "%(field)s: %(value)s can be read more than one way; read as %(date)s (%(reading)s)"
+    ),
+    "dates_reversed": _("The end date %(end)s is before the start date %(start)s"),
     "invalid_sex": _("Player %(rank)s: sex %(value)s is not m or w"),
     "unknown_title": _("Player %(rank)s: unknown title %(value)s"),
     "invalid_colour": _("Round %(round)s: player %(rank)s has colour %(value)s (w, b or -)"),
     "invalid_result": _("Round %(round)s: player %(rank)s has result %(value)s"),
+    "bye_draw_sign": _(
+        "Round %(round)s: player %(rank)s has a bye written %(value)s; "
+        "read as a half-point bye (H)"
+    ),
+    "separator_not_blank": _(
+        "Player %(rank)s: %(value)s where a blank column separates the fields; ignored"
+    ),
     "missing_name": _("Player %(rank)s has no name"),
     "invalid_federation": _("Player %(rank)s: federation %(value)s is not three letters"),
     "invalid_rating": _("Player %(rank)s: rating %(value)s is out of range"),
@@ -118,6 +182,17 @@ TEMPLATES: dict[str, str] = {
 }
 
 
+# A value shown in a message is cut to this many characters (a 5 MiB line is not a message).
+SHOWN_CHARS = 40
+
+
+def shown(value: object) -> object:
+    """``value`` as it goes into params: long strings are cut with an ellipsis."""
+    if isinstance(value, str) and len(value) > SHOWN_CHARS:
+        return value[: SHOWN_CHARS - 1] + "…"
+    return value
+
+
 def problem(
     severity: Severity,
     code: str,
@@ -132,7 +207,7 @@ def problem(
         severity=severity,
         code=code,
         template=TEMPLATES[code],
-        params=params,
+        params={k: shown(v) for k, v in params.items()},
         line=line,
         column=column,
         field=field,

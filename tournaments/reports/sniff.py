@@ -16,8 +16,8 @@ _FAMILY: dict[str, Family] = {
     "trf": "trf", "trf16": "trf", "trf26": "trf", "trfx": "trf", "txt": "trf", "tab": "trf",
     "feda": "feda", "ascii": "feda", "csv": "csv",
 }
-_TRF_PLAYER = re.compile(r"^001 [ \d]{3}\d")
-_TRF_HEADER = re.compile(r"^(012|022|032|042|052|062|092|102|XXR|142) ")
+_TRF_PLAYER = re.compile(r"^001 [ \d]{3}\d", re.ASCII)
+_TRF_HEADER = re.compile(r"^(012|022|032|042|052|062|092|102|XXR|142) ", re.ASCII)
 
 
 def sniff_format(text: str) -> Family | None:

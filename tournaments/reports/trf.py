@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import re
 from datetime import date
 
-from .dates import parse_birth, parse_date
-from .problems import Problem, error, warning
+from .collector import collector_paused
+from .dates import choose_header_dates, parse_birth, parse_date
+from .numbers import RATING_MAX, SMALLINT_MAX, NumberError, is_ascii_digits, read_int, read_points
+from .problems import error, warning
 from .records import ParsedReport, ReportFormat, ReportHeader, ReportPlayer, ReportTeam
+from .text import report_lines
 from .validate import RoundEntry, build_games, check_players, check_points, is_dummy, sort_problems
 
 TITLES = {
@@ -36,22 +40,80 @@ _HEADER_INT = {"062": "declared_players", "072": "declared_rated_players",
                "082": "declared_teams"}
 _COLUMNS = {"start_rank": 5, "sex": 10, "title": 11, "name": 15, "rating": 49,
             "federation": 54, "fide_id": 58, "birth_date": 70, "points": 81, "rank": 86}
-_IGNORED_PREFIX = re.compile(r"^(XX.|BB.|DAT|###|[A-Z]{3}\b|\d{3}\b)")
+_IGNORED_PREFIX = re.compile(r"^(XX.|BB.|DAT|###|[A-Z]{3}\b|\d{3}\b)", re.ASCII)
 _FAST_SLOT = re.compile(r"( {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4}| {4}) ([wWbB\- ]) ([10=+\-WDLHFUZwdlhfuz ])\Z")
+# A whole row of well-formed cells, each followed by its two blanks (the row is padded to a
+# multiple of 10 first), and the cells of such a row.
+_ROW = re.compile(
+    r"(?:(?: {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4}| {4}) [wWbB\- ] [10=+\-WDLHFUZwdlhfuz ]  )*",
+    re.ASCII)
+_ROW_CELLS = re.compile(r"(....) (.) (.)  ")
+_new_entry = tuple.__new__
+# Opponent cells as written → start rank (shared int objects, no int() per cell); 0 → None.
+_OPPONENTS: dict[str, int | None] = {
+    **{f"{i:04d}": i or None for i in range(10000)},
+    **{f"{i:4d}": i or None for i in range(10000)},
+    "    ": None,
+}
+_COLOURS = {"w": "w", "W": "w", "b": "b", "B": "b", "-": "-", " ": "-"}
+_RESULTS = {" ": "", **{c: c.upper() for c in "10=+-WDLHFUZwdlhfuz"}}
 ROUND0 = 92  # column of round 1's opponent
 ROUND_STEP = 10
+# Columns of a `001` line that separate its fields and must be blank (column 4 is the
+# record rule); in each round cell, the columns after the opponent and after the colour,
+# then the two before the next round.
+PLAYER_GAPS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
+_NUMBERS = re.compile(r"[0-9]+", re.ASCII)
+_ONES = "0123456789" * 2
+
+
+_COLUMNS_OF_CELLS: list[tuple[int, int, int]] = []
+
+
+def _cell_columns(cells: int) -> list[tuple[int, int, int]]:
+    """(opponent, colour, result) columns of the first ``cells`` rounds, shared by every
+    line (one set of int objects, not three new ones per cell). A longer list replaces the
+    shared one whole, so threads never see it half built."""
+    global _COLUMNS_OF_CELLS
+    known = _COLUMNS_OF_CELLS
+    if len(known) < cells:
+        known = [(col, col + 5, col + 7)
+                 for col in range(ROUND0, ROUND0 + ROUND_STEP * cells, ROUND_STEP)]
+        _COLUMNS_OF_CELLS = known
+    return known
 
 
 def _col(player: ReportPlayer, field: str) -> int | None:
     return _COLUMNS.get(field)
 
 
-def split_lines(text: str) -> list[str]:
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+def record_code(line: str) -> str:
+    """Columns 1–3, when column 4 is blank or the line ends there; else "" (no record:
+    ``0123456789…`` is not a `012` line)."""
+    return line[:3] if len(line) <= 3 or line[3] == " " else ""
+
+
+def is_ruler(line: str) -> bool:
+    """A column ruler: ``0123456789012…`` (or from ``1``), or the tens line above it
+    (``         1         2``) — digits only, counting the columns."""
+    s = line.rstrip()
+    if len(s) < 10 or not s.isascii():
+        return False
+    if s.isdigit():
+        start = int(s[0])
+        ones = _ONES[start:start + 10] * (len(s) // 10 + 1)
+        return s == ones[:len(s)]
+    if not s.replace(" ", "").isdigit():
+        return False
+    tokens = list(_NUMBERS.finditer(s))
+    return len(tokens) >= 2 and all(
+        b.end() - a.end() == ROUND_STEP and int(b.group()[-1]) == (int(a.group()[-1]) + 1) % 10
+        for a, b in itertools.pairwise(tokens)
+    )
 
 
 def is_trf26(lines: list[str]) -> bool:
-    return any(ln[:3] in TRF26_RECORDS or ln.startswith("###") for ln in lines)
+    return any(record_code(ln) in TRF26_RECORDS or ln.startswith("###") for ln in lines)
 
 
 def _cut(line: str, first: int, last: int) -> str:
@@ -59,34 +121,16 @@ def _cut(line: str, first: int, last: int) -> str:
     return line[first - 1:last]
 
 
-def _int(text: str) -> int | None:
-    s = text.strip()
-    if not s:
-        return None
-    if not s.isdigit() or not s.isascii():
-        raise ValueError(s)
-    return int(s)
-
-
-def _float(text: str) -> float | None:
-    s = text.strip().replace(",", ".")
-    if not s:
-        return None
-    if not re.fullmatch(r"\d{1,4}(\.\d{1,2})?|\.\d", s):
-        raise ValueError(s)
-    return float(s)
-
-
 class _TrfReader:
     def __init__(self, text: str) -> None:
-        self.lines = split_lines(text)
-        self.problems: list[Problem] = []
+        self.lines, self.problems = report_lines(text)
         self.players: list[ReportPlayer] = []
         self.entries: list[RoundEntry] = []
         self.teams: list[ReportTeam] = []  # 013 (TRF16)
         self.teams26: list[ReportTeam] = []  # 310 (TRF26, replaces 013)
         self.ignored: list[int] = []
         self.header: dict[str, object] = {}
+        self.raw_dates: dict[str, tuple[int, int, str]] = {}  # field → line, column, text
         self.deputies: list[str] = []
         self.round_dates: list[date | None] = []
         self.declared_rounds: int | None = None
@@ -94,14 +138,28 @@ class _TrfReader:
 
     # --- helpers ---------------------------------------------------------
     def number(self, lineno: int, column: int, field: str, text: str,
-               *, severity: str = "error") -> int | None:
+               *, severity: str = "error", high: int = SMALLINT_MAX) -> int | None:
+        """An ASCII whole number in 0–``high``; a problem is recorded and
+        :class:`NumberError` (a ``ValueError``) raised when it is not one."""
         try:
-            return _int(text)
-        except ValueError:
+            return read_int(text, high=high)
+        except NumberError as exc:
             make = error if severity == "error" else warning
-            self.problems.append(make("malformed_number", line=lineno, column=column,
-                                      field=field, value=text.strip()))
+            if exc.code == "number_out_of_range":
+                self.problems.append(make(exc.code, line=lineno, column=column, field=field,
+                                          value=text.strip(), low=exc.low, high=exc.high))
+            else:
+                self.problems.append(make("malformed_number", line=lineno, column=column,
+                                          field=field, value=text.strip()))
             raise
+
+    def gaps(self, lineno: int, line: str, columns: tuple[int, ...], rank: int) -> None:
+        """Warn about anything in columns that separate fields (it is ignored)."""
+        for col in columns:
+            ch = line[col - 1:col]
+            if ch and ch != " ":
+                self.problems.append(warning("separator_not_blank", line=lineno, column=col,
+                                             field="separator", rank=rank, value=ch))
 
     # --- records ---------------------------------------------------------
     def header_line(self, lineno: int, code: str, line: str) -> None:
@@ -113,13 +171,11 @@ class _TrfReader:
                 self.header[_HEADER_INT[code]] = self.number(
                     lineno, 5, _HEADER_INT[code], value, severity="warning")
         elif code in ("042", "052"):
+            # read with the other date and the round dates once the file is read
             field = "start_date" if code == "042" else "end_date"
             if value:
-                d = parse_date(value)
-                if d is None:
-                    self.problems.append(warning("invalid_date", line=lineno, column=5,
-                                                 field=field, value=value))
-                self.header[field] = d
+                column = len(line) - len(line[4:].lstrip()) + 1
+                self.raw_dates[field] = (lineno, column, value)
         elif code == "112":
             if value:
                 self.deputies.append(value)
@@ -128,6 +184,11 @@ class _TrfReader:
             k = 0
             while ROUND0 + ROUND_STEP * k <= len(line):
                 col = ROUND0 + ROUND_STEP * k
+                if k == SMALLINT_MAX:
+                    self.problems.append(warning(
+                        "number_out_of_range", line=lineno, column=col, field="round",
+                        value=k + 1, low=1, high=SMALLINT_MAX))
+                    break
                 raw = _cut(line, col, col + 7).strip()
                 d = parse_date(raw, short_year_first=True) if raw else None
                 if raw and d is None:
@@ -139,10 +200,40 @@ class _TrfReader:
                 dates.pop()
             self.round_dates = dates
 
+    def header_dates(self) -> None:
+        """042/052 read together with the round dates (dates.choose_header_dates): the
+        reading that fits is kept, with a warning when there was a choice to make."""
+        if not self.raw_dates:
+            return
+        start = self.raw_dates.get("start_date")
+        end = self.raw_dates.get("end_date")
+        chosen = choose_header_dates(start[2] if start else "", end[2] if end else "",
+                                     self.round_dates)
+        for field, raw, reading, ambiguous in (
+                ("start_date", start, chosen.start, chosen.start_ambiguous),
+                ("end_date", end, chosen.end, chosen.end_ambiguous)):
+            if raw is None:
+                continue
+            lineno, column, value = raw
+            if reading is None:
+                self.problems.append(warning("invalid_date", line=lineno, column=column,
+                                             field=field, value=value))
+                self.header[field] = None
+                continue
+            self.header[field] = reading.date
+            if ambiguous:
+                self.problems.append(warning(
+                    "ambiguous_date", line=lineno, column=column, field=field, value=value,
+                    date=reading.date.isoformat(), reading=reading.name or value))
+        if chosen.reversed and start and end and chosen.start and chosen.end:
+            self.problems.append(warning(
+                "dates_reversed", line=end[0], column=end[1], field="end_date",
+                start=chosen.start.date.isoformat(), end=chosen.end.date.isoformat()))
+
     def rounds_line(self, lineno: int, line: str) -> None:
         # `XXR n` (TRF16 + JaVaFo) or `142 n` (TRF26)
         with contextlib.suppress(ValueError):
-            self.declared_rounds = self.number(lineno, 5, "rounds", line[4:].strip()[:4],
+            self.declared_rounds = self.number(lineno, 5, "rounds", (line[4:].split() or [""])[0],
                                                severity="warning")
 
     def team_013(self, lineno: int, line: str) -> None:
@@ -201,10 +292,16 @@ class _TrfReader:
         rating: int | None = None
         with contextlib.suppress(ValueError):
             rating = self.number(lineno, 49, "rating", _cut(line, 49, 52)) or None
+        if rating is not None and rating > RATING_MAX:
+            self.problems.append(warning("invalid_rating", line=lineno, column=49,
+                                         field="rating", rank=start_rank, value=rating))
+            rating = None
         fide_id = _cut(line, 58, 68).strip()
-        if fide_id and not fide_id.isdigit():
+        if fide_id and not is_ascii_digits(fide_id):
+            # refused: matching (tournaments/selectors.py) only ever sees ASCII digits
             self.problems.append(warning("malformed_number", line=lineno, column=58,
                                          field="fide_id", value=fide_id))
+            fide_id = ""
         if fide_id.strip("0") == "":
             fide_id = ""
         birth_raw = _cut(line, 70, 79)
@@ -214,10 +311,11 @@ class _TrfReader:
                                          field="birth_date", value=birth_raw.strip()))
         points: float | None = None
         try:
-            points = _float(_cut(line, 81, 84))
-        except ValueError:
-            self.problems.append(error("malformed_number", line=lineno, column=81,
-                                       field="points", value=_cut(line, 81, 84).strip()))
+            points = read_points(_cut(line, 81, 84))
+        except NumberError as exc:
+            self.problems.append(error(exc.code, line=lineno, column=81, field="points",
+                                       value=_cut(line, 81, 84).strip(), low=exc.low,
+                                       high=exc.high))
         rank: int | None = None
         with contextlib.suppress(ValueError):
             rank = self.number(lineno, 86, "rank", _cut(line, 86, 89)) or None
@@ -232,16 +330,60 @@ class _TrfReader:
         if not name:
             self.problems.append(warning("missing_name", line=lineno, column=15,
                                          field="name", rank=start_rank))
+        self.gaps(lineno, line, PLAYER_GAPS, start_rank)
         self.players.append(player)
         self.round_entries(lineno, line, start_rank)
 
+    def half_bye(self, lineno: int, col: int, rnd: int, rank: int, slot: str) -> str:
+        """`0000 - =` (Irish files): a half-point bye, read as H with a warning."""
+        self.problems.append(warning("bye_draw_sign", line=lineno, column=col + 7,
+                                     field="result", round=rnd, rank=rank,
+                                     value=slot.strip()))
+        return "H"
+
+    def row_entries(self, lineno: int, padded: str, rank: int) -> None:
+        """The cells of a row that ``_ROW`` accepted (the fast path of every clean file)."""
+        entries = self.entries
+        cells = _ROW_CELLS.findall(padded)
+        columns = _cell_columns(len(cells))
+        rnd = last = 0
+        for opp, colour, raw in cells:
+            rnd += 1
+            if opp == "    " and colour == " " and raw == " ":
+                continue
+            opponent = _OPPONENTS[opp] if opp in _OPPONENTS else (int(opp) or None)
+            result = _RESULTS[raw]
+            col, colour_col, result_col = columns[rnd - 1]
+            if result == "=" and opponent is None:
+                result = self.half_bye(lineno, col, rnd, rank, f"{opp} {colour} {raw}")
+            # tuple.__new__: the named tuple without its Python-level __new__
+            entries.append(_new_entry(RoundEntry, (rank, rnd, opponent, _COLOURS[colour],
+                                                   result, lineno, col, colour_col, result_col)))
+            last = rnd
+        if last > self.max_round:
+            self.max_round = last
+
     def round_entries(self, lineno: int, line: str, rank: int) -> None:
+        tail = line[ROUND0 - 1:]
+        cells = -(-len(tail) // ROUND_STEP)
+        if cells <= SMALLINT_MAX:
+            padded = tail + " " * (cells * ROUND_STEP - len(tail))
+            if _ROW.fullmatch(padded):
+                self.row_entries(lineno, padded, rank)
+                return
         k = 0
         while ROUND0 + ROUND_STEP * k <= len(line):
             col = ROUND0 + ROUND_STEP * k
             rnd = k + 1
             k += 1
+            if rnd > SMALLINT_MAX:  # Game.round is a smallint: the rest of the line is junk
+                self.problems.append(error("number_out_of_range", line=lineno, column=col,
+                                           field="round", value=rnd, low=1, high=SMALLINT_MAX))
+                break
             slot = line[col - 1:col + 7]
+            gap = line[col + 7:col + 9]
+            if gap and not gap.isspace():
+                self.gaps(lineno, line, (col + 8, col + 9), rank)
             if slot.isspace() or not slot:
                 continue
             m = _FAST_SLOT.match(slot)
@@ -249,9 +391,12 @@ class _TrfReader:
                 opp_text, colour, result = m.groups()
                 colour = colour.lower()
                 result = result.upper()
+                opponent = (int(opp_text) or None) if opp_text.strip() else None
+                if result == "=" and opponent is None:
+                    result = self.half_bye(lineno, col, rnd, rank, slot)
                 self.max_round = rnd if rnd > self.max_round else self.max_round
                 self.entries.append(RoundEntry(
-                    rank, rnd, int(opp_text) or None if opp_text.strip() else None,
+                    rank, rnd, opponent,
                     "-" if colour == " " else colour, "" if result == " " else result,
                     lineno, col, col + 5, col + 7,
                 ))
@@ -259,6 +404,7 @@ class _TrfReader:
             slot = slot.ljust(8)
             if not slot.strip():
                 continue
+            self.gaps(lineno, line, (col + 4, col + 6), rank)
             opp_raw, colour_raw, result_raw = slot[0:4], slot[5], slot[7]
             try:
                 opp = self.number(lineno, col, "opponent", opp_raw)
@@ -278,6 +424,8 @@ class _TrfReader:
                                            field="result", round=rnd, rank=rank,
                                            value=result_raw))
                 continue
+            if result == "=" and not opp:
+                result = self.half_bye(lineno, col, rnd, rank, slot)
             self.max_round = max(self.max_round, rnd)
             self.entries.append(RoundEntry(
                 rank=rank, round=rnd, opponent=opp or None, colour=colour, result=result,
@@ -291,7 +439,7 @@ class _TrfReader:
         for lineno, line in enumerate(self.lines, start=1):
             if not line.strip():
                 continue
-            code = line[:3]
+            code = record_code(line)
             if code == "001":
                 self.player_line(lineno, line)
             elif code in _HEADER_TEXT or code in _HEADER_INT or code in (
@@ -305,15 +453,20 @@ class _TrfReader:
                 self.team_310(lineno, line)
             else:
                 self.ignored.append(lineno)
-                if not _IGNORED_PREFIX.match(line):
+                if is_ruler(line):
+                    self.problems.append(warning("column_ruler", line=lineno, column=1,
+                                                 lineno=lineno))
+                elif not _IGNORED_PREFIX.match(line):
                     self.problems.append(warning("unknown_line", line=lineno, column=1,
-                                                 record=line[:3]))
+                                                 record=line[:3] if code else line.split()[0]))
+        self.header_dates()
         players, problems = check_players(self.players, column_of=_col)
         if not players:
             problems.append(error("no_players", line=None))
         games, game_problems = build_games(players, self.entries)
         problems += game_problems
         problems += check_points(players, games, column_of=_col)
+        self.problems += problems
         h = self.header
         header = ReportHeader(
             name=str(h.get("name", "")), city=str(h.get("city", "")),
@@ -333,7 +486,7 @@ class _TrfReader:
         )
         return ParsedReport(
             header=header, players=tuple(players), games=tuple(games),
-            teams=tuple(self.teams26 or self.teams), problems=sort_problems(self.problems + problems),
+            teams=tuple(self.teams26 or self.teams), problems=sort_problems(self.problems),
             ignored_lines=tuple(self.ignored),
         )
 
@@ -346,6 +499,7 @@ def _int_or_none(v: object) -> int | None:
     return v if isinstance(v, int) else None
 
 
+@collector_paused()
 def parse_trf(text: str) -> ParsedReport:
     """Parse a TRF16 or TRF26 report (the version is detected from the records present)."""
     return _TrfReader(text).read()

@@ -98,6 +98,8 @@ def tournaments(draw: st.DrawFn) -> ParsedReport:
 
 
 def _strip(x: object) -> object:
+    if isinstance(x, ReportGame):  # a named tuple
+        return x._replace(line=None)
     return dataclasses.replace(x, line=None)  # type: ignore[type-var]
 
 
