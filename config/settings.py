@@ -8,6 +8,7 @@ eagerly in-process (the test suite, manage.py commands); `filesystem://` → a q
 plus SECRET_KEY, ALLOWED_HOSTS and DEBUG=0, and passes `manage.py check --deploy --fail-level
 WARNING` (tests/test_settings.py runs it).
 """
+import datetime as dt
 from pathlib import Path
 
 from celery.schedules import crontab
@@ -46,6 +47,7 @@ INSTALLED_APPS = [
     "health_check",  # /healthz, config/health.py (4.x: the checks are listed there, not here)
     # Object permissions: imports every app's rules.py at start-up (docs/CONTRIBUTING.md).
     "rules.apps.AutodiscoverRulesConfig",
+    "axes",  # login lockouts (AXES_* below)
     "players",
     "periods",
     "tournaments",
@@ -64,6 +66,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -111,8 +115,28 @@ AUTH_PASSWORD_VALIDATORS = [
 # Django's model permissions granted to the roles' groups (core/roles.py), used by the admin.
 AUTHENTICATION_BACKENDS = [
     "rules.permissions.ObjectPermissionBackend",
+    # django-axes: refuses a locked-out login before ModelBackend checks the password. It answers
+    # no permission question; the rules backend authenticates nobody, so its place first is
+    # the same as axes' own "first of the list".
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+
+# Login lockouts (django-axes) on the site's and the admin's login: after AXES_FAILURE_LIMIT
+# failures for one user name from one address, that pair is refused for AXES_COOLOFF_MINUTES
+# (the attempts are rows in the database: an officer unlocks in the admin's "Access attempts",
+# or `manage.py axes_reset_username NAME`; docs/security.md). The page is the login page with
+# a message (core/lockout.py); the lockout is logged (logger "core.lockout").
+AXES_ENABLED = env.get_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = env.get_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_MINUTES = env.get_int("AXES_COOLOFF_MINUTES", 15)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=AXES_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "core.lockout.lockout_response"
+# No start-up banner on stderr (commands print one line, tests/test_settings.py); failures and
+# lockouts are still logged, with the user name masked (AXES_VERBOSE off).
+AXES_VERBOSE = False
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
