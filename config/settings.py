@@ -241,6 +241,14 @@ LIST_IMPORT_REQUEUE_MINUTES = env.get_int("LIST_IMPORT_REQUEUE_MINUTES", 15)
 
 # Periodic tasks, sent by the `beat` service (docker-compose.yml) to the workers. Old finished
 # list-import jobs are pruned every night; queued and running ones are never touched.
+# Heartbeats of running jobs (core/heartbeat.py): a beat every JOBS_HEARTBEAT_SECONDS; the
+# watchdog (every minute, below) calls a running job lost when its last beat is older than
+# JOBS_HEARTBEAT_STALE_MINUTES and its advisory lock is free, and queues it again while it has
+# been tried fewer than JOBS_MAX_ATTEMPTS times (calculation runs; a list import keeps its own
+# limit, ratings/lists/import_jobs.py MAX_ATTEMPTS), else fails it.
+JOBS_HEARTBEAT_SECONDS = env.get_int("JOBS_HEARTBEAT_SECONDS", 30)
+JOBS_HEARTBEAT_STALE_MINUTES = env.get_int("JOBS_HEARTBEAT_STALE_MINUTES", 5)
+JOBS_MAX_ATTEMPTS = env.get_int("JOBS_MAX_ATTEMPTS", 2)
 LIST_IMPORT_KEEP_DAYS = env.get_int("LIST_IMPORT_KEEP_DAYS", 180)
 if LIST_IMPORT_KEEP_DAYS < 0:
     raise env.ImproperlyConfigured(
@@ -253,6 +261,9 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=3, minute=30),
         "kwargs": {"days": LIST_IMPORT_KEEP_DAYS},
     },
+    # The watchdog of running jobs (JOBS_HEARTBEAT_* above): every minute.
+    "watch-calculation-runs": {"task": "ratings.watch_runs", "schedule": 60.0},
+    "watch-list-import-jobs": {"task": "ratings.watch_import_jobs", "schedule": 60.0},
 }
 
 # The federation this office serves (3-letter FIDE code), used for new players and reports.
