@@ -8,6 +8,7 @@ eagerly in-process (the test suite, manage.py commands); `filesystem://` → a q
 plus SECRET_KEY, ALLOWED_HOSTS and DEBUG=0, and passes `manage.py check --deploy --fail-level
 WARNING` (tests/test_settings.py runs it).
 """
+import datetime as dt
 from pathlib import Path
 
 import pghistory
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "rules.apps.AutodiscoverRulesConfig",
     "pgtrigger",  # triggers declared in models' Meta.triggers, installed by migrations
     "pghistory",  # history of the office's records (core/history.py, docs/audit.md)
+    "axes",  # login lockouts (AXES_* below)
     "players",
     "periods",
     "tournaments",
@@ -69,6 +71,8 @@ MIDDLEWARE = [
     "core.history.HistoryMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -116,8 +120,28 @@ AUTH_PASSWORD_VALIDATORS = [
 # Django's model permissions granted to the roles' groups (core/roles.py), used by the admin.
 AUTHENTICATION_BACKENDS = [
     "rules.permissions.ObjectPermissionBackend",
+    # django-axes: refuses a locked-out login before ModelBackend checks the password. It answers
+    # no permission question; the rules backend authenticates nobody, so its place first is
+    # the same as axes' own "first of the list".
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+
+# Login lockouts (django-axes) on the site's and the admin's login: after AXES_FAILURE_LIMIT
+# failures for one user name from one address, that pair is refused for AXES_COOLOFF_MINUTES
+# (the attempts are rows in the database: an officer unlocks in the admin's "Access attempts",
+# or `manage.py axes_reset_username NAME`; docs/security.md). The page is the login page with
+# a message (core/lockout.py); the lockout is logged (logger "core.lockout").
+AXES_ENABLED = env.get_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = env.get_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_MINUTES = env.get_int("AXES_COOLOFF_MINUTES", 15)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=AXES_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "core.lockout.lockout_response"
+# No start-up banner on stderr (commands print one line, tests/test_settings.py); failures and
+# lockouts are still logged, with the user name masked (AXES_VERBOSE off).
+AXES_VERBOSE = False
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -236,6 +260,14 @@ LIST_IMPORT_REQUEUE_MINUTES = env.get_int("LIST_IMPORT_REQUEUE_MINUTES", 15)
 
 # Periodic tasks, sent by the `beat` service (docker-compose.yml) to the workers. Old finished
 # list-import jobs are pruned every night; queued and running ones are never touched.
+# Heartbeats of running jobs (core/heartbeat.py): a beat every JOBS_HEARTBEAT_SECONDS; the
+# watchdog (every minute, below) calls a running job lost when its last beat is older than
+# JOBS_HEARTBEAT_STALE_MINUTES and its advisory lock is free, and queues it again while it has
+# been tried fewer than JOBS_MAX_ATTEMPTS times (calculation runs; a list import keeps its own
+# limit, ratings/lists/import_jobs.py MAX_ATTEMPTS), else fails it.
+JOBS_HEARTBEAT_SECONDS = env.get_int("JOBS_HEARTBEAT_SECONDS", 30)
+JOBS_HEARTBEAT_STALE_MINUTES = env.get_int("JOBS_HEARTBEAT_STALE_MINUTES", 5)
+JOBS_MAX_ATTEMPTS = env.get_int("JOBS_MAX_ATTEMPTS", 2)
 LIST_IMPORT_KEEP_DAYS = env.get_int("LIST_IMPORT_KEEP_DAYS", 180)
 if LIST_IMPORT_KEEP_DAYS < 0:
     raise env.ImproperlyConfigured(
@@ -248,6 +280,9 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=3, minute=30),
         "kwargs": {"days": LIST_IMPORT_KEEP_DAYS},
     },
+    # The watchdog of running jobs (JOBS_HEARTBEAT_* above): every minute.
+    "watch-calculation-runs": {"task": "ratings.watch_runs", "schedule": 60.0},
+    "watch-list-import-jobs": {"task": "ratings.watch_import_jobs", "schedule": 60.0},
 }
 
 # The federation this office serves (3-letter FIDE code), used for new players and reports.

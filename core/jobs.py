@@ -36,6 +36,9 @@ class Job(models.Model):
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    # Set by the worker while it runs (core.heartbeat): a running job whose heartbeat is old and
+    # whose advisory lock is free has lost its worker.
+    heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
     error = models.TextField(_("error"), blank=True)
 
     class Meta:

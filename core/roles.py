@@ -41,6 +41,9 @@ _GRANTS: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {
         ("ratings", "listentry", ("view",)),
         ("ratings", "protest", ("change", "view")),
         ("ratings", "listimportjob", ("add", "view")),
+        # Login lockouts: deleting an access attempt in the admin unlocks that login.
+        ("axes", "accessattempt", ("view", "delete")),
+        ("axes", "accesslog", ("view",)),
     ],
     PLAYER: [
         ("ratings", "protest", ("add", "view")),

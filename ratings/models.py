@@ -375,6 +375,17 @@ class DraftResult(models.Model):
     reached_2200 = models.BooleanField(default=False)
     flagged_lists = models.SmallIntegerField(default=0)
     prior_results = models.JSONField(null=True, blank=True)
+    # The state the run started from, for the fields a list does not carry (rating, games and
+    # status are rating_before, games_before, previous_status): a re-run of the period once
+    # published starts from it, not from PlayerRating, which has moved on (states.state_source).
+    # NULL in rows written before they existed (reached_2400_before tells), and
+    # prior_results_before where the path does not read pooled results (bulk path, rated).
+    reached_2400_before = models.BooleanField(null=True, blank=True)
+    reached_2200_before = models.BooleanField(null=True, blank=True)
+    last_game_date_before = models.DateField(null=True, blank=True)
+    flagged_lists_before = models.SmallIntegerField(null=True, blank=True)
+    prior_results_before = models.JSONField(null=True, blank=True)
+    rated_since_before = models.DateField(null=True, blank=True)
     ruleset = models.CharField(max_length=20)
     engine_version = models.CharField(max_length=20)
 

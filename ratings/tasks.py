@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from ratings.calculation.runs import calculation_run
-from ratings.lists.import_jobs import list_import_jobs_prune, list_import_run
+from ratings.calculation.runs import calculation_run, calculation_runs_watch
+from ratings.lists.import_jobs import (
+    list_import_jobs_prune,
+    list_import_jobs_watch,
+    list_import_run,
+)
 from ratings.rerating.services import period_rerate
 
 
@@ -34,3 +38,16 @@ def prune_import_jobs(days: int) -> int:
     """Sent every night by beat (CELERY_BEAT_SCHEDULE, days=LIST_IMPORT_KEEP_DAYS); the same
     service as `manage.py prune_import_jobs`. Returns the count, which the worker logs."""
     return list_import_jobs_prune(days=days)
+
+
+@shared_task(name="ratings.watch_runs")
+def watch_runs() -> list[int]:
+    """Sent every minute by beat (CELERY_BEAT_SCHEDULE): runs whose worker is gone are marked
+    lost and queued again (core/heartbeat.py). Returns their ids, which the worker logs."""
+    return [run.pk for run in calculation_runs_watch()]
+
+
+@shared_task(name="ratings.watch_import_jobs")
+def watch_import_jobs() -> list[int]:
+    """Sent every minute by beat: the same for list imports."""
+    return list_import_jobs_watch()

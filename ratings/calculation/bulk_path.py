@@ -21,7 +21,6 @@ from core.timing import StepTimer
 from ratings.calculation.draft import draft_write, group_lines, notes_json, result_row
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.states import (
-    RATED_SINCE,
     STATE_FROM,
     period_tournaments,
     player_input,
@@ -67,18 +66,18 @@ def calculate_bulk(run: CalculationRun) -> None:
     params = get_regulation("fide-2024").validate_parameters(system.parameters or {})
     _sql, sparams = state_query(period)
     # The state query with integer columns only (ordinals for dates, codes for statuses).
-    rating_expr, games_expr, status_sql, join, _extra = state_source(period)
+    src = state_source(period)
     year = period.start.year
     int_sql = (
-        f"SELECT p.id, COALESCE({rating_expr}, -1), {games_expr}, "
+        f"SELECT p.id, COALESCE({src.rating}, -1), {src.games}, "
         f"CASE WHEN COALESCE(EXTRACT(YEAR FROM p.birth_date)::int, p.birth_year, 0) + 18 >= {year} THEN 1 ELSE 0 END, "
-        "CASE WHEN COALESCE(pr.reached_2400, FALSE) THEN 1 ELSE 0 END, "
-        "CASE WHEN COALESCE(pr.reached_2200, FALSE) THEN 1 ELSE 0 END, "
-        "COALESCE(pr.last_game_date - DATE '0001-01-01' + 1, 0), COALESCE(pr.flagged_lists, 0), "
-        f"CASE ({status_sql}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' THEN 3 "
+        f"CASE WHEN {src.reached_2400} THEN 1 ELSE 0 END, "
+        f"CASE WHEN {src.reached_2200} THEN 1 ELSE 0 END, "
+        f"COALESCE({src.last_game_date} - DATE '0001-01-01' + 1, 0), {src.flagged_lists}, "
+        f"CASE ({src.status}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' THEN 3 "
         "WHEN 'passive' THEN 4 ELSE 0 END, "
-        "COALESCE(" + RATED_SINCE.format(list_date="%(list_date)s") + " - DATE '0001-01-01' + 1, 0)"
-        + STATE_FROM.format(prev_join=join, only="")
+        "COALESCE(" + src.rated_since_sql() + " - DATE '0001-01-01' + 1, 0)"
+        + STATE_FROM.format(prev_join=src.join, only="")
     )
     int_sql = int_sql % {k: f"DATE '{v.isoformat()}'" if isinstance(v, dt.date) else int(v)
                          for k, v in sparams.items()}
@@ -288,7 +287,7 @@ def bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: An
         idx, P[idx, 0], P[idx, 1], out.rating_after[idx], out.change[idx], out.k[idx], out.games[idx],
         out.score2[idx], out.expected_milli[idx], out.out_of_list[idx], out.inactive[idx],
         out.reactivated[idx], out.k_reduced[idx], P[idx, 8], P[idx, 2], last[idx], P[idx, 4], P[idx, 5],
-        P[idx, 7], P[idx, 6],
+        P[idx, 7], P[idx, 6], P[idx, 9],
     ]
     # Each note's JSON is made once per distinct wording (a semester has 100,000 rows with a
     # note but a few hundred distinct notes): the engine words one note at a time.
@@ -308,8 +307,14 @@ def bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: An
             text = made[key] = ", ".join(json.dumps(x) for x in notes_json(notes)).replace("\\", "\\\\")
         return text
 
+    def date_text(ordinal: int) -> str:
+        d = dates.get(ordinal)
+        if d is None:
+            d = dates[ordinal] = dt.date.fromordinal(ordinal).isoformat()
+        return d
+
     for (i, p, before, after, change, k, games, score2, exp, ool, inact, react, k700, prev, gb, lastd, r24, r22,
-         flagged, last_before) in zip(*(c.tolist() for c in cols), strict=True):
+         flagged, last_before, since) in zip(*(c.tolist() for c in cols), strict=True):
         k700 = bool(k700 and games)
         hidden = hidden_in.get(i)
         if k700 or ool or inact or react or hidden:
@@ -335,14 +340,15 @@ def bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: An
         else:
             fj = nj = "[]"
         status = "out_of_list" if ool else "inactive" if inact else "rated"
-        d = dates.get(lastd)
-        if d is None:
-            d = dates[lastd] = dt.date.fromordinal(lastd).isoformat()
+        d = date_text(lastd)
         yield (
             f"{p}\t{before}\t{NULL if ool else after}\t{change}\t{k}\tfide-2024 8.3.3\t{games}\t{score2 / 2}\t"
             f"{exp / 1000}\t{status}\t{STATUS_CODES[prev]}\t{'t' if inact else 'f'}\tf\t{fj}\t{nj}\t{gb + games}\t"
             f"{d}\t{'t' if r24 or after >= 2400 else 'f'}\t{'t' if r22 or after >= 2200 else 'f'}\t"
-            f"{flagged + 1 if inact else 0}\t[]\t{gb}{tail}"
+            f"{flagged + 1 if inact else 0}\t[]\t{gb}\t"
+            # The state it started from (the *_before columns); pooled results are not read here.
+            f"{'t' if r24 else 'f'}\t{'t' if r22 else 'f'}\t{date_text(last_before)}\t{flagged}\t{NULL}\t"
+            f"{date_text(since)}{tail}"
         )
 
 

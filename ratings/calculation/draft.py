@@ -50,6 +50,8 @@ def result_row(run: CalculationRun, s: PlayerState, r: et.PlayerResult, last_day
         max(filter(None, [s.last_game_date, last_day]), default=None),
         s.reached_2400 or (after or 0) >= 2400, s.reached_2200 or (after or 0) >= 2200,
         s.flagged_lists + 1 if inactive else 0, prior, s.games,
+        # The state it started from: a re-run of the period once published starts from it.
+        s.reached_2400, s.reached_2200, s.last_game_date, s.flagged_lists, s.prior_results, s.rated_since,
     )
 
 
@@ -57,6 +59,8 @@ RESULT_COLUMNS = (
     "player_id", "rating_before", "rating_after", "change", "k", "k_article", "games", "score", "expected",
     "status", "previous_status", "inactive", "provisional", "flags", "notes", "total_games", "last_game_date",
     "reached_2400", "reached_2200", "flagged_lists", "prior_results", "games_before",
+    "reached_2400_before", "reached_2200_before", "last_game_date_before", "flagged_lists_before",
+    "prior_results_before", "rated_since_before",
 )
 TOURNAMENT_COLUMNS = ("tournament_id", "lines", "line_count", "player_count", "change_sum", "change_max",
                       "change_min")

@@ -9,11 +9,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from core.errors import Refused
+from core.heartbeat import Heartbeat
 from core.jobs import ACTIVE_JOB_STATUSES, JobStatus
 from core.pg import locks
 from core.tasks import task_enqueue_on_commit
@@ -91,10 +93,11 @@ def calculation_run(*, run_id: int) -> CalculationRun | None:
     try:
         CalculationRun.objects.filter(pk=run_id).update(
             status=JobStatus.RUNNING, started_at=timezone.now(), attempts=run.attempts + 1,
-            progress=1, phase=gettext_noop("Reading players"), error="",
+            progress=1, phase=gettext_noop("Reading players"), error="", heartbeat_at=timezone.now(),
         )
         try:
-            _calculate(run)
+            with Heartbeat(CalculationRun._meta.db_table, run_id):
+                _calculate(run)
         except Exception as exc:
             log.exception("run %s failed", run_id)
             CalculationRun.objects.filter(pk=run_id).update(
@@ -124,3 +127,53 @@ def _calculate(run: CalculationRun) -> None:
             return
     calculate_engine(run)
     log.info("run %s (engine) in %.2f s", run.pk, time.perf_counter() - started)
+
+
+#: Stored on a run the watchdog found lost (English; the period page words it itself).
+LOST_REQUEUED = "No heartbeat from the worker since %(at)s and its lock is free: the worker is gone. Queued again as run %(run)s."
+LOST_FAILED = "No heartbeat from the worker since %(at)s and its lock is free: the worker is gone, for the %(n)s. time; not queued again."
+
+
+def calculation_runs_watch(*, now: dt.datetime | None = None) -> list[CalculationRun]:
+    """The watchdog (Celery beat, every minute: ratings.watch_runs). A running run whose
+    heartbeat (core.heartbeat) is older than JOBS_HEARTBEAT_STALE_MINUTES and whose advisory
+    lock is free has lost its worker (SIGKILL, out of memory, a machine gone): it becomes `lost`
+    and a new run of the period is queued, carrying its attempts; after JOBS_MAX_ATTEMPTS it
+    becomes `failed` instead. A run whose lock is held is alive (a long step, a clock
+    behind) and left alone. Returns the runs marked."""
+    now = now or timezone.now()
+    stale = now - dt.timedelta(minutes=float(settings.JOBS_HEARTBEAT_STALE_MINUTES))
+    candidates = list(
+        CalculationRun.objects.filter(status=JobStatus.RUNNING)
+        .filter(Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale))
+        .values_list("pk", flat=True))
+    marked: list[CalculationRun] = []
+    for run_id in candidates:
+        with transaction.atomic():
+            run = (CalculationRun.objects.select_for_update().select_related("period")
+                   .filter(pk=run_id, status=JobStatus.RUNNING).first())
+            if run is None or not locks.advisory_is_free(locks.CALCULATION, run.period_id):
+                continue
+            at = timezone.localtime(run.heartbeat_at or run.started_at or run.requested_at)
+            if run.attempts < int(settings.JOBS_MAX_ATTEMPTS):
+                lost = CalculationRun.objects.filter(pk=run.pk)
+                # Lost first: one active run per period (run_one_active_per_period).
+                lost.update(status=JobStatus.LOST, finished_at=now, phase=gettext_noop("Worker lost"))
+                new = CalculationRun.objects.create(
+                    period=run.period, ruleset=run.ruleset, engine_version=ENGINE_VERSION,
+                    requested_by=run.requested_by, phase=gettext_noop("Queued"), attempts=run.attempts,
+                )
+                lost.update(error=LOST_REQUEUED % {"at": at.isoformat(timespec="seconds"), "run": new.pk})
+                task_enqueue_on_commit("ratings.calculate_period", new.pk)
+                log.warning("run %s (period %s): no heartbeat since %s, lock free; lost, queued again as run %s",
+                            run.pk, run.period_id, at, new.pk)
+            else:
+                CalculationRun.objects.filter(pk=run.pk).update(
+                    status=JobStatus.FAILED, finished_at=now, phase=gettext_noop("Failed"),
+                    error=LOST_FAILED % {"at": at.isoformat(timespec="seconds"), "n": run.attempts},
+                )
+                log.error("run %s (period %s): no heartbeat since %s, lock free, %s attempts; failed",
+                          run.pk, run.period_id, at, run.attempts)
+            run.refresh_from_db()
+            marked.append(run)
+    return marked

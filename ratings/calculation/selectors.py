@@ -18,6 +18,17 @@ def run_latest(*, period: RatingPeriod) -> CalculationRun | None:
     return period.runs.order_by("-requested_at", "-id").first()
 
 
+def runs_lost_recently(*, period: RatingPeriod, latest: CalculationRun | None) -> list[CalculationRun]:
+    """The runs that lost their worker since the last run that ended otherwise before
+    `latest` (the watchdog queued each again): the period page says so, also once the run
+    queued in its place has finished."""
+    if latest is None:
+        return []
+    ended = (period.runs.filter(pk__lt=latest.pk).exclude(status=JobStatus.LOST)
+             .order_by("-id").values_list("pk", flat=True).first()) or 0
+    return list(period.runs.filter(status=JobStatus.LOST, pk__gt=ended).order_by("id"))
+
+
 def run_draft(*, period: RatingPeriod) -> CalculationRun | None:
     """The run whose rows are the period's current draft: the latest succeeded one."""
     return period.runs.filter(status=JobStatus.SUCCEEDED).order_by("-finished_at", "-id").first()

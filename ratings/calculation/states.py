@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
@@ -57,21 +57,41 @@ STATE_FROM = """
       {only}
 """
 STATE_SQL = """
-    SELECT p.id, {rating}, {games}, {status}, COALESCE(pr.reached_2400, FALSE),
-           COALESCE(pr.reached_2200, FALSE), pr.last_game_date, COALESCE(pr.flagged_lists, 0),
-           pr.prior_results, p.birth_date, p.birth_year, p.sex, p.federation, p.affiliated,
-           p.fide_standard, p.fide_rapid, p.fide_blitz, p.iccf_rating, p.fpx_rating,
-           pr.id IS NOT NULL, {rated_since}
+    SELECT p.id, {src.rating}, {src.games}, {src.status}, {src.reached_2400}, {src.reached_2200},
+           {src.last_game_date}, {src.flagged_lists}, {src.prior_results}, p.birth_date, p.birth_year,
+           p.sex, p.federation, p.affiliated, p.fide_standard, p.fide_rapid, p.fide_blitz, p.iccf_rating,
+           p.fpx_rating, pr.id IS NOT NULL, {rated_since}
 """ + STATE_FROM
 # fide-2024 8.2.4: the first list of his rating, when it is one before this period's list. A
 # later date belongs to a later spell of the rating (he fell out of the list and came back):
 # for a re-rating of this period he was rated before it, so it does not apply.
-RATED_SINCE = "CASE WHEN pr.rated_since < {list_date} THEN pr.rated_since END"
+RATED_SINCE = "CASE WHEN ({since}) < {list_date} THEN ({since}) END"
 PR_STATUS = (
     "CASE WHEN pr.out_of_list THEN 'out_of_list' WHEN pr.activity = 'inactive' THEN 'inactive' "
     "WHEN pr.activity = 'passive' THEN 'passive' WHEN pr.kind = 'provisional' THEN 'provisional' "
     "ELSE '' END"
 )
+
+
+@dataclass(frozen=True)
+class StateSource:
+    """SQL expressions of each field of the state at the start of the period (over `p`, `pr`
+    and the joins of `join`), and the parameters of the joins."""
+
+    rating: str
+    games: str
+    status: str
+    join: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    reached_2400: str = "COALESCE(pr.reached_2400, FALSE)"
+    reached_2200: str = "COALESCE(pr.reached_2200, FALSE)"
+    last_game_date: str = "pr.last_game_date"
+    flagged_lists: str = "COALESCE(pr.flagged_lists, 0)"
+    prior_results: str = "pr.prior_results"
+    rated_since: str = "pr.rated_since"  # before the 8.2.4 filter (RATED_SINCE)
+
+    def rated_since_sql(self, list_date: str = "%(list_date)s") -> str:
+        return RATED_SINCE.format(since=self.rated_since, list_date=list_date)
 
 
 def previous_list(period: RatingPeriod) -> PublishedList | None:
@@ -87,44 +107,89 @@ def published_run(period: RatingPeriod) -> CalculationRun | None:
     return period.runs.filter(published_list__isnull=False).order_by("published_list__version").first()
 
 
-def state_source(period: RatingPeriod) -> tuple[str, str, str, str, dict[str, Any]]:
-    """Where the state at the start of the period comes from: (rating, games, status SQL,
-    join, params). The list in force is the latest version of the latest earlier list; with
-    no earlier list, a period already published restarts from the state its first published
-    run started from; otherwise the players' current state (PlayerRating)."""
+def previous_run(previous: PublishedList | None) -> CalculationRun | None:
+    """The run a list was published from (none for an imported list)."""
+    return None if previous is None else CalculationRun.objects.filter(published_list=previous).first()
+
+
+def state_source(period: RatingPeriod) -> StateSource:
+    """Where the state at the start of the period comes from.
+
+    Rating, games and status: the list in force (the latest version of the latest earlier
+    list); with no earlier list, a period already published restarts from the state its first
+    published run started from (its draft rows' before-values); otherwise the players' current
+    state (PlayerRating).
+
+    The fields a list does not carry (K history, last game, lists shown while inactive, pooled
+    results, rated since): the current PlayerRating on a first calculation, which the
+    publication of the list in force advanced. A re-run of a published period must not read
+    them there (PlayerRating has moved on since its start): each comes, in this order, from
+    the after-state of the run the list in force was published from (it is the state at the
+    start of this period; after a correction of the earlier period, the corrected one), from
+    the before-state stored on this period's first published run's draft rows (columns
+    `*_before`, from migration 0012), and only for a player in neither (untouched by both
+    periods, or rows written before 0012) from PlayerRating."""
     previous = previous_list(period)
+    run = published_run(period)
     if previous is not None:
-        return (
+        src = StateSource(
             "le.rating", "COALESCE(le.total_games, 0)",
             "CASE WHEN le.status IN ('rated', 'new', 'unrated') OR le.status IS NULL THEN '' ELSE le.status END",
             "LEFT JOIN ratings_listentry le ON le.player_id = p.id AND le.published_list_id = %(prev)s",
             {"prev": previous.pk},
         )
-    run = published_run(period)
-    if run is not None:
+    elif run is not None:
         # Players without a row in that run were untouched by it: their state is unchanged.
-        return (
-            "CASE WHEN le.id IS NULL THEN pr.rating ELSE le.rating_before END",
-            "CASE WHEN le.id IS NULL THEN COALESCE(pr.games, 0) ELSE le.games_before END",
-            f"CASE WHEN le.id IS NULL THEN {PR_STATUS} ELSE COALESCE(le.previous_status, '') END",
-            "LEFT JOIN ratings_draftresult le ON le.player_id = p.id AND le.run_id = %(prev)s",
-            {"prev": run.pk},
+        src = StateSource(
+            "CASE WHEN d.id IS NULL THEN pr.rating ELSE d.rating_before END",
+            "CASE WHEN d.id IS NULL THEN COALESCE(pr.games, 0) ELSE d.games_before END",
+            f"CASE WHEN d.id IS NULL THEN {PR_STATUS} ELSE COALESCE(d.previous_status, '') END",
         )
-    return "pr.rating", "COALESCE(pr.games, 0)", PR_STATUS, "", {}
+    else:
+        return StateSource("pr.rating", "COALESCE(pr.games, 0)", PR_STATUS)
+    if run is None:
+        return src
+    join = src.join + " LEFT JOIN ratings_draftresult d ON d.player_id = p.id AND d.run_id = %(run)s"
+    params = {**src.params, "run": run.pk}
+    prev_run = previous_run(previous)
+    if prev_run is not None:
+        join += " LEFT JOIN ratings_draftresult pd ON pd.player_id = p.id AND pd.run_id = %(prev_run)s"
+        params.update(prev_run=prev_run.pk, prev_list_date=prev_run.period.list_date)
+
+    def chain(column: str, current: str, after: str = "", before: str = "") -> str:
+        stored = f"WHEN d.reached_2400_before IS NOT NULL THEN {before or f'd.{column}_before'}"
+        first = f"WHEN pd.id IS NOT NULL THEN {after or f'pd.{column}'} " if prev_run is not None else ""
+        return f"CASE {first}{stored} ELSE {current} END"
+
+    # As the publication of that run set it (publication/services.py, _RATED_SINCE_SQL).
+    since_before = "CASE WHEN d.reached_2400_before IS NOT NULL THEN d.rated_since_before ELSE pr.rated_since END"
+    return StateSource(
+        src.rating, src.games, src.status, join, params,
+        reached_2400=chain("reached_2400", "COALESCE(pr.reached_2400, FALSE)"),
+        reached_2200=chain("reached_2200", "COALESCE(pr.reached_2200, FALSE)"),
+        last_game_date=chain("last_game_date", "pr.last_game_date"),
+        flagged_lists=chain("flagged_lists", "COALESCE(pr.flagged_lists, 0)"),
+        # A path that does not read pooled results (the rated players of the bulk path) stores
+        # none: the current ones then, as a first calculation reads them.
+        prior_results=chain("prior_results", "pr.prior_results", "COALESCE(pd.prior_results, pr.prior_results)",
+                            "COALESCE(d.prior_results_before, pr.prior_results)"),
+        rated_since=chain("rated_since", "pr.rated_since",
+                          "CASE WHEN pd.rating_after IS NULL THEN NULL WHEN pd.rating_before IS NULL "
+                          f"THEN %(prev_list_date)s::date ELSE {since_before} END"),
+    )
 
 
 def state_query(period: RatingPeriod, ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
     """The state of every player of the system and every registry player of the period's
     tournaments (or only of `ids`)."""
-    rating, games, status, join, extra = state_source(period)
+    src = state_source(period)
     params: dict[str, Any] = {"system": period.system_id, "period": period.pk, "list_date": period.list_date,
-                              **extra}
+                              **src.params}
     only = ""
     if ids is not None:
         params["ids"] = list(ids)
         only = "AND p.id = ANY(%(ids)s)"
-    sql = STATE_SQL.format(rating=rating, games=games, status=status, prev_join=join, only=only,
-                            rated_since=RATED_SINCE.format(list_date="%(list_date)s"))
+    sql = STATE_SQL.format(src=src, prev_join=src.join, only=only, rated_since=src.rated_since_sql())
     return sql, params
 
 

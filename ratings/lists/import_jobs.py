@@ -26,12 +26,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, F, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 from django.db.models.functions import Length
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
+from core.heartbeat import Heartbeat
 from core.jobs import ACTIVE_JOB_STATUSES, JobStatus
 from core.messages import json_ready, stored_message
 from core.pg import locks
@@ -55,6 +56,7 @@ WORKER_LOST = gettext_noop(
 )
 INCOMPLETE = gettext_noop("The uploaded file is incomplete; upload it again.")
 REQUEUED = gettext_noop("Queued again")
+LOST_REQUEUED = gettext_noop("The worker stopped during this import; queued again.")
 
 
 class ListImportRefused(Exception):
@@ -195,10 +197,11 @@ class _Progress:
     def __call__(self, percent: int, message: str) -> None:
         if connection.in_atomic_block:
             self.side.execute(
-                f"UPDATE {ListImportJob._meta.db_table} SET progress = %s, phase = %s WHERE id = %s",
-                [percent, message, self.job_id])
+                f"UPDATE {ListImportJob._meta.db_table} SET progress = %s, phase = %s, heartbeat_at = now() "
+                "WHERE id = %s", [percent, message, self.job_id])
         else:
-            ListImportJob.objects.filter(pk=self.job_id).update(progress=percent, phase=message)
+            ListImportJob.objects.filter(pk=self.job_id).update(progress=percent, phase=message,
+                                                                heartbeat_at=timezone.now())
 
     def close(self) -> None:
         self.side.close()
@@ -249,34 +252,65 @@ def list_import_run(*, job_id: int) -> ListImportJob:
             return ListImportJob.objects.get(pk=job_id)
         ListImportJob.objects.filter(pk=job_id).update(
             status=JobStatus.RUNNING, started_at=timezone.now(), attempts=F("attempts") + 1,
-            progress=1, phase=imports.READING, error="",
+            progress=1, phase=imports.READING, error="", heartbeat_at=timezone.now(),
         )
         progress = _Progress(job_id)
-        try:
-            data = _file(job)
-            if data is None:
-                _finish_failed(job_id, error=INCOMPLETE)
-                return ListImportJob.objects.get(pk=job_id)
-            with transaction.atomic():
-                result = imports.list_import(system=job.system, data=data, format=job.format,
-                                             progress=progress)
-                ListImportJob.objects.filter(pk=job_id).update(
-                    status=JobStatus.SUCCEEDED, progress=100, phase=DONE,
-                    finished_at=timezone.now(), rows=result.rows,
-                    players_created=result.players_created, players_updated=result.players_updated,
-                    ratings_written=result.ratings_written, method=result.method,
-                )
-                ListImportChunk.objects.filter(job_id=job_id).delete()
-        except imports.ListImportError as exc:
-            _finish_failed(job_id, problems=exc.problems, total=exc.total)
-        except Exception as exc:
-            # Recorded, not raised: the job row is the outcome the page shows, and an eager
-            # run (no broker) would otherwise turn the redirect into a server error.
-            log.exception("list import %s failed", job_id)
-            _finish_failed(job_id, error=f"{type(exc).__name__}: {exc}")
-        finally:
-            progress.close()
+        # Beats while the import runs (core.heartbeat); the watchdog reads them.
+        with Heartbeat(ListImportJob._meta.db_table, job_id):
+            try:
+                data = _file(job)
+                if data is None:
+                    _finish_failed(job_id, error=INCOMPLETE)
+                    return ListImportJob.objects.get(pk=job_id)
+                with transaction.atomic():
+                    result = imports.list_import(system=job.system, data=data, format=job.format,
+                                                 progress=progress)
+                    ListImportJob.objects.filter(pk=job_id).update(
+                        status=JobStatus.SUCCEEDED, progress=100, phase=DONE,
+                        finished_at=timezone.now(), rows=result.rows,
+                        players_created=result.players_created, players_updated=result.players_updated,
+                        ratings_written=result.ratings_written, method=result.method,
+                    )
+                    ListImportChunk.objects.filter(job_id=job_id).delete()
+            except imports.ListImportError as exc:
+                _finish_failed(job_id, problems=exc.problems, total=exc.total)
+            except Exception as exc:
+                # Recorded, not raised: the job row is the outcome the page shows, and an eager
+                # run (no broker) would otherwise turn the redirect into a server error.
+                log.exception("list import %s failed", job_id)
+                _finish_failed(job_id, error=f"{type(exc).__name__}: {exc}")
+            finally:
+                progress.close()
     return ListImportJob.objects.get(pk=job_id)
+
+
+def list_import_jobs_watch(*, now: dt.datetime | None = None) -> list[int]:
+    """The watchdog (Celery beat, every minute: ratings.watch_import_jobs). A running import
+    whose heartbeat (core.heartbeat) is older than JOBS_HEARTBEAT_STALE_MINUTES and whose
+    system's import lock is free has lost its worker (its transaction was rolled back): it is
+    queued again (the page says so), or failed once it has been tried MAX_ATTEMPTS times.
+    Returns the ids of the jobs it found lost."""
+    now = now or timezone.now()
+    stale = now - dt.timedelta(minutes=float(settings.JOBS_HEARTBEAT_STALE_MINUTES))
+    candidates = list(
+        ListImportJob.objects.filter(status=JobStatus.RUNNING)
+        .filter(Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale))
+        .values_list("pk", flat=True))
+    lost: list[int] = []
+    for job_id in candidates:
+        with transaction.atomic():
+            job = ListImportJob.objects.select_for_update().filter(pk=job_id, status=JobStatus.RUNNING).first()
+            if job is None or not locks.advisory_is_free(locks.LIST_IMPORT, job.system_id):
+                continue
+            if job.attempts >= MAX_ATTEMPTS:
+                _finish_failed(job.pk, error=WORKER_LOST)
+            else:
+                ListImportJob.objects.filter(pk=job.pk).update(status=JobStatus.QUEUED, phase=LOST_REQUEUED)
+                _enqueue_on_commit(job.pk)
+        log.warning("list import %s: no heartbeat since %s, lock free; %s", job_id, job.heartbeat_at,
+                    "failed" if job.attempts >= MAX_ATTEMPTS else "queued again")
+        lost.append(job_id)
+    return lost
 
 
 # --------------------------------------------------------------------------- reads

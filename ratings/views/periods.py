@@ -68,6 +68,7 @@ def period_detail(request: HttpRequest, pk: int) -> HttpResponse:
     draft = calculation_selectors.run_draft(period=period)
     return render(request, "ratings/period.html", {
         "period": period, "run": run, "draft": draft, "progress": calculation_selectors.run_progress(run=run),
+        "lost_runs": calculation_selectors.runs_lost_recently(period=period, latest=run),
         "lists": period.lists.order_by("-version"), "publish_form": PublishForm(),
         "can_publish": draft is not None and draft.published_list_id is None
         and not (run and run.status in ("queued", "running")),
