@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.scratch_db import run_in_scratch_database
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SECRET_KEY", "bench-only-insecure-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz")
 
@@ -50,21 +52,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
-    settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = "bench_" + settings.DATABASES["default"]["NAME"]
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        run(args)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+    run_in_scratch_database(lambda: run(args))
 
 
 def run(args: argparse.Namespace) -> None:

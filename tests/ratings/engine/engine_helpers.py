@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from datetime import date
 
-from ratings.engine.types import Game, PeriodInput, PlayerInput, PriorResult, TournamentInput
+from ratings.engine import rate_period
+from ratings.engine.types import (
+    Game,
+    PeriodInput,
+    PeriodResult,
+    PlayerInput,
+    PlayerResult,
+    PriorResult,
+    TournamentInput,
+)
 
 START = date(2026, 10, 1)
 END = date(2026, 10, 31)
@@ -47,3 +56,32 @@ def period(
 
 def prior(rating: int, score: float, end: date | None = None, **kw: object) -> PriorResult:
     return PriorResult(opponent_rating=rating, score=score, end_date=end, **kw)  # type: ignore[arg-type]
+
+
+def rate_in(ruleset: str, start: date, end: date, players: list[PlayerInput], tournaments: list[TournamentInput],
+            **kw: object) -> PeriodResult:
+    """Rate a period of ``ruleset`` from ``start`` to ``end`` (``kw`` may override both)."""
+    kw.setdefault("start", start)
+    kw.setdefault("end", end)
+    return rate_period(period(players, tournaments, ruleset=ruleset, **kw))  # type: ignore[arg-type]
+
+
+def by_id(result: PeriodResult) -> dict[str, PlayerResult]:
+    return {r.id: r for r in result.players}
+
+
+def codes(r: PlayerResult) -> dict[str, str]:
+    """Each note's code and the article it cites."""
+    return {d.code: d.article for d in r.notes}
+
+
+def ending(end: date, tid: str, games: list[Game], **kw: object) -> TournamentInput:
+    """A tournament ending on ``end`` unless ``kw`` says otherwise."""
+    kw.setdefault("end", end)
+    return tournament(tid, games, **kw)  # type: ignore[arg-type]  # kw: object, as in tournament()
+
+
+def active(pid: str, rating: int | None, **kw: object) -> PlayerInput:
+    """A player with 20 rated games in the last 12 months unless ``kw`` says otherwise."""
+    kw.setdefault("games_last_12_months", 20)
+    return player(pid, rating, **kw)

@@ -12,11 +12,19 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from engine_helpers import game, period, player, prior, tournament
+from engine_helpers import (
+    active,
+    by_id,
+    codes,
+    ending,
+    game,
+    player,
+    prior,
+    rate_in,
+)
 
-from ratings.engine import rate_period
 from ratings.engine.errors import EngineInputError
-from ratings.engine.types import Game, PeriodInput, PeriodResult, PlayerInput, PlayerResult
+from ratings.engine.types import Game, PeriodResult, PlayerInput
 
 RULESET = "fide-2000"
 START, END = date(2000, 10, 1), date(2000, 12, 31)  # a quarterly list (9.1, 9.11)
@@ -24,28 +32,11 @@ T_END = date(2000, 11, 15)
 
 
 def rate(players: list[PlayerInput], tournaments: list, **kw: object) -> PeriodResult:
-    kw.setdefault("start", START)
-    kw.setdefault("end", END)
-    p: PeriodInput = period(players, tournaments, ruleset=RULESET, **kw)  # type: ignore[arg-type]
-    return rate_period(p)
-
-
-def by_id(result: PeriodResult) -> dict[str, PlayerResult]:
-    return {r.id: r for r in result.players}
-
-
-def codes(r: PlayerResult) -> dict[str, str]:
-    return {d.code: d.article for d in r.notes}
+    return rate_in(RULESET, START, END, players, tournaments, **kw)
 
 
 def swiss(tid: str, games: list[Game], **kw: object):
-    kw.setdefault("end", T_END)
-    return tournament(tid, games, **kw)  # type: ignore[arg-type]  # kw: object, as in engine_helpers
-
-
-def active(pid: str, rating: int | None, **kw: object) -> PlayerInput:
-    kw.setdefault("games_last_12_months", 20)
-    return player(pid, rating, **kw)
+    return ending(T_END, tid, games, **kw)
 
 
 # ---------------------------------------------------------------- 10.3 (seed's example)
