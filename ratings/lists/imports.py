@@ -10,8 +10,8 @@ only when no row has a problem, writes in one transaction:
   (effective / unrated), activity (flag ``i`` = inactive), reached_2400 / reached_2200.
 
 PostgreSQL: COPY into a TEMP staging table, typing and validation in SQL (one typed stage
-table), then UPDATE … FROM and INSERT … SELECT from it; each step's seconds are logged. SQLite: the same checks in Python
-(ratings.lists.formats.validate_rows) and the ORM. docs/lists.md has the details.
+table), then UPDATE … FROM and INSERT … SELECT from it; each step's seconds are logged.
+docs/lists.md has the details.
 """
 from __future__ import annotations
 
@@ -228,7 +228,7 @@ def _cut_txt_chunks(block: lf.TxtBlock, size: int = 20_000) -> Iterator[str]:
             yield text + "\n"
 
 
-_OLD_TITLES_SQL = " ".join(f"WHEN '{k}' THEN '{v}'" for k, v in lf._OLD_TITLES.items())
+_OLD_TITLES_SQL = " ".join(f"WHEN '{k}' THEN '{v}'" for k, v in lf.OLD_TITLES.items())
 _VALID_TITLES_SQL = ", ".join(f"'{t}'" for t in sorted(lf.VALID_TITLES))
 
 # Raw text -> typed values (NULL where the text is not a number), the normalised fields
