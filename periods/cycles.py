@@ -6,6 +6,7 @@ list date) and how long a tournament's report may wait. `ratings.selectors` buil
 `report_too_late*` in `tournaments/checks.py` calls the same `report_window`, so the check and
 the assignment cannot disagree on a deadline. Decisions: docs/periods.md, docs/arbiters.md.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -79,8 +80,12 @@ def period_dates(*, ruleset: str, cycle: str, day: dt.date) -> PeriodDates:
         list_date = end + dt.timedelta(days=1)
     else:
         semesters = lists.semesters.value if lists.semesters is not None else OFFICE_SEMESTERS
-        start = max(dt.date(year, month, 1) for month in semesters.starts
-                    for year in (day.year - 1, day.year) if dt.date(year, month, 1) <= day)
+        start = max(
+            dt.date(year, month, 1)
+            for month in semesters.starts
+            for year in (day.year - 1, day.year)
+            if dt.date(year, month, 1) <= day
+        )
         end = _month_start(start, 6) - dt.timedelta(days=1)
         list_month = semesters.lists[semesters.starts.index(start.month)]
         list_date = _month_start(end, (list_month - end.month - 1) % 12 + 1)
@@ -157,9 +162,15 @@ def report_window(*, ruleset: str, cycle: str, end_date: dt.date) -> ReportWindo
     while periods[-1].closing_date < deadline:
         periods.append(_following(periods[-1], ruleset=ruleset, cycle=cycle))
     regular = sum(1 for p in periods if p.list_date <= own.list_date)
-    return ReportWindow(periods=tuple(periods), regular=regular, deadline=deadline,
-                        article=article, own_list=own.list_date, allowance_days=allowance,
-                        lists=count)
+    return ReportWindow(
+        periods=tuple(periods),
+        regular=regular,
+        deadline=deadline,
+        article=article,
+        own_list=own.list_date,
+        allowance_days=allowance,
+        lists=count,
+    )
 
 
 def report_deadline(*, ruleset: str, cycle: str, end_date: dt.date) -> dt.date:

@@ -14,6 +14,7 @@ index takes an ACCESS EXCLUSIVE lock until the transaction ends: readers of the 
 for the load (seconds, for an initial import). A unique index rebuilt over duplicates fails
 the CREATE, so the transaction rolls back and nothing is written, as a per-row check would.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -46,7 +47,9 @@ def worth_deferring(*, new_rows: int, existing_rows: int) -> bool:
 
 
 @contextmanager
-def secondary_indexes_deferred(cursor: Any, table: str, *, defer: bool = True) -> Iterator[list[str]]:
+def secondary_indexes_deferred(
+    cursor: Any, table: str, *, defer: bool = True
+) -> Iterator[list[str]]:
     """Within an open transaction: drop `table`'s secondary indexes, run the block, recreate
     them. Yields the names of the indexes dropped (empty when `defer` is false)."""
     if not defer:

@@ -13,6 +13,7 @@ Reading is in two steps so the PostgreSQL import can validate in SQL:
    path); ``ratings/imports.py`` runs the same checks in SQL on PostgreSQL. Both report
    ``Problem`` objects with the codes and templates of ``TEMPLATES``.
 """
+
 from __future__ import annotations
 
 import csv
@@ -74,8 +75,12 @@ TEMPLATES: dict[str, str] = {
 
 def problem(code: str, *, row: int | None = None, column: str = "", **params: object) -> Problem:
     return Problem(
-        severity="error", code=code, template=TEMPLATES[code],
-        params={"row": row, "column": column, **params}, line=row, field=column,
+        severity="error",
+        code=code,
+        template=TEMPLATES[code],
+        params={"row": row, "column": column, **params},
+        line=row,
+        field=column,
     )
 
 
@@ -112,10 +117,38 @@ class RawRow:
 
 
 # The fields, their label in our CSV/JSON, and their header in the TXT we write.
-FIELDS = ("fide_id", "name", "fed", "sex", "title", "w_title", "o_title", "foa_title",
-          "rating", "games", "k", "birth_year", "flag")
-CSV_COLUMNS = ("fide_id", "fed_id", "name", "fed", "sex", "title", "w_title", "o_title",
-               "foa_title", "rating", "change", "games", "k", "birth_year", "flag")
+FIELDS = (
+    "fide_id",
+    "name",
+    "fed",
+    "sex",
+    "title",
+    "w_title",
+    "o_title",
+    "foa_title",
+    "rating",
+    "games",
+    "k",
+    "birth_year",
+    "flag",
+)
+CSV_COLUMNS = (
+    "fide_id",
+    "fed_id",
+    "name",
+    "fed",
+    "sex",
+    "title",
+    "w_title",
+    "o_title",
+    "foa_title",
+    "rating",
+    "change",
+    "games",
+    "k",
+    "birth_year",
+    "flag",
+)
 
 # ---------------------------------------------------------------------------------------------
 # Rendering
@@ -139,11 +172,25 @@ def render_csv(rows: Iterable[ListRow], *, header: bool = True) -> Iterator[str]
     if header:
         writer.writerow(CSV_COLUMNS)
     for r in rows:
-        writer.writerow([
-            _s(r.fide_id), csv_safe(r.fed_id), csv_safe(r.name), csv_safe(r.fed), csv_safe(r.sex),
-            csv_safe(r.title), csv_safe(r.w_title), csv_safe(r.o_title), csv_safe(r.foa_title),
-            _s(r.rating), _s(r.change), r.games, _s(r.k), _s(r.birth_year), csv_safe(r.flag),
-        ])
+        writer.writerow(
+            [
+                _s(r.fide_id),
+                csv_safe(r.fed_id),
+                csv_safe(r.name),
+                csv_safe(r.fed),
+                csv_safe(r.sex),
+                csv_safe(r.title),
+                csv_safe(r.w_title),
+                csv_safe(r.o_title),
+                csv_safe(r.foa_title),
+                _s(r.rating),
+                _s(r.change),
+                r.games,
+                _s(r.k),
+                _s(r.birth_year),
+                csv_safe(r.flag),
+            ]
+        )
         yield buf.getvalue()
         buf.seek(0)
         buf.truncate()
@@ -166,9 +213,18 @@ def render_json(rows: Iterable[ListRow], *, meta: Mapping[str, object]) -> Itera
 # Single-type FIDE TXT list (FORMATS.md): the combined list's columns up to FOA, then one
 # rating whose header is a month token (e.g. NOV26), Gms, K, B-day, Flag. (label, width)
 TXT_LAYOUT: tuple[tuple[str, str, int], ...] = (
-    ("fide_id", "ID Number", 15), ("name", "Name", 61), ("fed", "Fed", 4), ("sex", "Sex", 4),
-    ("title", "Tit", 5), ("w_title", "WTit", 5), ("o_title", "OTit", 15), ("foa_title", "FOA", 4),
-    ("rating", "", 6), ("games", "Gms", 4), ("k", "K", 3), ("birth_year", "B-day", 6),
+    ("fide_id", "ID Number", 15),
+    ("name", "Name", 61),
+    ("fed", "Fed", 4),
+    ("sex", "Sex", 4),
+    ("title", "Tit", 5),
+    ("w_title", "WTit", 5),
+    ("o_title", "OTit", 15),
+    ("foa_title", "FOA", 4),
+    ("rating", "", 6),
+    ("games", "Gms", 4),
+    ("k", "K", 3),
+    ("birth_year", "B-day", 6),
     ("flag", "Flag", 4),
 )
 
@@ -190,10 +246,21 @@ def render_txt(rows: Iterable[ListRow], *, rating_label: str) -> Iterator[str]:
 
 
 _XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-XML_TAGS = (("fideid", "fide_id"), ("name", "name"), ("country", "fed"), ("sex", "sex"),
-            ("title", "title"), ("w_title", "w_title"), ("o_title", "o_title"),
-            ("foa_title", "foa_title"), ("rating", "rating"), ("games", "games"), ("k", "k"),
-            ("birthday", "birth_year"), ("flag", "flag"))
+XML_TAGS = (
+    ("fideid", "fide_id"),
+    ("name", "name"),
+    ("country", "fed"),
+    ("sex", "sex"),
+    ("title", "title"),
+    ("w_title", "w_title"),
+    ("o_title", "o_title"),
+    ("foa_title", "foa_title"),
+    ("rating", "rating"),
+    ("games", "games"),
+    ("k", "k"),
+    ("birthday", "birth_year"),
+    ("flag", "flag"),
+)
 
 
 def render_xml(rows: Iterable[ListRow]) -> Iterator[str]:
@@ -215,17 +282,49 @@ def render_xml(rows: Iterable[ListRow]) -> Iterator[str]:
 # recognised so the standard ones end where they should; which rating is read depends on
 # ``rate`` (standard / rapid / blitz).
 _LABELS: dict[str, str] = {
-    "id": "fide_id", "idnumber": "fide_id", "id number": "fide_id", "fideid": "fide_id",
-    "fide_id": "fide_id", "name": "name", "fed": "fed", "federation": "fed", "country": "fed",
-    "sex": "sex", "tit": "title", "titl": "title", "title": "title", "wtit": "w_title",
-    "w_title": "w_title", "otit": "o_title", "o_title": "o_title", "foa": "foa_title",
-    "foa_title": "foa_title", "rating": "rating", "rtng": "rating", "games": "games",
-    "gms": "games", "gm": "games", "k": "k", "b-day": "birth_year", "bday": "birth_year",
-    "born": "birth_year", "birth": "birth_year", "birthday": "birth_year",
-    "birth_year": "birth_year", "flag": "flag", "fed_id": "fed_id", "change": "change",
-    "srtng": "s:rating", "sgm": "s:games", "sk": "s:k",
-    "rrtng": "r:rating", "rgm": "r:games", "rk": "r:k",
-    "brtng": "b:rating", "bgm": "b:games", "bk": "b:k",
+    "id": "fide_id",
+    "idnumber": "fide_id",
+    "id number": "fide_id",
+    "fideid": "fide_id",
+    "fide_id": "fide_id",
+    "name": "name",
+    "fed": "fed",
+    "federation": "fed",
+    "country": "fed",
+    "sex": "sex",
+    "tit": "title",
+    "titl": "title",
+    "title": "title",
+    "wtit": "w_title",
+    "w_title": "w_title",
+    "otit": "o_title",
+    "o_title": "o_title",
+    "foa": "foa_title",
+    "foa_title": "foa_title",
+    "rating": "rating",
+    "rtng": "rating",
+    "games": "games",
+    "gms": "games",
+    "gm": "games",
+    "k": "k",
+    "b-day": "birth_year",
+    "bday": "birth_year",
+    "born": "birth_year",
+    "birth": "birth_year",
+    "birthday": "birth_year",
+    "birth_year": "birth_year",
+    "flag": "flag",
+    "fed_id": "fed_id",
+    "change": "change",
+    "srtng": "s:rating",
+    "sgm": "s:games",
+    "sk": "s:k",
+    "rrtng": "r:rating",
+    "rgm": "r:games",
+    "rk": "r:k",
+    "brtng": "b:rating",
+    "bgm": "b:games",
+    "bk": "b:k",
 }
 _MONTH_TOKEN = re.compile(r"^[A-Za-z]{3}\d{2}$")  # Mar11, JAN23
 _RATE_PREFIX = {"standard": "s", "rapid": "r", "blitz": "b"}
@@ -294,10 +393,18 @@ def _txt_header(
         return [problem("empty_file")], [], {}, len(lines)
     columns = header_columns(header, rate=rate)
     found = {f for _p, _t, f in columns if f}
-    missing = [label for f, label in (("fide_id", "ID"), ("name", "Name"), ("rating", "Rating"))
-               if f not in found]
+    missing = [
+        label
+        for f, label in (("fide_id", "ID"), ("name", "Name"), ("rating", "Rating"))
+        if f not in found
+    ]
     if missing:
-        return [problem("missing_column", row=number, column=m) for m in missing], [], {}, len(lines)
+        return (
+            [problem("missing_column", row=number, column=m) for m in missing],
+            [],
+            {},
+            len(lines),
+        )
     spans: list[tuple[str, int, int | None]] = []
     labels: dict[str, str] = {}
     for idx, (pos, tok, fld) in enumerate(columns):
@@ -308,7 +415,9 @@ def _txt_header(
     return [], spans, labels, number
 
 
-def _txt_layout(text: str, rate: str) -> tuple[
+def _txt_layout(
+    text: str, rate: str
+) -> tuple[
     list[Problem], list[tuple[str, int, int | None]], dict[str, str], Iterator[tuple[int, str]]
 ]:
     lines = text.lstrip("\ufeff").splitlines()
@@ -372,8 +481,12 @@ def read_txt_tuples(
     return problems, labels, rows()
 
 
-_CSV_ALIASES = {**{k: v for k, v in _LABELS.items() if ":" not in v},
-                "srtng": "rating", "sgm": "games", "sk": "k"}
+_CSV_ALIASES = {
+    **{k: v for k, v in _LABELS.items() if ":" not in v},
+    "srtng": "rating",
+    "sgm": "games",
+    "sk": "k",
+}
 
 
 def _unneutralise(value: str) -> str:
@@ -399,8 +512,11 @@ def read_csv(text: str) -> tuple[list[Problem], Iterator[RawRow]]:
         if fld and fld not in index:
             index[fld] = i
             labels[fld] = label.strip()
-    missing = [label for f, label in (("fide_id", "fide_id"), ("name", "name"),
-                                      ("rating", "rating")) if f not in index]
+    missing = [
+        label
+        for f, label in (("fide_id", "fide_id"), ("name", "name"), ("rating", "rating"))
+        if f not in index
+    ]
     if missing:
         return [problem("missing_column", row=1, column=m) for m in missing], iter(())
 
@@ -409,8 +525,14 @@ def read_csv(text: str) -> tuple[list[Problem], Iterator[RawRow]]:
             row = reader.line_num
             if not any(c.strip() for c in cells):
                 continue
-            yield RawRow(row, {f: _unneutralise(cells[i].strip()) if i < len(cells) else ""
-                               for f, i in index.items()}, labels)
+            yield RawRow(
+                row,
+                {
+                    f: _unneutralise(cells[i].strip()) if i < len(cells) else ""
+                    for f, i in index.items()
+                },
+                labels,
+            )
 
     return [], rows()
 
@@ -467,13 +589,16 @@ def _xml_feed(parser: expat.XMLParserType, text: str) -> Iterator[None]:
         yield
     except expat.ExpatError as exc:
         reason = expat.ErrorString(exc.code) if exc.code else str(exc)
-        raise ListReadError([problem("xml_malformed", row=exc.lineno, position=exc.offset + 1,
-                                     reason=reason)]) from None
+        raise ListReadError(
+            [problem("xml_malformed", row=exc.lineno, position=exc.offset + 1, reason=reason)]
+        ) from None
     except _XmlStop as exc:
         raise ListReadError([exc.problem] if exc.problem else []) from None
 
 
-def _xml_columns(first: Mapping[str, str], rate: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
+def _xml_columns(
+    first: Mapping[str, str], rate: str
+) -> tuple[list[tuple[str, str]], dict[str, str]]:
     """(tag, field) pairs and the field -> tag labels. The combined list's rapid or blitz
     columns are read for such a system when the first player has them; otherwise (a
     single-type list) ``rating``, ``games`` and ``k`` are the system's."""
@@ -608,10 +733,19 @@ def xml_problems_at_lines(text: str, problems: list[Problem]) -> list[Problem]:
 # ---------------------------------------------------------------------------------------------
 # Normalising and validating
 
-_OLD_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM",
-               "wf": "WFM", "wc": "WCM"}
-VALID_TITLES = frozenset({"GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM", "MN", "MF", "MC",
-                          "WMF", "MI", "WMI"})
+_OLD_TITLES = {
+    "g": "GM",
+    "m": "IM",
+    "f": "FM",
+    "c": "CM",
+    "wg": "WGM",
+    "wm": "WIM",
+    "wf": "WFM",
+    "wc": "WCM",
+}
+VALID_TITLES = frozenset(
+    {"GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM", "MN", "MF", "MC", "WMF", "MI", "WMI"}
+)
 
 
 def normal_title(raw: str) -> str:
@@ -649,8 +783,9 @@ def validate_rows(raw_rows: Iterable[RawRow]) -> tuple[list[ListRow], list[Probl
         if value == "":
             return None
         if not (_ID_DIGITS if fld == "fide_id" else _DIGITS).match(value):
-            problems.append(problem("bad_number", row=raw.row, column=raw.labels.get(fld, fld),
-                                    value=value))
+            problems.append(
+                problem("bad_number", row=raw.row, column=raw.labels.get(fld, fld), value=value)
+            )
             return None
         return int(value)
 
@@ -665,39 +800,82 @@ def validate_rows(raw_rows: Iterable[RawRow]) -> tuple[list[ListRow], list[Probl
         if rating == 0:
             rating = None
         if rating is not None and not RATING_MIN <= rating <= RATING_MAX:
-            problems.append(problem("rating_out_of_range", row=raw.row, column=lab["rating"],
-                                    value=rating, min=RATING_MIN, max=RATING_MAX))
+            problems.append(
+                problem(
+                    "rating_out_of_range",
+                    row=raw.row,
+                    column=lab["rating"],
+                    value=rating,
+                    min=RATING_MIN,
+                    max=RATING_MAX,
+                )
+            )
         games = number(raw, "games")
         k = number(raw, "k")
         birth = number(raw, "birth_year")
         if birth == 0:
             birth = None
         if birth is not None and not BIRTH_MIN <= birth <= BIRTH_MAX:
-            problems.append(problem("birth_out_of_range", row=raw.row, column=lab["birth_year"],
-                                    value=birth, min=BIRTH_MIN, max=BIRTH_MAX))
+            problems.append(
+                problem(
+                    "birth_out_of_range",
+                    row=raw.row,
+                    column=lab["birth_year"],
+                    value=birth,
+                    min=BIRTH_MIN,
+                    max=BIRTH_MAX,
+                )
+            )
         flag = v.get("flag", "").lower()
         if flag not in FLAGS:
-            problems.append(problem("bad_flag", row=raw.row, column=lab.get("flag", "Flag"),
-                                    value=v.get("flag", "")))
+            problems.append(
+                problem(
+                    "bad_flag", row=raw.row, column=lab.get("flag", "Flag"), value=v.get("flag", "")
+                )
+            )
         fed = v.get("fed", "").upper()
         if len(fed) > 3:
-            problems.append(problem("bad_federation", row=raw.row, column=lab.get("fed", "Fed"),
-                                    value=v.get("fed", "")))
+            problems.append(
+                problem(
+                    "bad_federation",
+                    row=raw.row,
+                    column=lab.get("fed", "Fed"),
+                    value=v.get("fed", ""),
+                )
+            )
         if fide_id is not None:
             if fide_id in seen:
-                problems.append(problem("duplicate_id", row=raw.row,
-                                        column=lab.get("fide_id", "ID"), value=fide_id,
-                                        first=seen[fide_id]))
+                problems.append(
+                    problem(
+                        "duplicate_id",
+                        row=raw.row,
+                        column=lab.get("fide_id", "ID"),
+                        value=fide_id,
+                        first=seen[fide_id],
+                    )
+                )
             else:
                 seen[fide_id] = raw.row
         if len(problems) > before:
             continue
-        out.append(ListRow(
-            fide_id=fide_id, name=v.get("name", ""), fed=fed, sex=normal_sex(v.get("sex", ""), flag),
-            title=normal_title(v.get("title", "")), w_title=v.get("w_title", ""),
-            o_title=v.get("o_title", ""), foa_title=v.get("foa_title", ""), rating=rating,
-            games=games or 0, k=k, birth_year=birth, flag=flag, fed_id=v.get("fed_id", ""),
-        ))
+        out.append(
+            ListRow(
+                fide_id=fide_id,
+                name=v.get("name", ""),
+                fed=fed,
+                sex=normal_sex(v.get("sex", ""), flag),
+                title=normal_title(v.get("title", "")),
+                w_title=v.get("w_title", ""),
+                o_title=v.get("o_title", ""),
+                foa_title=v.get("foa_title", ""),
+                rating=rating,
+                games=games or 0,
+                k=k,
+                birth_year=birth,
+                flag=flag,
+                fed_id=v.get("fed_id", ""),
+            )
+        )
     return out, problems
 
 

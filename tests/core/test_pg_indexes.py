@@ -1,4 +1,5 @@
 """core.pg.indexes: secondary indexes dropped for a bulk load and rebuilt exactly as they were."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,10 @@ pytestmark = [
 ]
 
 INDEXES = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'players_player' ORDER BY indexname"
-UNIQUES = ("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
-           "WHERE conrelid = 'players_player'::regclass AND contype = 'u' ORDER BY conname")
+UNIQUES = (
+    "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+    "WHERE conrelid = 'players_player'::regclass AND contype = 'u' ORDER BY conname"
+)
 
 
 def _catalogue() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
