@@ -138,7 +138,8 @@ def run(args: argparse.Namespace) -> None:
     write_games()
     print(f"games: {args.games} per report, best of {args.repeat} (milliseconds, delete + COPY)")
     print(
-        f"  (a) no insert events, delete ignored (as shipped): {best(args.repeat, write_games):7.1f}"
+        "  (a) no insert events, delete ignored (as shipped): "
+        f"{best(args.repeat, write_games):7.1f}"
     )
     print(
         f"  (b) no insert events, delete events recorded:      "
@@ -239,7 +240,8 @@ def run(args: argparse.Namespace) -> None:
             for t in tracked:
                 t.enable(Player)  # type: ignore[arg-type]  # takes the model class
     print(
-        f"players: {args.players:,} by COPY, then one UPDATE of them all, best of {repeat} (milliseconds)"
+        f"players: {args.players:,} by COPY, then one UPDATE of them all, best of {repeat} "
+        "(milliseconds)"
     )
     print(
         f"  with insert/update events (as shipped): COPY {min(c for c, _ in on):8.1f}   "

@@ -1,7 +1,8 @@
 """Benchmark of a rating period in PostgreSQL: read + calculate + write the draft, then publish.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/rating_office_bench \\
-        .venv/bin/python bench/bench_period.py [--players 500000] [--games 300000] [--system-code bench]
+        .venv/bin/python bench/bench_period.py [--players 500000] [--games 300000] \\
+        [--system-code bench]
 
 The federation comes from the synthetic generator (`manage.py generate_federation`, run in a
 subprocess the first time so its memory does not count here); later runs reuse it (each run
@@ -136,8 +137,10 @@ def measure(period: RatingPeriod) -> None:
 
     # ---- I/O floor
     games_sql = (
-        "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), g.result, g.kind, g.tournament_id, "
-        "g.round, t.end_date FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
+        "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), g.result, g.kind, "
+        "g.tournament_id, "
+        "g.round, t.end_date FROM tournaments_game g JOIN tournaments_tournament t ON t.id = "
+        "g.tournament_id "
         "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "
         "JOIN tournaments_tournamentplayer b ON b.id = g.black_id "
         f"WHERE t.period_id = {period.pk}"
@@ -151,20 +154,24 @@ def measure(period: RatingPeriod) -> None:
         t_copy_out = time.perf_counter() - started
         buf = io.StringIO()
         with cursor.cursor.copy(
-            f"COPY (SELECT published_list_id, player_id, rating, change, k, games, total_games, status, inactive, "
-            f"provisional, ruleset, engine_version FROM ratings_listentry WHERE published_list_id = {published.pk}) "
+            "COPY (SELECT published_list_id, player_id, rating, change, k, games, total_games, "
+            "status, inactive, "
+            "provisional, ruleset, engine_version FROM ratings_listentry WHERE published_list_id "
+            f"= {published.pk}) "
             "TO STDOUT"
         ) as copy:
             for block in copy:
                 buf.write(bytes(block).decode())
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
-            "CREATE TEMP TABLE bench_listentry (LIKE ratings_listentry INCLUDING DEFAULTS INCLUDING IDENTITY "
+            "CREATE TEMP TABLE bench_listentry (LIKE ratings_listentry INCLUDING DEFAULTS "
+            "INCLUDING IDENTITY "
             "INCLUDING INDEXES) ON COMMIT DROP"
         )
         started = time.perf_counter()
         with cursor.cursor.copy(
-            "COPY bench_listentry (published_list_id, player_id, rating, change, k, games, total_games, status, "
+            "COPY bench_listentry (published_list_id, player_id, rating, change, k, games, "
+            "total_games, status, "
             "inactive, provisional, ruleset, engine_version) FROM STDIN"
         ) as copy:
             copy.write(buf.getvalue())
@@ -172,7 +179,8 @@ def measure(period: RatingPeriod) -> None:
 
     print(
         f"rating period: {run.player_count:,} players, {run.game_count:,} game lines "
-        f"({run.game_count // 2:,} rated games), {run.excluded_count:,} games left out; method {run.method}"
+        f"({run.game_count // 2:,} rated games), {run.excluded_count:,} games left out; method "
+        f"{run.method}"
     )
     print(
         f"calculate (read + rate + write draft): {t_calc:.2f} s   [target < 10 s; semester < 20 s]"
@@ -185,7 +193,8 @@ def measure(period: RatingPeriod) -> None:
         f"COPY in of the {published.entry_count:,} list rows {t_copy_in:.2f} s"
     )
     print(
-        f"ratios: calculate / COPY out = {t_calc / t_copy_out:.1f}x; publish / COPY in = {t_pub / t_copy_in:.1f}x"
+        f"ratios: calculate / COPY out = {t_calc / t_copy_out:.1f}x; publish / COPY in = "
+        f"{t_pub / t_copy_in:.1f}x"
     )
     print(
         f"peak RSS: {rss_calc:.0f} MiB after calculating, {rss_pub:.0f} MiB after publishing "

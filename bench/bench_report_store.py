@@ -158,10 +158,12 @@ def run(args: argparse.Namespace) -> None:
         f"database: {connection.vendor}; {len(data)} bytes; {players} players, {games} games stored"
     )
     print(
-        f"parse + validate: best {min(parse_times):.1f} ms, median {sorted(parse_times)[len(parse_times) // 2]:.1f} ms"
+        f"parse + validate: best {min(parse_times):.1f} ms, median "
+        f"{sorted(parse_times)[len(parse_times) // 2]:.1f} ms"
     )
     print(
-        f"store (report_upload): best {min(store_times):.1f} ms, median {sorted(store_times)[len(store_times) // 2]:.1f} ms"
+        f"store (report_upload): best {min(store_times):.1f} ms, median "
+        f"{sorted(store_times)[len(store_times) // 2]:.1f} ms"
     )
 
 

@@ -120,7 +120,8 @@ def main() -> None:
             out.writelines(make() + "\n" for make in kinds.values() for _ in range(args.queries))
         rng.setstate(state)
     print(
-        f"{'kind':44} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} | {'SQL p50':>7} {'p99':>7} | matches"
+        f"{'kind':44} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} | {'SQL p50':>7} {'p99':>7} | "
+        "matches"
     )
     with connection.execute_wrapper(timed):
         for kind, make in kinds.items():
@@ -138,7 +139,8 @@ def main() -> None:
                     matches.append(result.total)
             print(
                 f"{kind:44} {pct(wall, 0.5) * 1000:7.1f} {pct(wall, 0.99) * 1000:7.1f} "
-                f"{max(wall) * 1000:7.1f} | {pct(sql, 0.5) * 1000:7.1f} {pct(sql, 0.99) * 1000:7.1f} "
+                f"{max(wall) * 1000:7.1f} | {pct(sql, 0.5) * 1000:7.1f} "
+                f"{pct(sql, 0.99) * 1000:7.1f} "
                 f"| {statistics.mean(matches):,.0f}",
                 flush=True,
             )

@@ -286,7 +286,8 @@ def _create(
             system.clean_fields()
             system.validate_unique()
             say(
-                f"  note: regulation {system.ruleset} not in the engine yet; parameters not validated"
+                f"  note: regulation {system.ruleset} not in the engine yet; parameters not "
+                "validated"
             )
         system.save()
         systems[system.code] = system

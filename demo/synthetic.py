@@ -65,7 +65,8 @@ class _Writer:
         if set(columns) != concrete:  # the model changed: fail loudly rather than write nulls
             raise RuntimeError(
                 f"{model._meta.db_table}: generator columns differ from the model "
-                f"(missing {sorted(concrete - set(columns))}, unknown {sorted(set(columns) - concrete)})"
+                f"(missing {sorted(concrete - set(columns))}, unknown "
+                f"{sorted(set(columns) - concrete)})"
             )
         self.model = model
         self.table = model._meta.db_table

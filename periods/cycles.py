@@ -91,7 +91,8 @@ def period_dates(*, ruleset: str, cycle: str, day: dt.date) -> PeriodDates:
         list_date = _month_start(end, (list_month - end.month - 1) % 12 + 1)
     closing = end
     if lists.closing_days is not None and lists.closing_days.applies(cycle):
-        # fide-2024 7.1.3: "Las fechas de cierre ... se establecen 3 días antes de la fecha de esa lista".
+        # fide-2024 7.1.3: "Las fechas de cierre ... se establecen 3 días antes de la fecha de esa
+        # lista".
         closing = list_date - dt.timedelta(days=lists.closing_days.value)
     return PeriodDates(start, end, closing, list_date)
 
@@ -103,8 +104,9 @@ class ReportWindow:
     `periods[0]` is the first whose list can rate the tournament: the one containing the end
     date (fide-2024: the next one when the tournament ends after its closing date). A report
     goes to the earliest of them that is open and whose closing date it meets; in the first
-    `regular` ones it is a regular report (its own list), in the others a late one. After `deadline` (the last one's closing date) it is
-    refused (`article`). `own_list` is the date of the list the tournament is reported for;
+    `regular` ones it is a regular report (its own list), in the others a late one. After
+    `deadline` (the last one's closing date) it is refused (`article`). `own_list` is the date of
+    the list the tournament is reported for;
     `allowance_days` the fide-2024 9.1 month-end allowance when it applied (else 0); `lists`
     how many lists, counted from its own, the report may reach (2: its own and the next one).
     """

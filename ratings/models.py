@@ -156,7 +156,8 @@ def _published_triggers() -> list[pgtrigger.Trigger]:
 
 def _published_run_rows_triggers() -> list[pgtrigger.Trigger]:
     published_run = pgtrigger.Condition(
-        "OLD.run_id IN (SELECT r.id FROM ratings_calculationrun r WHERE r.published_list_id IS NOT NULL)"
+        "OLD.run_id IN (SELECT r.id FROM ratings_calculationrun r WHERE r.published_list_id IS NOT "
+        "NULL)"
     )
     return [
         Refuse(
@@ -361,8 +362,9 @@ class Protest(models.Model):
 
 
 # --------------------------------------------------------------------------- calculations
-# A calculation run writes a draft (DraftResult per player, DraftTournament with the counted game lines,
-# DraftExcluded per game left out). Publishing turns the draft of one run into a PublishedList;
+# A calculation run writes a draft (DraftResult per player, DraftTournament with the counted game
+# lines, DraftExcluded per game left out). Publishing turns the draft of one run into a
+# PublishedList;
 # from then on the run and its rows are part of the published record and PostgreSQL refuses to
 # change them (IMMUTABLE above). Drafts of unpublished runs are replaced freely.
 

@@ -35,7 +35,8 @@ TEMPLATES: dict[str, str] = {
         "needed because a player is rated %(rating)s"
     ),
     "rate_of_play_min": _(
-        "Rate of play: %(minutes)s minutes per player for 60 moves; at least %(required)s are needed"
+        "Rate of play: %(minutes)s minutes per player for 60 moves; at least %(required)s are "
+        "needed"
     ),
     "first_control_moves": _(
         "The first time control is %(moves)s moves; it must be at least %(required)s moves"
@@ -54,13 +55,15 @@ TEMPLATES: dict[str, str] = {
     ),
     "duration": _("The tournament lasts %(days)s days; at most %(limit)s days"),
     "duration_authorised": _(
-        "The tournament lasts %(days)s days; over %(limit)s days needs the federation's authorisation"
+        "The tournament lasts %(days)s days; over %(limit)s days needs the federation's "
+        "authorisation"
     ),
     "duration_monthly": _(
         "The tournament lasts %(days)s days: intermediate results must be reported monthly"
     ),
     "rr_rated_share": _(
-        "Round robin with %(players)s players and %(rated)s rated: at least %(required)s must be rated"
+        "Round robin with %(players)s players and %(rated)s rated: at least %(required)s must be "
+        "rated"
     ),
     "drr_unrated": _(
         "Double round robin with unrated players: at least 6 players and 4 rated "
@@ -70,7 +73,8 @@ TEMPLATES: dict[str, str] = {
         "Player %(rank)s (unrated) scored %(points)s: their games are not rated"
     ),
     "unrated_few_opponents": _(
-        "Player %(rank)s (unrated) met %(opponents)s rated opponents; at least %(required)s are needed"
+        "Player %(rank)s (unrated) met %(opponents)s rated opponents; at least %(required)s are "
+        "needed"
     ),
     "report_late_feda": _(
         "Report received %(days)s days after the last round; it is due within 14 days"

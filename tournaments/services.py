@@ -135,7 +135,8 @@ def _delete_rows(model: type[Model], **where: Any) -> None:
 
 
 def _games_drop(*, tournament: Tournament) -> None:
-    """Delete the tournament's games before they are rewritten from its report (no delete events)."""
+    """Delete the tournament's games before they are rewritten from its report (no delete
+    events)."""
     with pgtrigger.ignore(GAME_DELETE_EVENT):
         _delete_rows(Game, tournament=tournament)
 
@@ -282,7 +283,8 @@ def report_upload(
             return report
         assert parsed is not None
         current = selectors.report_current(tournament=locked)
-        # The FEDA ASCII file (feda-1996 10.31) accompanies a TRF/CSV report; alone, it is the report.
+        # The FEDA ASCII file (feda-1996 10.31) accompanies a TRF/CSV report; alone, it is the
+        # report.
         companion = (
             fmt == ReportFormat.FEDA and current is not None and current.format != ReportFormat.FEDA
         )
@@ -422,7 +424,8 @@ _BYE = {
 
 
 def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
-    """All games in one set-based insert. Crosstables have no rounds: the k-th game of a pair is round k."""
+    """All games in one set-based insert. Crosstables have no rounds: the k-th game of a pair is
+    round k."""
     _games_drop(tournament=tournament)
     ids = dict(tournament.players.values_list("start_rank", "id"))
     seen: Counter[tuple[int, int]] = Counter()

@@ -25,7 +25,8 @@ _SECONDARY = """
 SELECT ic.relname, pg_get_indexdef(i.indexrelid), c.conname, pg_get_constraintdef(c.oid)
 FROM pg_index i
 JOIN pg_class ic ON ic.oid = i.indexrelid
-LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN ('u', 'x')
+LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN
+('u', 'x')
 WHERE i.indrelid = %s::regclass AND NOT i.indisprimary
   AND NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = i.indexrelid)
 ORDER BY ic.relname

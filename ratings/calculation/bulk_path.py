@@ -72,11 +72,13 @@ def calculate_bulk(run: CalculationRun) -> None:
     year = period.start.year
     int_sql = (
         f"SELECT p.id, COALESCE({src.rating}, -1), {src.games}, "
-        f"CASE WHEN COALESCE(EXTRACT(YEAR FROM p.birth_date)::int, p.birth_year, 0) + 18 >= {year} THEN 1 ELSE 0 END, "
+        f"CASE WHEN COALESCE(EXTRACT(YEAR FROM p.birth_date)::int, p.birth_year, 0) + 18 >= {year} "
+        "THEN 1 ELSE 0 END, "
         f"CASE WHEN {src.reached_2400} THEN 1 ELSE 0 END, "
         f"CASE WHEN {src.reached_2200} THEN 1 ELSE 0 END, "
         f"COALESCE({src.last_game_date} - DATE '0001-01-01' + 1, 0), {src.flagged_lists}, "
-        f"CASE ({src.status}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' THEN 3 "
+        f"CASE ({src.status}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' "
+        "THEN 3 "
         "WHEN 'passive' THEN 4 ELSE 0 END, "
         "COALESCE("
         + src.rated_since_sql()
@@ -90,7 +92,8 @@ def calculate_bulk(run: CalculationRun) -> None:
     games_sql = (
         "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), "
         "CASE g.result WHEN '1-0' THEN 2 WHEN '+-' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END, "
-        "CASE g.kind WHEN 'played' THEN 0 WHEN 'forfeit' THEN 1 ELSE 2 END, g.tournament_id, g.round, "
+        "CASE g.kind WHEN 'played' THEN 0 WHEN 'forfeit' THEN 1 ELSE 2 END, g.tournament_id, "
+        "g.round, "
         "t.end_date - DATE '0001-01-01' + 1 "
         "FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
         "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "
@@ -526,12 +529,15 @@ def bulk_result_lines(
         status = "out_of_list" if ool else "inactive" if inact else "rated"
         d = date_text(lastd)
         yield (
-            f"{p}\t{before}\t{NULL if ool else after}\t{change}\t{k}\tfide-2024 8.3.3\t{games}\t{score2 / 2}\t"
-            f"{exp / 1000}\t{status}\t{STATUS_CODES[prev]}\t{'t' if inact else 'f'}\tf\t{fj}\t{nj}\t{gb + games}\t"
+            f"{p}\t{before}\t{NULL if ool else after}\t{change}\t{k}\tfide-2024 8.3.3\t"
+            f"{games}\t{score2 / 2}\t"
+            f"{exp / 1000}\t{status}\t{STATUS_CODES[prev]}\t{'t' if inact else 'f'}\tf\t"
+            f"{fj}\t{nj}\t{gb + games}\t"
             f"{d}\t{'t' if r24 or after >= 2400 else 'f'}\t{'t' if r22 or after >= 2200 else 'f'}\t"
             f"{flagged + 1 if inact else 0}\t[]\t{gb}\t"
             # The state it started from (the *_before columns); pooled results are not read here.
-            f"{'t' if r24 else 'f'}\t{'t' if r22 else 'f'}\t{date_text(last_before)}\t{flagged}\t{NULL}\t"
+            f"{'t' if r24 else 'f'}\t{'t' if r22 else 'f'}\t{date_text(last_before)}\t"
+            f"{flagged}\t{NULL}\t"
             f"{date_text(since)}{tail}"
         )
 

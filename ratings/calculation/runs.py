@@ -136,7 +136,8 @@ def _calculate(run: CalculationRun) -> None:
     if system.ruleset == "fide-2024":
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT COUNT(*) FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
+                "SELECT COUNT(*) FROM tournaments_game g JOIN tournaments_tournament t ON t.id = "
+                "g.tournament_id "
                 "WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')",
                 [period.pk],
             )
@@ -150,8 +151,14 @@ def _calculate(run: CalculationRun) -> None:
 
 
 #: Stored on a run the watchdog found lost (English; the period page words it itself).
-LOST_REQUEUED = "No heartbeat from the worker since %(at)s and its lock is free: the worker is gone. Queued again as run %(run)s."
-LOST_FAILED = "No heartbeat from the worker since %(at)s and its lock is free: the worker is gone, for the %(n)s. time; not queued again."
+LOST_REQUEUED = (
+    "No heartbeat from the worker since %(at)s and its lock is free: the worker is gone. Queued "
+    "again as run %(run)s."
+)
+LOST_FAILED = (
+    "No heartbeat from the worker since %(at)s and its lock is free: the worker is gone, for the "
+    "%(n)s. time; not queued again."
+)
 
 
 def calculation_runs_watch(*, now: dt.datetime | None = None) -> list[CalculationRun]:
@@ -199,7 +206,8 @@ def calculation_runs_watch(*, now: dt.datetime | None = None) -> list[Calculatio
                 )
                 task_enqueue_on_commit("ratings.calculate_period", new.pk)
                 log.warning(
-                    "run %s (period %s): no heartbeat since %s, lock free; lost, queued again as run %s",
+                    "run %s (period %s): no heartbeat since %s, lock free; lost, queued again as "
+                    "run %s",
                     run.pk,
                     run.period_id,
                     at,

@@ -60,8 +60,10 @@ STATE_FROM = """
 STATE_SQL = (
     """
     SELECT p.id, {src.rating}, {src.games}, {src.status}, {src.reached_2400}, {src.reached_2200},
-           {src.last_game_date}, {src.flagged_lists}, {src.prior_results}, p.birth_date, p.birth_year,
-           p.sex, p.federation, p.affiliated, p.fide_standard, p.fide_rapid, p.fide_blitz, p.iccf_rating,
+           {src.last_game_date}, {src.flagged_lists}, {src.prior_results}, p.birth_date,
+           p.birth_year,
+           p.sex, p.federation, p.affiliated, p.fide_standard, p.fide_rapid, p.fide_blitz,
+           p.iccf_rating,
            p.fpx_rating, pr.id IS NOT NULL, {rated_since}
 """
     + STATE_FROM
@@ -144,8 +146,10 @@ def state_source(period: RatingPeriod) -> StateSource:
         src = StateSource(
             "le.rating",
             "COALESCE(le.total_games, 0)",
-            "CASE WHEN le.status IN ('rated', 'new', 'unrated') OR le.status IS NULL THEN '' ELSE le.status END",
-            "LEFT JOIN ratings_listentry le ON le.player_id = p.id AND le.published_list_id = %(prev)s",
+            "CASE WHEN le.status IN ('rated', 'new', 'unrated') OR le.status IS NULL THEN '' ELSE "
+            "le.status END",
+            "LEFT JOIN ratings_listentry le ON le.player_id = p.id AND le.published_list_id = "
+            "%(prev)s",
             {"prev": previous.pk},
         )
     elif run is not None:
@@ -180,7 +184,10 @@ def state_source(period: RatingPeriod) -> StateSource:
         return f"CASE {first}{stored} ELSE {current} END"
 
     # As the publication of that run set it (publication/services.py, _RATED_SINCE_SQL).
-    since_before = "CASE WHEN d.reached_2400_before IS NOT NULL THEN d.rated_since_before ELSE pr.rated_since END"
+    since_before = (
+        "CASE WHEN d.reached_2400_before IS NOT NULL THEN d.rated_since_before ELSE pr.rated_since "
+        "END"
+    )
     return StateSource(
         src.rating,
         src.games,
@@ -334,7 +341,8 @@ def games_last_year(period: RatingPeriod) -> dict[int, int]:
         JOIN ratings_publishedlist pl ON pl.id = e.published_list_id
         JOIN ratings_ratingperiod p ON p.id = pl.period_id
         WHERE p.system_id = %s AND p.start >= %s AND p.start < %s AND e.games > 0
-          AND pl.version = (SELECT MAX(version) FROM ratings_publishedlist x WHERE x.period_id = pl.period_id)
+          AND pl.version = (SELECT MAX(version) FROM ratings_publishedlist x WHERE x.period_id =
+          pl.period_id)
         GROUP BY e.player_id
     """
     with connection.cursor() as cursor:

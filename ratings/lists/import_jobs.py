@@ -218,7 +218,8 @@ class _Progress:
     def __call__(self, percent: int, message: str) -> None:
         if connection.in_atomic_block:
             self.side.execute(
-                f"UPDATE {ListImportJob._meta.db_table} SET progress = %s, phase = %s, heartbeat_at = now() "
+                f"UPDATE {ListImportJob._meta.db_table} SET progress = %s, phase = %s, "
+                "heartbeat_at = now() "
                 "WHERE id = %s",
                 [percent, message, self.job_id],
             )

@@ -10,7 +10,8 @@ only when no row has a problem, writes in one transaction:
   (effective / unrated), activity (flag ``i`` = inactive), reached_2400 / reached_2200.
 
 PostgreSQL: COPY into a TEMP staging table, typing and validation in SQL (one typed stage
-table), then UPDATE … FROM and INSERT … SELECT from it; each step's seconds are logged. SQLite: the same checks in Python
+table), then UPDATE … FROM and INSERT … SELECT from it; each step's seconds are logged.
+SQLite: the same checks in Python
 (ratings.lists.formats.validate_rows) and the ORM. docs/lists.md has the details.
 """
 
@@ -373,19 +374,20 @@ FROM list_stage s WHERE s.complete AND p.id = s.player_id
 # New players take ids from a block reserved beforehand (first + row - first new row), so the
 # players and their ratings are two plain inserts from the stage: no RETURNING set joined
 # back to 500,000 stage rows.
-_INSERT_PLAYERS_SQL = """INSERT INTO players_player (id, fed_id, surname, given_name, sex, birth_year,
-    club, region, federation, title, fide_id, affiliated, name_key, created_at, updated_at)
+_INSERT_PLAYERS_SQL = """INSERT INTO players_player (id, fed_id, surname, given_name, sex,
+    birth_year, club, region, federation, title, fide_id, affiliated, name_key, created_at,
+    updated_at)
   SELECT %s + s.row_no - %s, %s || s.fide_id, s.surname, s.given_name, s.sex,
     s.birth_year, '', '', s.fed, s.title, s.fide_id, true, k.name_key, now(), now()
   FROM list_stage s JOIN list_keys k ON k.row_no = s.row_no
   WHERE s.player_id IS NULL"""
 # Positional placeholders: pgtrigger.ignore prefixes the statement with its own positional one.
 
-_INSERT_RATINGS_SQL = """INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind,
-  activity, out_of_list, reached_2400, reached_2200, flagged_lists, prior_results, ruleset,
+_INSERT_RATINGS_SQL = """INSERT INTO ratings_playerrating (player_id, system_id, rating, games,
+  kind, activity, out_of_list, reached_2400, reached_2200, flagged_lists, prior_results, ruleset,
   engine_version, updated_at)
-SELECT COALESCE(s.player_id, %(first)s + s.row_no - %(first_row)s), %(system)s, s.rating, s.games, s.kind,
-  s.activity, false, s.r2400, s.r2200, 0, '[]'::jsonb, %(ruleset)s, %(engine)s, now()
+SELECT COALESCE(s.player_id, %(first)s + s.row_no - %(first_row)s), %(system)s, s.rating, s.games,
+  s.kind, s.activity, false, s.r2400, s.r2200, 0, '[]'::jsonb, %(ruleset)s, %(engine)s, now()
 FROM list_stage s
 WHERE s.rating_id IS NULL"""
 
@@ -394,7 +396,8 @@ _UPDATE_RATINGS_SQL = """UPDATE ratings_playerrating r SET rating = s.rating, ga
   reached_2200 = r.reached_2200 OR s.r2200, ruleset = %(ruleset)s, engine_version = %(engine)s,
   updated_at = now()
 FROM list_stage s WHERE s.changed AND r.id = s.rating_id
-  AND ((r.rating, r.games, r.kind, r.activity) IS DISTINCT FROM (s.rating, s.games, s.kind, s.activity)
+  AND ((r.rating, r.games, r.kind, r.activity) IS DISTINCT FROM (s.rating, s.games, s.kind,
+  s.activity)
        OR (s.r2400 AND NOT r.reached_2400) OR (s.r2200 AND NOT r.reached_2200))"""
 
 
@@ -481,7 +484,8 @@ def _import_postgresql(
         _room_for_stage_tables(cursor)
         cursor.execute("CREATE TEMP TABLE list_keys (row_no integer, name_key text) ON COMMIT DROP")
         cursor.execute(
-            f"CREATE TEMP TABLE list_fields (row_no integer, {', '.join(c + ' text' for c in _FIELD_COLUMNS[1:])})"
+            "CREATE TEMP TABLE list_fields (row_no integer, "
+            f"{', '.join(c + ' text' for c in _FIELD_COLUMNS[1:])})"
             " ON COMMIT DROP"
         )
         copy_sql = f"COPY list_fields ({', '.join(_FIELD_COLUMNS)}) FROM STDIN"

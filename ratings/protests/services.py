@@ -17,7 +17,8 @@ from ratings.protests.selectors import protest_open_until
 
 
 def protest_submit(*, published: PublishedList, player: Any, user: Any, text: str) -> Protest:
-    """``player``: the registry player the protest is about, the one linked to ``user``'s account."""
+    """``player``: the registry player the protest is about, the one linked to ``user``'s
+    account."""
     if not user.has_perm("ratings.submit_protest", published):
         raise PermissionDenied
     if player is None or player.user_id != user.pk:

@@ -67,7 +67,7 @@ def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-# --------------------------------------------------------------------------- rating periods (officers)
+# ------------------------------------------------------------------- rating periods (officers)
 
 
 def _period(pk: int) -> RatingPeriod:
@@ -165,7 +165,8 @@ def period_rerate(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         lambda p: rerating.rerate_request(period=p, user=request.user),
         _(
-            "Re-rating queued: this period and every later one will be recalculated and republished."
+            "Re-rating queued: this period and every later one will be recalculated and "
+            "republished."
         ),
     )
 

@@ -176,7 +176,10 @@ def test_no_broker_is_eager_and_filesystem_is_the_local_queue() -> None:
 
 
 def test_a_broker_url_turns_eager_mode_off() -> None:
-    code = "import django; django.setup(); from django.conf import settings as s; print(s.CELERY_TASK_ALWAYS_EAGER)"
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.CELERY_TASK_ALWAYS_EAGER)"
+    )
     result = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,

@@ -13,7 +13,10 @@ pytestmark = [
     pytest.mark.django_db,
 ]
 
-INDEXES = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'players_player' ORDER BY indexname"
+INDEXES = (
+    "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'players_player' ORDER BY "
+    "indexname"
+)
 UNIQUES = (
     "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
     "WHERE conrelid = 'players_player'::regclass AND contype = 'u' ORDER BY conname"
@@ -30,9 +33,11 @@ def _catalogue() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
 
 def _insert(cursor, fed_ids: list[str]) -> None:
     cursor.execute(
-        "INSERT INTO players_player (fed_id, surname, given_name, sex, club, region, federation, title, "
+        "INSERT INTO players_player (fed_id, surname, given_name, sex, club, region, federation, "
+        "title, "
         "affiliated, name_key, created_at, updated_at) "
-        "SELECT f, 'Bulk', 'Row', 'M', '', '', 'ESP', '', true, 'bulk row', now(), now() FROM unnest(%s::text[]) f",
+        "SELECT f, 'Bulk', 'Row', 'M', '', '', 'ESP', '', true, 'bulk row', now(), now() FROM "
+        "unnest(%s::text[]) f",
         [fed_ids],
     )
 

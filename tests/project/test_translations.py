@@ -1,4 +1,5 @@
-"""Spanish, Catalan and Portuguese translations: catalogues complete, compiled and used by the pages.
+"""Spanish, Catalan and Portuguese translations: catalogues complete, compiled and used by the
+pages.
 
 The .po files are parsed here (no gettext tools needed), the committed .mo files are read with
 the standard library, and pages are rendered with Accept-Language or after set_language.
@@ -196,7 +197,8 @@ def test_representative_strings_translate(lang: str) -> None:
         template = fide_2024._K_WHY[K_RULE_UNDER_30_GAMES]
         assert template == "K = 40: fewer than 30 rated games completed (%(games)s)"
         assert gettext(template) % {"games": 12} == K_UNDER_30[lang]
-        # Every report problem template (tournaments/reports) and every K reason is in the catalogue.
+        # Every report problem template (tournaments/reports) and every K reason is in the
+        # catalogue.
         for text in [*problems.TEMPLATES.values(), *fide_2024._K_WHY.values()]:
             assert gettext(text) != text, text
         assert "%(counter)s" not in ngettext(

@@ -36,7 +36,8 @@ def published() -> PublishedList:
 
 def _entry_insert(list_id: int, player_id: int) -> tuple[str, list[object]]:
     return (
-        "INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, games, total_games, "
+        "INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, games, "
+        "total_games, "
         "status, inactive, provisional, ruleset, engine_version) "
         "VALUES (%s, %s, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x')",
         [list_id, player_id],
@@ -59,9 +60,11 @@ def test_one_bad_row_among_many_refuses_the_whole_statement(published: Published
     good = [make_player().pk for _ in range(50)]
     with pytest.raises(IntegrityError, match="does not exist"):
         _sql(
-            "INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, games, total_games, "
+            "INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, games, "
+            "total_games, "
             "status, inactive, provisional, ruleset, engine_version) "
-            "SELECT %s, p, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x' FROM unnest(%s::bigint[]) p",
+            "SELECT %s, p, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x' FROM "
+            "unnest(%s::bigint[]) p",
             [published.pk, [*good, MISSING]],
         )
     assert ListEntry.objects.count() == 2
@@ -74,12 +77,16 @@ def test_a_list_and_its_entries_written_in_one_statement_are_accepted() -> None:
     period = make_period(system)
     players = [make_player().pk for _ in range(3)]
     _sql(
-        "WITH e AS (INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, games, "
+        "WITH e AS (INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, "
+        "games, "
         "total_games, status, inactive, provisional, ruleset, engine_version) "
-        "SELECT 424242, p, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x' FROM unnest(%s::bigint[]) p "
+        "SELECT 424242, p, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x' FROM "
+        "unnest(%s::bigint[]) p "
         "RETURNING 1) "
-        "INSERT INTO ratings_publishedlist (id, system_id, period_id, version, list_date, published_at, ruleset, "
-        "engine_version, note, entry_count) SELECT 424242, %s, %s, 1, '2026-01-01', now(), 'fide-2024', 'x', '', "
+        "INSERT INTO ratings_publishedlist (id, system_id, period_id, version, list_date, "
+        "published_at, ruleset, "
+        "engine_version, note, entry_count) SELECT 424242, %s, %s, 1, '2026-01-01', now(), "
+        "'fide-2024', 'x', '', "
         "count(*) FROM e",
         [players, system.pk, period.pk],
     )
@@ -90,9 +97,12 @@ def test_a_list_and_its_entries_written_in_one_statement_are_accepted() -> None:
 def test_a_player_state_for_a_missing_player_or_system_is_refused() -> None:
     system = make_system()
     insert = (
-        "INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity, out_of_list, "
-        "reached_2400, reached_2200, flagged_lists, prior_results, ruleset, engine_version, updated_at) "
-        "VALUES (%s, %s, 2000, 0, 'effective', 'active', false, false, false, 0, '[]', '', '', now())"
+        "INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity, "
+        "out_of_list, "
+        "reached_2400, reached_2200, flagged_lists, prior_results, ruleset, engine_version, "
+        "updated_at) "
+        "VALUES (%s, %s, 2000, 0, 'effective', 'active', false, false, false, 0, '[]', '', '', "
+        "now())"
     )
     with pytest.raises(IntegrityError, match=f"player {MISSING} does not exist"):
         _sql(insert, [MISSING, system.pk])

@@ -268,7 +268,8 @@ def test_rerating_republishes_the_period_and_two_later_ones(celery_broker) -> No
         )
         for p in periods
     ]
-    # Draw at 2000 vs 2100: +2.8 -> 2003; then 2003 beats 2097 (D -94, expected 0.37): +12.6 -> 2016;
+    # Draw at 2000 vs 2100: +2.8 -> 2003; then 2003 beats 2097 (D -94, expected 0.37): +12.6 ->
+    # 2016;
     # then 2016 beats 2084 (D -68, expected 0.40): +12 -> 2028.
     assert [x[a.pk] for x in v2] == [2003, 2016, 2028]
     assert [x[a.pk] for x in v1] == [

@@ -309,9 +309,7 @@ def test_report_deadline_with_the_month_end_allowance() -> None:
     ]
 
 
-def test_a_report_before_the_second_and_third_lists_closing_dates_is_rated_after_the_third_it_is_not() -> (
-    None
-):
+def test_a_report_before_the_2nd_and_3rd_closing_dates_is_rated_after_the_3rd_it_is_not() -> None:
     """fide-2024 9.1 (7.1.3 closing dates): ends 20 Nov 2026 -> lists of 1 Dec (closes 28 Nov),
     1 Jan (29 Dec), 1 Feb (29 Jan)."""
     d = dt.date

@@ -32,7 +32,10 @@ def trf_line(
     """A TRF16 `001` line, column by column (FIDE specification: rank 5-8, sex 10, name 15-47,
     rating 49-52, federation 54-56, FIDE ID 58-68, birth 70-79, points 81-84, round 1 at 92)."""
     pts = f"{points:4.1f}" if points is not None else "    "
-    line = f"001 {rank:4d} {sex}    {name:<33} {rating or '':>4} ESP {fide_id:>11} {birth:<10} {pts} {rank:4d}"
+    line = (
+        f"001 {rank:4d} {sex}    {name:<33} {rating or '':>4} ESP {fide_id:>11} {birth:<10} {pts} "
+        f"{rank:4d}"
+    )
     assert len(line) == 89
     return line + "".join("  " + c for c in cells)
 

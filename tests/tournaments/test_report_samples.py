@@ -1,4 +1,5 @@
-"""Real files from ../shared/data/trf through the upload view: never a 500, rows only when accepted."""
+"""Real files from ../shared/data/trf through the upload view: never a 500, rows only when
+accepted."""
 
 from __future__ import annotations
 
@@ -57,13 +58,19 @@ def test_csv_and_feda_companion(client) -> None:
     )
     client.force_login(arbiter)
     url = reverse("tournaments:upload", args=[tournament.pk])
-    csv = b'No,Name,FIDE ID,Fed ID,Rating,1,2,3\n1,"Roca, Pau",,24001,2000,x,1,1\n2,"Sala, Eva",,24002,1900,0,x,=\n3,"Puig, Joan",,,,0,=,x\n'
+    csv = (
+        b'No,Name,FIDE ID,Fed ID,Rating,1,2,3\n1,"Roca, Pau",,24001,2000,x,1,1\n2,"Sala, '
+        b'Eva",,24002,1900,0,x,=\n3,"Puig, Joan",,,,0,=,x\n'
+    )
     assert (
         client.post(url, {"file": SimpleUploadedFile("rr.csv", csv), "format": "auto"}).status_code
         == 302
     )
     assert TournamentPlayer.objects.filter(tournament=tournament).count() == 3
-    feda = b"24001,Roca Pau,M,ESP,01-01-80,2,2,1900\n24002,Sala Eva,F,ESP,02-02-85,0.5,2,1950\n00000000,Puig Joan,M,ESP,03-03-90,0.5,2,1950\n"
+    feda = (
+        b"24001,Roca Pau,M,ESP,01-01-80,2,2,1900\n24002,Sala "
+        b"Eva,F,ESP,02-02-85,0.5,2,1950\n00000000,Puig Joan,M,ESP,03-03-90,0.5,2,1950\n"
+    )
     assert (
         client.post(url, {"file": SimpleUploadedFile("rr.asc", feda), "format": "feda"}).status_code
         == 302

@@ -190,8 +190,9 @@ def choose_header_dates(
 ) -> HeaderDates:
     """Read the start and end dates together: the end on or after the start, at most
     ``MAX_SPAN`` apart, the round dates (``132``) between them (round 1 within ``SLACK``
-    of the start), and two dates written alike read alike. Among the readings that fit, the usual ones are preferred; a date
-    is ambiguous when the readings that fit give it more than one value or when the
+    of the start), and two dates written alike read alike. Among the readings that fit, the usual
+    ones are preferred; a date is ambiguous when the readings that fit give it more than one value
+    or when the
     usual reading does not fit. Constraints are dropped (round dates first) when no
     reading fits them all."""
     starts: list[Reading | None] = list(date_readings(start_text)) or [None]

@@ -644,7 +644,7 @@ def build_matrix_games(
         all_games,
         problems,
         {
-            i + 1: sum(map(get, row))
-            for i, row in enumerate(matrix)  # type: ignore[arg-type]
+            i + 1: sum(map(get, row))  # type: ignore[arg-type]
+            for i, row in enumerate(matrix)
         },
     )

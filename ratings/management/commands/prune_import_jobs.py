@@ -17,14 +17,19 @@ from ratings.lists.import_jobs import list_import_jobs_prune
 
 
 class Command(BaseCommand):
-    help = "Delete the list import jobs that finished more than N days ago (queued and running jobs are kept)."
+    help = (
+        "Delete the list import jobs that finished more than N days ago (queued and running jobs "
+        "are kept)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--days",
             type=int,
             required=True,
-            help="Keep the jobs that finished within this many days (0: delete every finished job).",
+            help=(
+                "Keep the jobs that finished within this many days (0: delete every finished job)."
+            ),
         )
 
     def handle(self, *args: object, **options: object) -> None:

@@ -273,8 +273,8 @@ def test_import_page_is_for_officers_only(client) -> None:
 def test_import_page_shows_errors_with_rows_then_imports(
     client, excerpt: bytes, django_capture_on_commit_callbacks
 ) -> None:
-    """The page queues a job (run eagerly here) and redirects to it (tests/ratings/lists/test_import_jobs.py
-    has the job flow itself)."""
+    """The page queues a job (run eagerly here) and redirects to it
+    (tests/ratings/lists/test_import_jobs.py has the job flow itself)."""
     system = make_system(name="Standard")
     client.force_login(make_user(role=roles.RATING_OFFICER))
     url = reverse("ratings:list_import")

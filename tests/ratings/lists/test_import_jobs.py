@@ -1,6 +1,6 @@
 """List import jobs (ratings/import_jobs.py): the file stored in pieces, the task run eagerly
-(the embedded default; tests/ratings/lists/test_import_worker.py has a real worker), the outcome on the
-job row, the file dropped at the end, and the pages (form → job page → progress JSON).
+(the embedded default; tests/ratings/lists/test_import_worker.py has a real worker), the outcome on
+the job row, the file dropped at the end, and the pages (form → job page → progress JSON).
 
 Runs on PostgreSQL.
 """
@@ -329,7 +329,8 @@ def test_job_page_of_a_failed_import_has_the_table_of_problems(
     assert 'id="progress"' not in html and 'id="job-percent"' not in html
     assert (
         '<span id="job-status" class="status status-failed" data-status="failed">Failed</span> · '
-        '<span id="job-phase">Nothing was written: the players and ratings are as they were before this '
+        '<span id="job-phase">Nothing was written: the players and ratings are as they were before '
+        "this "
         "import.</span>"
     ) in html
     assert "Correct the file and import it again." in html

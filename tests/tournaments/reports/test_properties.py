@@ -65,10 +65,10 @@ def tournaments(draw: st.DrawFn) -> ParsedReport:
                     result=ra,
                     white_score=POINTS[ra],
                     black_score=POINTS[rb],
-                    kind=kind,
+                    kind=kind,  # type: ignore[arg-type]
                     colours_known=known,
                 )
-            )  # type: ignore[arg-type]
+            )
             points[a] += POINTS[ra]
             points[b] += POINTS[rb]
         pab_used = False
@@ -87,10 +87,10 @@ def tournaments(draw: st.DrawFn) -> ParsedReport:
                     result=code,
                     white_score=score,
                     black_score=None,
-                    kind=kind,
+                    kind=kind,  # type: ignore[arg-type]
                     colours_known=False,
                 )
-            )  # type: ignore[arg-type]
+            )
             points[r] += score
     players = []
     for rank in range(1, n + 1):
