@@ -54,9 +54,7 @@ class Row:
 def _reached(ratings: tuple[int | float, ...]) -> tuple[int | None, ...]:
     out: list[int | None] = []
     for limit in THRESHOLDS:
-        hit = next(
-            (i + 1 for i, r in enumerate(ratings) if abs(r - PERFORMANCE) <= limit), None
-        )
+        hit = next((i + 1 for i, r in enumerate(ratings) if abs(r - PERFORMANCE) <= limit), None)
         out.append(hit)
     return tuple(out)
 
@@ -74,8 +72,11 @@ def engine_row(k: int, tournaments: int = MAX_TOURNAMENTS) -> Row:
         )
         games = tuple(Game("P", f"O{i}", "1/2-1/2", round=i + 1) for i in range(GAMES))
         tournament = TournamentInput(
-            id=f"T{t + 1}", system="round_robin", end_date=start.replace(day=20),
-            rate_of_play="90+30", games=games,
+            id=f"T{t + 1}",
+            system="round_robin",
+            end_date=start.replace(day=20),
+            rate_of_play="90+30",
+            games=games,
         )
         period = PeriodInput(
             "fce", start, date.fromordinal(end), {"k_override": k}, players, (tournament,)

@@ -72,7 +72,8 @@ def main() -> None:
           f"over {args.repeat} runs (generation excluded)")  # fmt: skip
     print(f"peak memory of the calculation: {peak / 2**20:.1f} MiB")
     print(
-        f"check: rated games counted {int(out.games.sum()):,}, sum of changes {int(out.change.sum()):+,}"
+        f"check: rated games counted {int(out.games.sum()):,}, sum of changes "
+        f"{int(out.change.sum()):+,}"
     )
 
 

@@ -14,6 +14,7 @@ Creates (and drops) a throw-away database ``bench_<name>`` and prints, best of -
   import does), with the statement-level insert/update events of Player (as shipped) and with
   those two triggers disabled.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,7 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.scratch_db import run_in_scratch_database
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("SECRET_KEY", "bench-only-insecure-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz")
+os.environ.setdefault(
+    "SECRET_KEY", "bench-only-insecure-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
+)
 
 
 def main() -> None:
@@ -62,19 +65,50 @@ def run(args: argparse.Namespace) -> None:
     from tournaments.models import Game, Tournament, TournamentPlayer
 
     user = get_user_model().objects.create(username="bench")
-    system = RatingSystem.objects.create(code="bench", name="Bench", ruleset="fide-2024", rate_of_play="standard",
-                                         cycle="monthly")
+    system = RatingSystem.objects.create(
+        code="bench", name="Bench", ruleset="fide-2024", rate_of_play="standard", cycle="monthly"
+    )
     tournament = Tournament.objects.create(
-        name="Bench Open", city="Bench", start_date=dt.date(2026, 10, 1), end_date=dt.date(2026, 10, 9),
-        system="swiss", base_minutes=90, chief_arbiter="A", arbiter=user, rating_system=system)
+        name="Bench Open",
+        city="Bench",
+        start_date=dt.date(2026, 10, 1),
+        end_date=dt.date(2026, 10, 9),
+        system="swiss",
+        base_minutes=90,
+        chief_arbiter="A",
+        arbiter=user,
+        rating_system=system,
+    )
     n_players = max(2, (2 * args.games) // 9 + 1)
-    services._insert_rows(TournamentPlayer, ["tournament_id", "start_rank", "name", "sex", "title", "fide_id",
-                                             "fed_id", "federation"],
-                          [(tournament.pk, i, f"P{i}", "", "", "", "", "") for i in range(1, n_players + 1)])
+    services._insert_rows(
+        TournamentPlayer,
+        ["tournament_id", "start_rank", "name", "sex", "title", "fide_id", "fed_id", "federation"],
+        [(tournament.pk, i, f"P{i}", "", "", "", "", "") for i in range(1, n_players + 1)],
+    )
     tp = list(TournamentPlayer.objects.filter(tournament=tournament).values_list("id", flat=True))
-    rows = [(tournament.pk, 1 + k // (n_players // 2), tp[(2 * k) % n_players], tp[(2 * k + 1) % n_players],
-             "1-0", "played", 1, 0) for k in range(args.games)]
-    columns = ["tournament_id", "round", "white_id", "black_id", "result", "kind", "white_score", "black_score"]
+    rows = [
+        (
+            tournament.pk,
+            1 + k // (n_players // 2),
+            tp[(2 * k) % n_players],
+            tp[(2 * k + 1) % n_players],
+            "1-0",
+            "played",
+            1,
+            0,
+        )
+        for k in range(args.games)
+    ]
+    columns = [
+        "tournament_id",
+        "round",
+        "white_id",
+        "black_id",
+        "result",
+        "kind",
+        "white_score",
+        "black_score",
+    ]
     event_model = Game.pgh_event_model  # type: ignore[attr-defined]  # set by @pghistory.track
     delete_trigger = "tournaments.Game:delete_delete"
 
@@ -89,19 +123,34 @@ def run(args: argparse.Namespace) -> None:
 
     write_games()
     print(f"games: {args.games} per report, best of {args.repeat} (milliseconds, delete + COPY)")
-    print(f"  (a) no insert events, delete ignored (as shipped): {best(args.repeat, write_games):7.1f}")
-    print(f"  (b) no insert events, delete events recorded:      "
-          f"{best(args.repeat, lambda: write_games(ignore_delete=False)):7.1f}")
-    for label, level in (("(c) insert events, row-level:", pgtrigger.Row),
-                         ("(d) insert events, statement-level:", pgtrigger.Statement)):
-        trigger = pghistory.trigger.Event(event_model=event_model, label="insert", name="bench_insert",
-                                          row="NEW", operation=pgtrigger.Insert, level=level)
+    print(
+        "  (a) no insert events, delete ignored (as shipped): "
+        f"{best(args.repeat, write_games):7.1f}"
+    )
+    print(
+        f"  (b) no insert events, delete events recorded:      "
+        f"{best(args.repeat, lambda: write_games(ignore_delete=False)):7.1f}"
+    )
+    for label, level in (
+        ("(c) insert events, row-level:", pgtrigger.Row),
+        ("(d) insert events, statement-level:", pgtrigger.Statement),
+    ):
+        trigger = pghistory.trigger.Event(
+            event_model=event_model,
+            label="insert",
+            name="bench_insert",
+            row="NEW",
+            operation=pgtrigger.Insert,
+            level=level,
+        )
         with connection.cursor() as cursor:
             cursor.execute(trigger.compile(Game).install_sql)  # type: ignore[arg-type]  # takes the model class
         try:
             before = event_model.objects.count()
             write_games()
-            assert event_model.objects.count() == before + args.games, "the insert events were not written"
+            assert event_model.objects.count() == before + args.games, (
+                "the insert events were not written"
+            )
             print(f"  {label:49s} {best(args.repeat, write_games):7.1f}")
         finally:
             with connection.cursor() as cursor:
@@ -109,17 +158,43 @@ def run(args: argparse.Namespace) -> None:
 
     # Players: a list import's COPY and UPDATE.
     table = Player._meta.db_table
-    player_columns = ["fed_id", "surname", "given_name", "sex", "federation", "name_key", "affiliated",
-                      "club", "region", "title", "created_at", "updated_at"]
+    player_columns = [
+        "fed_id",
+        "surname",
+        "given_name",
+        "sex",
+        "federation",
+        "name_key",
+        "affiliated",
+        "club",
+        "region",
+        "title",
+        "created_at",
+        "updated_at",
+    ]
     now = dt.datetime.now(dt.UTC)
     batch = 0
 
     def import_players() -> tuple[float, float]:
         nonlocal batch
         batch += 1
-        data = [(f"B{batch}-{i}", f"Surname{i}", "Given", "M", "ESP", f"surname{i} given", True, "", "", "",
-                 now, now)
-                for i in range(args.players)]
+        data = [
+            (
+                f"B{batch}-{i}",
+                f"Surname{i}",
+                "Given",
+                "M",
+                "ESP",
+                f"surname{i} given",
+                True,
+                "",
+                "",
+                "",
+                now,
+                now,
+            )
+            for i in range(args.players)
+        ]
         with pghistory.context(task="bench"), transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
@@ -132,7 +207,12 @@ def run(args: argparse.Namespace) -> None:
             updated = time.perf_counter()
         return (copied - started) * 1000, (updated - copied) * 1000
 
-    tracked = [t for _, t in pgtrigger.registered("players.Player:insert_insert", "players.Player:update_update")]
+    tracked = [
+        t
+        for _, t in pgtrigger.registered(
+            "players.Player:insert_insert", "players.Player:update_update"
+        )
+    ]
     assert len(tracked) == 2
     repeat = max(1, min(3, args.repeat))
     on, off = [], []
@@ -145,11 +225,18 @@ def run(args: argparse.Namespace) -> None:
         finally:
             for t in tracked:
                 t.enable(Player)  # type: ignore[arg-type]  # takes the model class
-    print(f"players: {args.players:,} by COPY, then one UPDATE of them all, best of {repeat} (milliseconds)")
-    print(f"  with insert/update events (as shipped): COPY {min(c for c, _ in on):8.1f}   "
-          f"UPDATE {min(u for _, u in on):8.1f}")
-    print(f"  without:                                COPY {min(c for c, _ in off):8.1f}   "
-          f"UPDATE {min(u for _, u in off):8.1f}")
+    print(
+        f"players: {args.players:,} by COPY, then one UPDATE of them all, "
+        f"best of {repeat} (milliseconds)"
+    )
+    print(
+        f"  with insert/update events (as shipped): COPY {min(c for c, _ in on):8.1f}   "
+        f"UPDATE {min(u for _, u in on):8.1f}"
+    )
+    print(
+        f"  without:                                COPY {min(c for c, _ in off):8.1f}   "
+        f"UPDATE {min(u for _, u in off):8.1f}"
+    )
 
 
 if __name__ == "__main__":

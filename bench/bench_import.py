@@ -16,6 +16,7 @@ The import logs the seconds of each of its steps ("list import: …").
 
 The scratch database is dropped at the end unless --keep is given.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,10 +30,42 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-SURNAMES = ["García", "Martínez", "López", "Núñez", "Pérez", "Smith", "Ivanov", "Kowalski",
-            "Müller", "Rossi", "Silva", "Nguyen", "Çağlar", "O'Neill", "Andersson", "Ferreira"]
-GIVEN = ["José", "María", "Ana", "Jordi", "Núria", "Dmitry", "Anna", "Li", "João", "Inês",
-         "Pere", "Magnus", "Olga", "Ali", "Søren", "Zoë"]
+SURNAMES = [
+    "García",
+    "Martínez",
+    "López",
+    "Núñez",
+    "Pérez",
+    "Smith",
+    "Ivanov",
+    "Kowalski",
+    "Müller",
+    "Rossi",
+    "Silva",
+    "Nguyen",
+    "Çağlar",
+    "O'Neill",
+    "Andersson",
+    "Ferreira",
+]
+GIVEN = [
+    "José",
+    "María",
+    "Ana",
+    "Jordi",
+    "Núria",
+    "Dmitry",
+    "Anna",
+    "Li",
+    "João",
+    "Inês",
+    "Pere",
+    "Magnus",
+    "Olga",
+    "Ali",
+    "Søren",
+    "Zoë",
+]
 FEDS = ["ESP", "POR", "RUS", "IND", "GER", "FRA", "ITA", "USA", "BRA", "CHN", "AND"]
 TITLES = ["", "", "", "", "", "", "", "", "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM"]
 
@@ -50,10 +83,14 @@ def write_list(path: Path, rows: int, seed: int) -> None:
             yield lf.ListRow(
                 fide_id=1_000_000 + i * 7,
                 name=f"{rng.choice(SURNAMES)}{i}, {rng.choice(GIVEN)}",
-                fed=rng.choice(FEDS), sex="F" if woman else "M", title=rng.choice(TITLES),
+                fed=rng.choice(FEDS),
+                sex="F" if woman else "M",
+                title=rng.choice(TITLES),
                 rating=rng.randint(1000, 2850) if rated else None,
-                games=rng.randint(0, 40), k=rng.choice([10, 20, 40]),
-                birth_year=rng.randint(1930, 2020) if rng.random() < 0.95 else None, flag=flag,
+                games=rng.randint(0, 40),
+                k=rng.choice([10, 20, 40]),
+                birth_year=rng.randint(1930, 2020) if rng.random() < 0.95 else None,
+                flag=flag,
             )
 
     with path.open("w", encoding="utf-8", newline="") as out:
@@ -100,15 +137,22 @@ def main() -> None:
     cpu_before = cpu_reference()
     try:
         call_command("migrate", verbosity=0)
-        system = RatingSystem.objects.create(code="bench", name="Bench", ruleset="fide-2024",
-                                             rate_of_play="standard", cycle="monthly")
+        system = RatingSystem.objects.create(
+            code="bench",
+            name="Bench",
+            ruleset="fide-2024",
+            rate_of_play="standard",
+            cycle="monthly",
+        )
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "players_list.txt"
             t0 = time.perf_counter()
             write_list(path, args.rows, args.seed)
             size_mb = path.stat().st_size / 1e6
-            print(f"generated {args.rows:,} rows ({size_mb:.1f} MB) in "
-                  f"{time.perf_counter() - t0:.1f} s: {path}")
+            print(
+                f"generated {args.rows:,} rows ({size_mb:.1f} MB) in "
+                f"{time.perf_counter() - t0:.1f} s: {path}"
+            )
 
             t0 = time.perf_counter()
             result = list_import(system=system, data=path.read_bytes(), format="txt")
@@ -126,24 +170,34 @@ def main() -> None:
             with connection.cursor() as cursor:
                 cursor.execute("CREATE TABLE bench_floor (line text)")
                 t0 = time.perf_counter()
-                with path.open("rb") as f, cursor.cursor.copy(
-                        "COPY bench_floor (line) FROM STDIN") as copy:
+                with (
+                    path.open("rb") as f,
+                    cursor.cursor.copy("COPY bench_floor (line) FROM STDIN") as copy,
+                ):
                     while block := f.read(1 << 20):
                         copy.write(block)
                 floor = time.perf_counter() - t0
                 cursor.execute("SELECT count(*) FROM bench_floor")
                 floor_rows = cursor.fetchone()[0]
 
-        print(f"import, empty registry : {first:6.2f} s  ({result.rows:,} rows, "
-              f"{result.players_created:,} players created, {result.ratings_written:,} ratings)")
-        print(f"same file again        : {second:6.2f} s  ({again.players_created:,} created, "
-              f"{again.ratings_written:,} ratings changed)")
-        print(f"next month's list      : {third:6.2f} s  ({update.players_created:,} created, "
-              f"{update.players_updated:,} completed, {update.ratings_written:,} ratings changed)")
+        print(
+            f"import, empty registry : {first:6.2f} s  ({result.rows:,} rows, "
+            f"{result.players_created:,} players created, {result.ratings_written:,} ratings)"
+        )
+        print(
+            f"same file again        : {second:6.2f} s  ({again.players_created:,} created, "
+            f"{again.ratings_written:,} ratings changed)"
+        )
+        print(
+            f"next month's list      : {third:6.2f} s  ({update.players_created:,} created, "
+            f"{update.players_updated:,} completed, {update.ratings_written:,} ratings changed)"
+        )
         print(f"bare COPY (I/O floor)  : {floor:6.2f} s  ({floor_rows:,} lines into a plain table)")
         print(f"import / floor         : {first / floor:6.1f}x")
-        print(f"CPU reference          : {cpu_reference():6.2f} s  (10,000,000-iteration Python "
-              f"for-loop; {cpu_before:.2f} s before the imports)")
+        print(
+            f"CPU reference          : {cpu_reference():6.2f} s  (10,000,000-iteration Python "
+            f"for-loop; {cpu_before:.2f} s before the imports)"
+        )
     finally:
         connections.close_all()
         if not args.keep:

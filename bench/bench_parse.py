@@ -32,17 +32,26 @@ def make_trf(players: int = PLAYERS, rounds: int = ROUNDS, seed: int = 1) -> str
             cells[bye].append("0000 - U")
             points[bye] += 1
         for a, b in zip(order[::2], order[1::2], strict=True):
-            ra, rb, pa = rng.choice([("1", "0", 1.0), ("0", "1", 0.0), ("=", "=", 0.5),
-                                     ("+", "-", 1.0)])
+            ra, rb, pa = rng.choice(
+                [("1", "0", 1.0), ("0", "1", 0.0), ("=", "=", 0.5), ("+", "-", 1.0)]
+            )
             cells[a].append(f"{b:4d} w {ra}")
             cells[b].append(f"{a:4d} b {rb}")
             points[a] += pa
             points[b] += 1.0 - pa
-    lines = ["012 Benchmark Open", "022 Nowhere", "032 ESP", "042 2025/01/01",
-             "052 2025/01/09", f"XXR {rounds}"]
+    lines = [
+        "012 Benchmark Open",
+        "022 Nowhere",
+        "032 ESP",
+        "042 2025/01/01",
+        "052 2025/01/09",
+        f"XXR {rounds}",
+    ]
     for r in range(1, players + 1):
-        line = (f"001 {r:4d} m    {'Player' + str(r) + ', Test':<33} {2600 - r:4d} ESP "
-                f"{2200000 + r:11d} 1990/01/01 {points[r]:4.1f} {r:4d}")
+        line = (
+            f"001 {r:4d} m    {'Player' + str(r) + ', Test':<33} {2600 - r:4d} ESP "
+            f"{2200000 + r:11d} 1990/01/01 {points[r]:4.1f} {r:4d}"
+        )
         lines.append(line + "".join("  " + c for c in cells[r]))
     return "\n".join(lines) + "\n"
 
@@ -56,9 +65,11 @@ def main() -> None:
         report = parse_trf(text)
         times.append((time.perf_counter() - t0) * 1000)
     assert report is not None and report.ok, report.problems[:3] if report else None
-    print(f"parse+validate {PLAYERS} players x {ROUNDS} rounds "
-          f"({len(report.games)} games): median {statistics.median(times):.1f} ms, "
-          f"min {min(times):.1f} ms over {RUNS} runs")
+    print(
+        f"parse+validate {PLAYERS} players x {ROUNDS} rounds "
+        f"({len(report.games)} games): median {statistics.median(times):.1f} ms, "
+        f"min {min(times):.1f} ms over {RUNS} runs"
+    )
 
 
 if __name__ == "__main__":

@@ -43,12 +43,19 @@ CORPUS = Path(__file__).resolve().parents[1] / "tests" / "reports" / "corpus"
 RESULTS = [("1", "0", 1.0), ("0", "1", 0.0), ("=", "=", 0.5)]
 
 
-def make_trf(players: int = 9999, seed: int = 1, limit: int = LIMIT,
-             rounds: int | None = None) -> str:
+def make_trf(
+    players: int = 9999, seed: int = 1, limit: int = LIMIT, rounds: int | None = None
+) -> str:
     """A Swiss-like TRF16 with ``players`` players and ``rounds`` rounds (by default as many
     as fit in ``limit``)."""
-    header = ["012 Worst case open", "022 Nowhere", "032 ESP", "042 2025/01/01",
-              "052 2025/12/31", "XXR {rounds}"]
+    header = [
+        "012 Worst case open",
+        "022 Nowhere",
+        "032 ESP",
+        "042 2025/01/01",
+        "052 2025/12/31",
+        "XXR {rounds}",
+    ]
     fixed = 89 + 1 + sum(len(h) + 1 for h in header) // players + 1
     if rounds is None:
         rounds = (limit // players - fixed) // 10
@@ -69,13 +76,19 @@ def make_trf(players: int = 9999, seed: int = 1, limit: int = LIMIT,
             points[a] += pa
             points[b] += 1.0 - pa
     lines = [h.format(rounds=rounds) for h in header]
-    lines.append("132" + " " * 88 + "".join(f"25/{1 + r // 28:02d}/{1 + r % 28:02d}  "
-                                            for r in range(min(rounds, 300))).rstrip())
+    lines.append(
+        "132"
+        + " " * 88
+        + "".join(
+            f"25/{1 + r // 28:02d}/{1 + r % 28:02d}  " for r in range(min(rounds, 300))
+        ).rstrip()
+    )
     for r in range(1, players + 1):
         pts = f"{points[r]:4.1f}" if points[r] < 100 else f"{points[r]:4.0f}"
-        lines.append(f"001 {r:4d} m    {'Player' + str(r) + ', Test':<33} {1000 + r % 2000:4d} "
-                     f"ESP {2200000 + r:11d} 1990/01/01 {pts} {r:4d}"
-                     + "".join("  " + c for c in cells[r]))
+        lines.append(
+            f"001 {r:4d} m    {'Player' + str(r) + ', Test':<33} {1000 + r % 2000:4d} "
+            f"ESP {2200000 + r:11d} 1990/01/01 {pts} {r:4d}" + "".join("  " + c for c in cells[r])
+        )
     text = "\n".join(lines) + "\n"
     assert len(text.encode()) <= limit, len(text.encode())
     return text
@@ -96,8 +109,19 @@ def make_csv(players: int = 1500, seed: int = 1) -> str:
     head = ["No", "Name", "FIDE ID", "Fed ID", "Rating", *map(str, range(1, players + 1)), "Pts"]
     lines = [",".join(head)]
     for i in range(players):
-        lines.append(",".join([str(i + 1), f"Player {i + 1}", str(2200000 + i), "",
-                               str(1000 + i % 2000), *rows[i], f"{points[i]:g}"]))
+        lines.append(
+            ",".join(
+                [
+                    str(i + 1),
+                    f"Player {i + 1}",
+                    str(2200000 + i),
+                    "",
+                    str(1000 + i % 2000),
+                    *rows[i],
+                    f"{points[i]:g}",
+                ]
+            )
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -124,17 +148,19 @@ def adversarial() -> dict[str, list[tuple[str, str]]]:
     return {
         "trf": [
             ("one 5 MiB 001 line", player + fill("  16 by0", LIMIT - len(player))),
-            ("rulers and unknown lines",
-             fill("0123456789012345678901234567890\n?? junk\n         1         2\n")),
+            (
+                "rulers and unknown lines",
+                fill("0123456789012345678901234567890\n?? junk\n         1         2\n"),
+            ),
             ("junk round cells", fill(player + "  2x w ?  99 q 1\n")),
         ],
         "csv": [
-            ("one 5 MiB header", "No,Name," + ",".join(map(str, range(1, 700_000)))
-             [:LIMIT - 9] + "\n"),
-            ("quoted cells", fill('1,"A ""q""",x,"""' + '"' * 40 + '"\n',
-                                  prefix="No,Name,1,2\n")),
-            ("junk cells", fill("1,A,inf,²,1e308\n2,B,-99999,nan,x\n",
-                                prefix="No,Name,Pts,1,2\n")),
+            (
+                "one 5 MiB header",
+                "No,Name," + ",".join(map(str, range(1, 700_000)))[: LIMIT - 9] + "\n",
+            ),
+            ("quoted cells", fill('1,"A ""q""",x,"""' + '"' * 40 + '"\n', prefix="No,Name,1,2\n")),
+            ("junk cells", fill("1,A,inf,²,1e308\n2,B,-99999,nan,x\n", prefix="No,Name,Pts,1,2\n")),
         ],
         "feda": [("short lines", fill("1,A,M,ESP,01-02-85,1,2,3,4,5,6,7,8,9\n0,,,,,,\n"))],
     }
@@ -182,15 +208,18 @@ def sniffed(data: bytes) -> object:
 
 
 PARSERS: dict[str, Callable[[str], object]] = {
-    "trf": parse_trf, "csv": parse_crosstable_csv, "feda": parse_feda}
+    "trf": parse_trf,
+    "csv": parse_crosstable_csv,
+    "feda": parse_feda,
+}
 
 
 def table(title: str, inputs: dict[str, list[tuple[str, str]]], runs: int) -> None:
     print(f"\n{title}")
-    print(f"{'parser':<13} {'worst input':<36} {'MiB':>5} {'wall s':>7} {'cpu s':>6} "
-          f"{'I/O s':>7}")
+    print(f"{'parser':<13} {'worst input':<36} {'MiB':>5} {'wall s':>7} {'cpu s':>6} {'I/O s':>7}")
     rows: list[tuple[str, Callable[[str], object] | None, list[tuple[str, str]]]] = [
-        (family, PARSERS[family], cases) for family, cases in inputs.items()]
+        (family, PARSERS[family], cases) for family, cases in inputs.items()
+    ]
     rows.append(("sniff+decode", None, [c for cases in inputs.values() for c in cases]))
     for family, parser, cases in rows:
         worst = (0.0, 0.0, "", b"")
@@ -204,13 +233,17 @@ def table(title: str, inputs: dict[str, list[tuple[str, str]]], runs: int) -> No
             if wall > worst[0]:
                 worst = (wall, cpu, name, data)
         wall, cpu, name, data = worst
-        print(f"{family:<13} {name[:36]:<36} {len(data) / 2**20:5.2f} {wall:7.3f} {cpu:6.3f} "
-              f"{io_floor(data, runs):7.4f}")
+        print(
+            f"{family:<13} {name[:36]:<36} {len(data) / 2**20:5.2f} {wall:7.3f} {cpu:6.3f} "
+            f"{io_floor(data, runs):7.4f}"
+        )
 
 
 def scaling(runs: int) -> None:
-    print("\nlinear scaling (wall s at 1/4, 1/2 and all of the 5 MiB inputs: TRF 2,499, 4,999 "
-          "and 9,999 players x 43 rounds; crosstables of 750, 1,061 and 1,500 players)")
+    print(
+        "\nlinear scaling (wall s at 1/4, 1/2 and all of the 5 MiB inputs: TRF 2,499, 4,999 "
+        "and 9,999 players x 43 rounds; crosstables of 750, 1,061 and 1,500 players)"
+    )
     for family, make in (
         ("trf", lambda k: make_trf(players=9999 * k // 4, rounds=43)),
         ("csv", lambda k: make_csv(players=round(1500 * (k / 4) ** 0.5))),
@@ -220,16 +253,21 @@ def scaling(runs: int) -> None:
         for k in (1, 2, 4):
             text = make(k)
             times.append(best(functools.partial(parser, text), runs)[0])
-        print(f"{family:<13} " + "  ".join(f"{t:6.3f}" for t in times)
-              + f"   (x{times[-1] / times[0]:.1f} for x4 the bytes)")
+        print(
+            f"{family:<13} "
+            + "  ".join(f"{t:6.3f}" for t in times)
+            + f"   (x{times[-1] / times[0]:.1f} for x4 the bytes)"
+        )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--runs", type=int, default=3, help="best of RUNS (default 3)")
     args = ap.parse_args()
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     target: dict[str, list[tuple[str, str]]] = {
         "trf": [("9,999 players x 43 rounds", make_trf())],
         "csv": [("1,500 x 1,500 crosstable", make_csv())],
@@ -238,10 +276,12 @@ def main() -> None:
     for name, text in corpus():
         for family in PARSERS:
             target[family].append((f"corpus {name}", text))
-    table("generated 5 MiB inputs and the regression corpus (target: 1 s each)", target,
-          args.runs)
-    table("adversarial inputs (no target: linear, problems capped)", {
-        family: cases for family, cases in adversarial().items()}, args.runs)
+    table("generated 5 MiB inputs and the regression corpus (target: 1 s each)", target, args.runs)
+    table(
+        "adversarial inputs (no target: linear, problems capped)",
+        {family: cases for family, cases in adversarial().items()},
+        args.runs,
+    )
     scaling(args.runs)
 
 

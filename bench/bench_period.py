@@ -1,7 +1,8 @@
 """Benchmark of a rating period in PostgreSQL: read + calculate + write the draft, then publish.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/rating_office_bench \\
-        .venv/bin/python bench/bench_period.py [--players 500000] [--games 300000] [--system-code bench]
+        .venv/bin/python bench/bench_period.py [--players 500000] [--games 300000] \\
+        [--system-code bench]
 
 The federation comes from the synthetic generator (`manage.py generate_federation`, run in a
 subprocess the first time so its memory does not count here); later runs reuse it (each run
@@ -11,6 +12,7 @@ of the publication (INSERT … SELECT, upsert of changed player states), the pea
 process, and the I/O floor: a bare COPY out of the same games and a bare COPY in of the same
 list rows into a scratch table with the list's indexes.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,9 +54,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=500_000)
     parser.add_argument("--games", type=int, default=300_000)
     parser.add_argument("--system-code", default="bench")
-    parser.add_argument("--months", type=int, default=1,
-                        help="generate this many periods of --games each; every unpublished one is measured in "
-                             "order (the second is a steady-state month: statuses already settled)")
+    parser.add_argument(
+        "--months",
+        type=int,
+        default=1,
+        help="generate this many periods of --games each; every unpublished one is measured in "
+        "order (the second is a steady-state month: statuses already settled)",
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("set DATABASE_URL to a PostgreSQL database (the benchmark measures COPY)")
@@ -72,16 +78,29 @@ def main() -> None:
         print(f"generating {args.players:,} players and {args.games:,} games (once) …", flush=True)
         started = time.perf_counter()
         subprocess.run(
-            [sys.executable, "manage.py", "generate_federation", "--players", str(args.players),
-             "--games", str(args.games * args.months), "--periods", str(args.months),
-             "--system-code", args.system_code],
-            cwd=ROOT, check=True, env={**os.environ},
+            [
+                sys.executable,
+                "manage.py",
+                "generate_federation",
+                "--players",
+                str(args.players),
+                "--games",
+                str(args.games * args.months),
+                "--periods",
+                str(args.months),
+                "--system-code",
+                args.system_code,
+            ],
+            cwd=ROOT,
+            check=True,
+            env={**os.environ},
         )
         print(f"  generated in {time.perf_counter() - started:.1f} s", flush=True)
     system = RatingSystem.objects.get(code=args.system_code)
     pending = list(system.periods.exclude(status=PeriodStatus.PUBLISHED).order_by("start"))
     pending = [p for p in pending if p.tournaments.exists()] or list(
-        system.periods.filter(tournaments__isnull=False).distinct().order_by("-start")[:1])
+        system.periods.filter(tournaments__isnull=False).distinct().order_by("-start")[:1]
+    )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     print(f"CPU reference: {cpu_reference():.2f} s (10,000,000-iteration Python loop)", flush=True)
@@ -118,8 +137,10 @@ def measure(period: RatingPeriod) -> None:
 
     # ---- I/O floor
     games_sql = (
-        "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), g.result, g.kind, g.tournament_id, "
-        "g.round, t.end_date FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
+        "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), g.result, g.kind, "
+        "g.tournament_id, "
+        "g.round, t.end_date FROM tournaments_game g JOIN tournaments_tournament t ON t.id = "
+        "g.tournament_id "
         "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "
         "JOIN tournaments_tournamentplayer b ON b.id = g.black_id "
         f"WHERE t.period_id = {period.pk}"
@@ -133,34 +154,52 @@ def measure(period: RatingPeriod) -> None:
         t_copy_out = time.perf_counter() - started
         buf = io.StringIO()
         with cursor.cursor.copy(
-            f"COPY (SELECT published_list_id, player_id, rating, change, k, games, total_games, status, inactive, "
-            f"provisional, ruleset, engine_version FROM ratings_listentry WHERE published_list_id = {published.pk}) "
+            "COPY (SELECT published_list_id, player_id, rating, change, k, games, total_games, "
+            "status, inactive, "
+            "provisional, ruleset, engine_version FROM ratings_listentry WHERE published_list_id "
+            f"= {published.pk}) "
             "TO STDOUT"
         ) as copy:
             for block in copy:
                 buf.write(bytes(block).decode())
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("CREATE TEMP TABLE bench_listentry (LIKE ratings_listentry INCLUDING DEFAULTS INCLUDING IDENTITY "
-                       "INCLUDING INDEXES) ON COMMIT DROP")
+        cursor.execute(
+            "CREATE TEMP TABLE bench_listentry (LIKE ratings_listentry INCLUDING DEFAULTS "
+            "INCLUDING IDENTITY "
+            "INCLUDING INDEXES) ON COMMIT DROP"
+        )
         started = time.perf_counter()
         with cursor.cursor.copy(
-            "COPY bench_listentry (published_list_id, player_id, rating, change, k, games, total_games, status, "
+            "COPY bench_listentry (published_list_id, player_id, rating, change, k, games, "
+            "total_games, status, "
             "inactive, provisional, ruleset, engine_version) FROM STDIN"
         ) as copy:
             copy.write(buf.getvalue())
         t_copy_in = time.perf_counter() - started
 
-    print(f"rating period: {run.player_count:,} players, {run.game_count:,} game lines "
-          f"({run.game_count // 2:,} rated games), {run.excluded_count:,} games left out; method {run.method}")
-    print(f"calculate (read + rate + write draft): {t_calc:.2f} s   [target < 10 s; semester < 20 s]")
-    print(f"publish (list version {published.version}, player states): {t_pub:.2f} s   [target < 5 s]")
-    print(f"I/O floor: COPY out of the games {t_copy_out:.2f} s ({n / 2**20:.0f} MiB); "
-          f"COPY in of the {published.entry_count:,} list rows {t_copy_in:.2f} s")
-    print(f"ratios: calculate / COPY out = {t_calc / t_copy_out:.1f}x; publish / COPY in = {t_pub / t_copy_in:.1f}x")
-    print(f"peak RSS: {rss_calc:.0f} MiB after calculating, {rss_pub:.0f} MiB after publishing "
-          f"(Django loaded: {base_rss:.0f} MiB)   [target < 1024 MiB]")
-
-
+    print(
+        f"rating period: {run.player_count:,} players, {run.game_count:,} game lines "
+        f"({run.game_count // 2:,} rated games), {run.excluded_count:,} games left out; method "
+        f"{run.method}"
+    )
+    print(
+        f"calculate (read + rate + write draft): {t_calc:.2f} s   [target < 10 s; semester < 20 s]"
+    )
+    print(
+        f"publish (list version {published.version}, player states): {t_pub:.2f} s   [target < 5 s]"
+    )
+    print(
+        f"I/O floor: COPY out of the games {t_copy_out:.2f} s ({n / 2**20:.0f} MiB); "
+        f"COPY in of the {published.entry_count:,} list rows {t_copy_in:.2f} s"
+    )
+    print(
+        f"ratios: calculate / COPY out = {t_calc / t_copy_out:.1f}x; publish / COPY in = "
+        f"{t_pub / t_copy_in:.1f}x"
+    )
+    print(
+        f"peak RSS: {rss_calc:.0f} MiB after calculating, {rss_pub:.0f} MiB after publishing "
+        f"(Django loaded: {base_rss:.0f} MiB)   [target < 1024 MiB]"
+    )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ database and the round trip, without the ORM building Player objects), plus the 
 of matches. A second pass over the same queries is measured (warm cache): the figures are
 from that pass.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,8 +44,11 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="per kind")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--system-code", default="synth")
-    parser.add_argument("--write-queries", metavar="PATH",
-                        help="also write the queries, one per line (for bench/search_wrk.lua)")
+    parser.add_argument(
+        "--write-queries",
+        metavar="PATH",
+        help="also write the queries, one per line (for bench/search_wrk.lua)",
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("set DATABASE_URL to a PostgreSQL database (the search needs pg_trgm)")
@@ -64,9 +68,20 @@ def main() -> None:
     if not RatingSystem.objects.filter(code=args.system_code).exists():
         print(f"generating {args.players:,} players (once) …", flush=True)
         subprocess.run(
-            [sys.executable, "manage.py", "generate_federation", "--players", str(args.players),
-             "--games", "0", "--system-code", args.system_code],
-            cwd=ROOT, check=True, env={**os.environ},
+            [
+                sys.executable,
+                "manage.py",
+                "generate_federation",
+                "--players",
+                str(args.players),
+                "--games",
+                "0",
+                "--system-code",
+                args.system_code,
+            ],
+            cwd=ROOT,
+            check=True,
+            env={**os.environ},
         )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE players_player")
@@ -75,13 +90,14 @@ def main() -> None:
     rng = random.Random(args.seed)
     surnames = SPANISH_SURNAMES + CATALAN_SURNAMES + PORTUGUESE_SURNAMES
     given = [g for lang in GIVEN_NAMES.values() for names in lang.values() for g in names]
-    ids = list(Player.objects.order_by("?").values_list("fed_id", "fide_id")[:args.queries * 2])
-    fide_ids = [f for _, f in ids if f][:args.queries]
+    ids = list(Player.objects.order_by("?").values_list("fed_id", "fide_id")[: args.queries * 2])
+    fide_ids = [f for _, f in ids if f][: args.queries]
 
     kinds: dict[str, Callable[[], str]] = {
         "given surname (Raúl García)": lambda: f"{rng.choice(given)} {rng.choice(surnames)}",
         "surnames given, folded (garcia lopez raul)": lambda: (
-            f"{rng.choice(surnames)} {rng.choice(surnames)} {rng.choice(given)}".lower()),
+            f"{rng.choice(surnames)} {rng.choice(surnames)} {rng.choice(given)}".lower()
+        ),
         "surname, initial (García, R.)": lambda: f"{rng.choice(surnames)}, {rng.choice(given)[0]}.",
         "one surname (García)": lambda: rng.choice(surnames),
         "federation ID": lambda: rng.choice(ids)[0],
@@ -103,7 +119,10 @@ def main() -> None:
         with open(args.write_queries, "w", encoding="utf-8") as out:
             out.writelines(make() + "\n" for make in kinds.values() for _ in range(args.queries))
         rng.setstate(state)
-    print(f"{'kind':44} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} | {'SQL p50':>7} {'p99':>7} | matches")
+    print(
+        f"{'kind':44} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} | {'SQL p50':>7} {'p99':>7} | "
+        "matches"
+    )
     with connection.execute_wrapper(timed):
         for kind, make in kinds.items():
             queries = [make() for _ in range(args.queries)]
@@ -118,9 +137,13 @@ def main() -> None:
                     wall.append(time.perf_counter() - started)
                     sql.append(sum(sql_seconds))
                     matches.append(result.total)
-            print(f"{kind:44} {pct(wall, .5) * 1000:7.1f} {pct(wall, .99) * 1000:7.1f} "
-                  f"{max(wall) * 1000:7.1f} | {pct(sql, .5) * 1000:7.1f} {pct(sql, .99) * 1000:7.1f} "
-                  f"| {statistics.mean(matches):,.0f}", flush=True)
+            print(
+                f"{kind:44} {pct(wall, 0.5) * 1000:7.1f} {pct(wall, 0.99) * 1000:7.1f} "
+                f"{max(wall) * 1000:7.1f} | {pct(sql, 0.5) * 1000:7.1f} "
+                f"{pct(sql, 0.99) * 1000:7.1f} "
+                f"| {statistics.mean(matches):,.0f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """A throw-away database for a benchmark: Django set up, a fresh copy of the schema (the test
 runner's machinery, named ``bench_<name>``), dropped again when the benchmark ends."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

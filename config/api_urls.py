@@ -1,4 +1,5 @@
 """The read-only public API (players and published lists)."""
+
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 

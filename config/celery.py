@@ -5,6 +5,7 @@ task runs in-process: the test suite and manage.py commands. `make run` sets `fi
 and starts a worker reading the queue folder .celery/ (config/localrun.py). With a broker,
 real workers run the tasks; see docker-compose.yml (`worker`, `beat`).
 """
+
 import os
 from typing import Any
 

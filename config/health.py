@@ -14,6 +14,7 @@ With no broker (eager mode: the embedded default and the test suite) tasks run i
 there is no worker or broker to ask, so those two checks are left out instead of failing the
 page. The checks are chosen per request from the settings, so tests can switch mode.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -69,8 +70,11 @@ def site_checks(*, worker: bool) -> Iterator[HealthCheck]:
     if broker_url:
         # A fresh client per run (the library closes it); a short connect timeout so a dead
         # Redis fails the check instead of hanging the page.
-        yield Redis(client_factory=functools.partial(
-            AsyncRedis.from_url, broker_url, socket_connect_timeout=3, socket_timeout=3))
+        yield Redis(
+            client_factory=functools.partial(
+                AsyncRedis.from_url, broker_url, socket_connect_timeout=3, socket_timeout=3
+            )
+        )
     # limit=1: return as soon as one worker answers instead of waiting out the timeout.
     yield WorkerPing(timeout=WORKER_PING_TIMEOUT, limit=1)
 

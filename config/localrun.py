@@ -6,6 +6,7 @@ in .celery/, see config/settings.py) and starts a Celery worker in the backgroun
 calculation started from a page runs outside the request and its progress moves; the worker
 is stopped when runserver ends. With a broker configured, your own workers run the tasks.
 """
+
 from __future__ import annotations
 
 import os
@@ -21,8 +22,19 @@ ADDRESS = "127.0.0.1:8000"
 #: not used; giving one spares a warning from kombu in every process.
 LOCAL_BROKER = "filesystem://localhost/"
 #: One process, one task at a time: enough for a development site, and the lightest.
-WORKER = ["-m", "celery", "-A", "config", "worker", "--pool", "solo", "--without-gossip",
-          "--without-mingle", "--loglevel", "INFO"]
+WORKER = [
+    "-m",
+    "celery",
+    "-A",
+    "config",
+    "worker",
+    "--pool",
+    "solo",
+    "--without-gossip",
+    "--without-mingle",
+    "--loglevel",
+    "INFO",
+]
 
 
 def main(argv: Sequence[str]) -> int:

@@ -6,6 +6,7 @@ needs nothing set: give the required variables harmless values, then load the re
 DATABASE_URL is given too so that an unset one never means "start an embedded database" here;
 nothing connects to it (django.setup() opens no connection).
 """
+
 import os
 
 os.environ.setdefault("SECRET_KEY", "mypy-only-insecure-secret-key-never-served")

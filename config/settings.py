@@ -8,6 +8,7 @@ eagerly in-process (the test suite, manage.py commands); `filesystem://` → a q
 plus SECRET_KEY, ALLOWED_HOSTS and DEBUG=0, and passes `manage.py check --deploy --fail-level
 WARNING` (tests/test_settings.py runs it).
 """
+
 import datetime as dt
 from pathlib import Path
 

@@ -14,10 +14,18 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("players/", include((
-        [*player_urls.urlpatterns, path("<str:fed_id>/", public.player_detail, name="detail")],
-        "players",
-    ))),
+    path(
+        "players/",
+        include(
+            (
+                [
+                    *player_urls.urlpatterns,
+                    path("<str:fed_id>/", public.player_detail, name="detail"),
+                ],
+                "players",
+            )
+        ),
+    ),
     path("tournaments/", include("tournaments.urls")),
     path("ratings/", include("ratings.urls")),
     path("api/", include("config.api_urls")),

@@ -7,4 +7,8 @@ def roles(request: HttpRequest) -> dict[str, bool]:
     """Which navigation the page shows: public, player, arbiter, rating officer (the role
     predicates of core/rules.py; the pages' actions ask the named permissions, {% has_perm %})."""
     user = request.user
-    return {"is_arbiter": is_arbiter(user), "is_officer": is_officer(user), "is_player": is_player(user)}
+    return {
+        "is_arbiter": is_arbiter(user),
+        "is_officer": is_officer(user),
+        "is_player": is_player(user),
+    }

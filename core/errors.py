@@ -1,4 +1,5 @@
 """The one exception a service raises when the office refuses a request."""
+
 from __future__ import annotations
 
 

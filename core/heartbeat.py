@@ -7,6 +7,7 @@ than JOBS_HEARTBEAT_STALE_MINUTES and whose advisory lock is free lost.
 
 A SIGKILLed worker takes the thread with it: the beats stop. A beat that fails is logged and
 never stops the job (SideWriter)."""
+
 from __future__ import annotations
 
 import threading
@@ -36,12 +37,18 @@ class Heartbeat:
             side.close()
 
     def __enter__(self) -> Heartbeat:
-        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{self.job_id}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._beat, name=f"heartbeat-{self.job_id}", daemon=True
+        )
         self._thread.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=10)

@@ -15,6 +15,7 @@ config/celery.py), a management command's by its own ``history_context(command=.
 Reads: ``object_history`` and ``model_history`` (newest first, limited, one query for the
 events and one per kind of related row shown). Who may see them: ``history_visible``.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -51,6 +52,7 @@ _ACTIONS = {
 
 # --------------------------------------------------------------------------- context (writes)
 
+
 def history_context(**metadata: Any) -> contextlib.AbstractContextManager[Any]:
     """Attach ``metadata`` (e.g. ``user=<id>``, ``task="ratings.import_list"``) to the events of
     the statements run inside the block. Nested blocks add to the outer one's metadata."""
@@ -84,6 +86,7 @@ class HistoryMiddleware(pghistory.middleware.HistoryMiddleware):
 
 # --------------------------------------------------------------------------- reads
 
+
 def history_visible(*, user: AbstractBaseUser | AnonymousUser) -> bool:
     """Who sees the history sections: rating officers. The one place to change that rule."""
     return bool(is_officer(user))
@@ -106,8 +109,9 @@ class HistoryEvent:
     changes: tuple[Change, ...]
 
 
-def object_history(*, obj: models.Model, limit: int = HISTORY_LIMIT,
-                   related: bool = False) -> list[HistoryEvent]:
+def object_history(
+    *, obj: models.Model, limit: int = HISTORY_LIMIT, related: bool = False
+) -> list[HistoryEvent]:
     """The events of ``obj``, newest first; with ``related``, also those of the tracked rows
     that refer to it (a tournament's reports and games, a list's protests)."""
     events = MiddlewareEvents.objects.all()
@@ -141,11 +145,16 @@ def _events(events: Any, limit: int) -> list[HistoryEvent]:
                     continue
                 show = _shower(field, labels)
                 changes.append(Change(field=str(field.verbose_name), old=show(old), new=show(new)))
-        out.append(HistoryEvent(
-            at=row.pgh_created_at, action=str(_ACTIONS.get(row.pgh_label, row.pgh_label)),
-            what=f"{model._meta.verbose_name} {row.pgh_obj_id}",
-            user=row.user.get_username() if row.user else "", path=row.url or "",
-            changes=tuple(changes)))
+        out.append(
+            HistoryEvent(
+                at=row.pgh_created_at,
+                action=str(_ACTIONS.get(row.pgh_label, row.pgh_label)),
+                what=f"{model._meta.verbose_name} {row.pgh_obj_id}",
+                user=row.user.get_username() if row.user else "",
+                path=row.url or "",
+                changes=tuple(changes),
+            )
+        )
     return out
 
 
@@ -168,8 +177,9 @@ def _related_labels(rows: Iterable[Any]) -> dict[tuple[type[models.Model], str],
     return labels
 
 
-def _shower(field: models.Field[Any, Any],
-            labels: dict[tuple[type[models.Model], str], str]) -> Callable[[Any], str]:
+def _shower(
+    field: models.Field[Any, Any], labels: dict[tuple[type[models.Model], str], str]
+) -> Callable[[Any], str]:
     """How a stored (JSON) value of ``field`` is shown: a choice's label, a related row's name,
     a date or a time in the reader's format and time zone, yes/no, text cut at 80 characters."""
 

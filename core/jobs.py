@@ -4,6 +4,7 @@ Both store the same things: a status, a progress percentage and the phase it is 
 is stored as an untranslated English msgid (marked with gettext_noop where it is written) and
 translated when shown, so each reader sees it in their language whatever the worker's.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -24,12 +25,17 @@ ACTIVE_JOB_STATUSES = (JobStatus.QUEUED, JobStatus.RUNNING)
 
 
 class Job(models.Model):
-    status = models.CharField(_("status"), max_length=10, choices=JobStatus.choices,
-                              default=JobStatus.QUEUED)
+    status = models.CharField(
+        _("status"), max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED
+    )
     progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
     phase = models.CharField(_("phase"), max_length=80, blank=True)  # an untranslated msgid
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name=_("requested by"),
     )
     requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)

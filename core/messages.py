@@ -3,6 +3,7 @@ parameters (calculation notes, list-import problems), kept as JSON and shown in 
 language. Stored rows outlive engine versions and catalogue edits, so a message that does not
 fit its parameters still renders: nothing here raises on a page.
 """
+
 from __future__ import annotations
 
 import re

@@ -9,6 +9,7 @@ object answers 404 before any permission is tested). A user who lacks the permis
 other for everyone, so this wrapper picks per request). The permission names and their rules
 are in the apps' ``rules.py`` modules (docs/CONTRIBUTING.md, "Permissions").
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -24,7 +25,9 @@ __all__ = ["objectgetter", "permission_required"]
 View = Callable[..., HttpResponseBase]  # streamed downloads too
 
 
-def permission_required(perm: str, *, fn: Callable[..., Any] | None = None) -> Callable[[View], View]:
+def permission_required(
+    perm: str, *, fn: Callable[..., Any] | None = None
+) -> Callable[[View], View]:
     def decorator(view: View) -> View:
         refuse = rules_permission_required(perm, fn=fn, raise_exception=True)(view)
         to_login = rules_permission_required(perm, fn=fn, raise_exception=False)(view)

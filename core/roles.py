@@ -11,6 +11,7 @@ A user gets a role by joining its group. Whether a user has a role is the predic
 rules.py). The model permissions granted below (used by the admin) never give a role less than
 its rules do: tests/test_rules.py checks it.
 """
+
 from __future__ import annotations
 
 from django.contrib.auth.models import Group, Permission

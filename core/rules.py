@@ -8,6 +8,7 @@ with ``core.permissions.permission_required``, services and selectors with ``use
 templates with ``{% load rules %}{% has_perm %}``. docs/CONTRIBUTING.md ("Permissions") lists
 them all.
 """
+
 from __future__ import annotations
 
 import rules
@@ -15,7 +16,9 @@ import rules
 from core.roles import ARBITER, PLAYER, RATING_OFFICER
 
 #: A rating officer; a superuser counts as one.
-is_officer = rules.Predicate(rules.is_group_member(RATING_OFFICER) | rules.is_superuser, name="is_officer")
+is_officer = rules.Predicate(
+    rules.is_group_member(RATING_OFFICER) | rules.is_superuser, name="is_officer"
+)
 #: An arbiter: registers tournaments and sends their reports.
 is_arbiter = rules.Predicate(rules.is_group_member(ARBITER), name="is_arbiter")
 #: A player: may protest a published list (with an account linked to the registry).

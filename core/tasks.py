@@ -5,6 +5,7 @@ modules the two would import each other. A task is named once (`@shared_task(nam
 services enqueue it by that name; `current_app.tasks[name]` is the registered task, so eager
 mode in tests still runs it in-process.
 """
+
 from __future__ import annotations
 
 from typing import Any

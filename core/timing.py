@@ -1,5 +1,6 @@
 """Seconds per step of a long piece of bulk work, logged at INFO (calculation, publication,
 list import): the breakdowns that docs/benchmarks.md quotes come from these lines."""
+
 from __future__ import annotations
 
 import logging
@@ -8,8 +9,9 @@ from collections.abc import Callable
 
 
 class StepTimer:
-    def __init__(self, label: str, log: logging.Logger,
-                 on_step: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, label: str, log: logging.Logger, on_step: Callable[[str], None] | None = None
+    ) -> None:
         self.label = label
         self.log = log
         self.on_step = on_step  # told each step's name once it is done (a progress report)

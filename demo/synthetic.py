@@ -7,6 +7,7 @@ games plus a few forfeits (about 1 % of the boards, and a handful to square the 
 The rows go in with COPY (pre-formatted text written in big chunks, core.pg.copy), with ids
 reserved from each table's sequence under a table lock.
 """
+
 from __future__ import annotations
 
 import math
@@ -64,7 +65,8 @@ class _Writer:
         if set(columns) != concrete:  # the model changed: fail loudly rather than write nulls
             raise RuntimeError(
                 f"{model._meta.db_table}: generator columns differ from the model "
-                f"(missing {sorted(concrete - set(columns))}, unknown {sorted(set(columns) - concrete)})"
+                f"(missing {sorted(concrete - set(columns))}, unknown "
+                f"{sorted(set(columns) - concrete)})"
             )
         self.model = model
         self.table = model._meta.db_table
@@ -86,7 +88,9 @@ class _Writer:
                 count += 1
                 yield "\t".join(map(copy_text, row)) + "\n"
 
-        copy_from_text(f"COPY {qn(self.table)} ({', '.join(qn(c) for c in self.columns)}) FROM STDIN", lines())
+        copy_from_text(
+            f"COPY {qn(self.table)} ({', '.join(qn(c) for c in self.columns)}) FROM STDIN", lines()
+        )
         self.rows += count
         return count
 
@@ -110,8 +114,12 @@ def _circle_rounds(n: int, rounds: int) -> list[list[tuple[int, int]]]:
     idx = list(range(n))
     out = []
     for r in range(rounds):
-        out.append([(idx[i], idx[n - 1 - i]) if (r + i) % 2 == 0 else (idx[n - 1 - i], idx[i])
-                    for i in range(n // 2)])
+        out.append(
+            [
+                (idx[i], idx[n - 1 - i]) if (r + i) % 2 == 0 else (idx[n - 1 - i], idx[i])
+                for i in range(n // 2)
+            ]
+        )
         idx = [idx[0], idx[-1], *idx[1:-1]]
     return out
 
@@ -134,7 +142,9 @@ def federation_generate(
     if games < 0 or periods < 1:
         raise ValueError("games must be >= 0 and periods >= 1")
     if RatingSystem.objects.filter(code=system_code).exists():
-        raise ValueError(f"a rating system with code {system_code!r} already exists; pick another --system-code")
+        raise ValueError(
+            f"a rating system with code {system_code!r} already exists; pick another --system-code"
+        )
     rng = random.Random(seed)
     today = today or timezone.localdate()
     now = timezone.now()
@@ -144,7 +154,11 @@ def federation_generate(
     def timed(label: str, started: float) -> None:
         result.timings[label] = time.perf_counter() - started
         rows = result.counts.get(label)
-        say(f"  {label}: " + (f"{rows} rows in " if rows is not None else "") + f"{result.timings[label]:.1f} s")
+        say(
+            f"  {label}: "
+            + (f"{rows} rows in " if rows is not None else "")
+            + f"{result.timings[label]:.1f} s"
+        )
 
     with transaction.atomic():
         started = time.perf_counter()
@@ -154,8 +168,13 @@ def federation_generate(
             arbiter = user_model(username=ARBITER_USERNAME)
             arbiter.set_unusable_password()
             arbiter.save()
-        system = RatingSystem(code=system_code, name=f"Synthetic federation ({system_code})",
-                              ruleset=Ruleset.FIDE_2024, rate_of_play="standard", cycle="monthly")
+        system = RatingSystem(
+            code=system_code,
+            name=f"Synthetic federation ({system_code})",
+            ruleset=Ruleset.FIDE_2024,
+            rate_of_play="standard",
+            cycle="monthly",
+        )
         system.full_clean()
         system.save()
         period_rows = []
@@ -163,24 +182,52 @@ def federation_generate(
             start = month_start(today, k - periods + 1)
             end = month_start(start, 1) - timedelta(days=1)
             is_open = k == periods - 1
-            period_rows.append(RatingPeriod(
-                system=system, start=start, end=end,
-                closing_date=period_dates(ruleset=system.ruleset, cycle=system.cycle, day=start).closing_date,
-                list_date=end + timedelta(days=1),
-                status=PeriodStatus.OPEN if is_open else PeriodStatus.CLOSED,
-                closed_at=None if is_open else now,
-            ))
+            period_rows.append(
+                RatingPeriod(
+                    system=system,
+                    start=start,
+                    end=end,
+                    closing_date=period_dates(
+                        ruleset=system.ruleset, cycle=system.cycle, day=start
+                    ).closing_date,
+                    list_date=end + timedelta(days=1),
+                    status=PeriodStatus.OPEN if is_open else PeriodStatus.CLOSED,
+                    closed_at=None if is_open else now,
+                )
+            )
         RatingPeriod.objects.bulk_create(period_rows)
         period_list = list(RatingPeriod.objects.filter(system=system).order_by("start"))
         result.counts["periods"] = len(period_list)
 
         # ---- players and their ratings
         started = time.perf_counter()
-        w_player = _Writer(Player, [
-            "id", "fed_id", "surname", "given_name", "sex", "birth_date", "birth_year", "club",
-            "region", "federation", "title", "fide_id", "fide_standard", "fide_rapid", "fide_blitz",
-            "iccf_rating", "fpx_rating", "affiliated", "user_id", "name_key", "created_at", "updated_at",
-        ])
+        w_player = _Writer(
+            Player,
+            [
+                "id",
+                "fed_id",
+                "surname",
+                "given_name",
+                "sex",
+                "birth_date",
+                "birth_year",
+                "club",
+                "region",
+                "federation",
+                "title",
+                "fide_id",
+                "fide_standard",
+                "fide_rapid",
+                "fide_blitz",
+                "iccf_rating",
+                "fpx_rating",
+                "affiliated",
+                "user_id",
+                "name_key",
+                "created_at",
+                "updated_at",
+            ],
+        )
         first_player = w_player.reserve_ids(players)
         ratings: list[int | None] = []
         labels: list[tuple[str, str, str, str, int]] = []  # name, sex, fed_id, title, birth year
@@ -209,26 +256,70 @@ def federation_generate(
                 born = date(year, rng.randint(1, 12), rng.randint(1, 28))
                 rating = min(2750, max(1000, round(rng.gauss(1700, 250))))
                 rated = rng.random() >= 0.08
-                title = ("GM" if rating >= 2500 else "IM" if rating >= 2400 else "FM" if rating >= 2300 else "")
+                title = (
+                    "GM"
+                    if rating >= 2500
+                    else "IM"
+                    if rating >= 2400
+                    else "FM"
+                    if rating >= 2300
+                    else ""
+                )
                 fed_id = f"{prefix}-{i + 1:07d}"
                 ratings.append(rating if rated else None)
                 labels.append((f"{surname}, {given}", sex, fed_id, title, year))
                 has_fide = rated and rng.random() < 0.6
                 yield (
-                    pid, fed_id, surname, given, sex, born, year, clubs[i % len(clubs)], region,
-                    federation, title, 800_000_000 + pid if has_fide else None,
-                    rating if has_fide else None, None, None, None, None, True, None, key, now, now,
+                    pid,
+                    fed_id,
+                    surname,
+                    given,
+                    sex,
+                    born,
+                    year,
+                    clubs[i % len(clubs)],
+                    region,
+                    federation,
+                    title,
+                    800_000_000 + pid if has_fide else None,
+                    rating if has_fide else None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    True,
+                    None,
+                    key,
+                    now,
+                    now,
                 )
 
         result.counts["players"] = w_player.write(player_rows())
         timed("players", started)
 
         started = time.perf_counter()
-        w_rating = _Writer(PlayerRating, [
-            "id", "player_id", "system_id", "rating", "games", "kind", "activity", "out_of_list",
-            "reached_2400", "reached_2200", "last_game_date", "flagged_lists", "prior_results",
-            "ruleset", "engine_version", "updated_at", "rated_since",
-        ])
+        w_rating = _Writer(
+            PlayerRating,
+            [
+                "id",
+                "player_id",
+                "system_id",
+                "rating",
+                "games",
+                "kind",
+                "activity",
+                "out_of_list",
+                "reached_2400",
+                "reached_2200",
+                "last_game_date",
+                "flagged_lists",
+                "prior_results",
+                "ruleset",
+                "engine_version",
+                "updated_at",
+                "rated_since",
+            ],
+        )
         first_rating = w_rating.reserve_ids(players)
 
         # The states are those the list before the first period left: last games up to about
@@ -246,13 +337,29 @@ def federation_generate(
                 inactive = rating is not None and last is not None and last <= stale_cutoff
                 # fide-2024 8.2.4's date: a rated player with few games got his first rating in
                 # one of the last two years' lists; the others before the records (NULL).
-                since = add_months(first_start, -rng.randint(1, 24)) if rating is not None and total < 40 else None
+                since = (
+                    add_months(first_start, -rng.randint(1, 24))
+                    if rating is not None and total < 40
+                    else None
+                )
                 yield (
-                    first_rating + i, first_player + i, system.pk, rating, total,
-                    "effective" if rating is not None else "unrated", "inactive" if inactive else "active", False,
-                    bool(rating and rating >= 2400), bool(rating and rating >= 2200),
-                    last, 1 if inactive else 0, [],
-                    system.ruleset, ENGINE_VERSION if rating is not None else "", now, since,
+                    first_rating + i,
+                    first_player + i,
+                    system.pk,
+                    rating,
+                    total,
+                    "effective" if rating is not None else "unrated",
+                    "inactive" if inactive else "active",
+                    False,
+                    bool(rating and rating >= 2400),
+                    bool(rating and rating >= 2200),
+                    last,
+                    1 if inactive else 0,
+                    [],
+                    system.ruleset,
+                    ENGINE_VERSION if rating is not None else "",
+                    now,
+                    since,
                 )
 
         result.counts["player ratings"] = w_rating.write(rating_rows())
@@ -283,21 +390,71 @@ def federation_generate(
                     forfeit_flags.append(flags)
                     remaining = 0
         n_events = len(shapes)
-        w_tournament = _Writer(Tournament, [
-            "id", "name", "city", "federation", "start_date", "end_date", "system", "category",
-            "rounds", "base_minutes", "increment_seconds", "moves_per_control", "extra_minutes",
-            "national_championship", "norm_event", "chief_arbiter", "arbiter_id", "rating_system_id",
-            "period_id", "status", "registered_at", "late_registration", "approved_by_id",
-            "approved_at", "report_received_at", "validated_at", "rated_at", "published_at",
-        ])
-        w_tp = _Writer(TournamentPlayer, [
-            "id", "tournament_id", "player_id", "start_rank", "name", "sex", "title", "fide_id",
-            "fed_id", "federation", "birth_year", "rating_at_start", "declared_points",
-        ])
-        w_game = _Writer(Game, [
-            "id", "tournament_id", "round", "white_id", "black_id", "result", "kind",
-            "white_score", "black_score",
-        ])
+        w_tournament = _Writer(
+            Tournament,
+            [
+                "id",
+                "name",
+                "city",
+                "federation",
+                "start_date",
+                "end_date",
+                "system",
+                "category",
+                "rounds",
+                "base_minutes",
+                "increment_seconds",
+                "moves_per_control",
+                "extra_minutes",
+                "national_championship",
+                "norm_event",
+                "chief_arbiter",
+                "arbiter_id",
+                "rating_system_id",
+                "period_id",
+                "status",
+                "registered_at",
+                "late_registration",
+                "approved_by_id",
+                "approved_at",
+                "report_received_at",
+                "validated_at",
+                "rated_at",
+                "published_at",
+            ],
+        )
+        w_tp = _Writer(
+            TournamentPlayer,
+            [
+                "id",
+                "tournament_id",
+                "player_id",
+                "start_rank",
+                "name",
+                "sex",
+                "title",
+                "fide_id",
+                "fed_id",
+                "federation",
+                "birth_year",
+                "rating_at_start",
+                "declared_points",
+            ],
+        )
+        w_game = _Writer(
+            Game,
+            [
+                "id",
+                "tournament_id",
+                "round",
+                "white_id",
+                "black_id",
+                "result",
+                "kind",
+                "white_score",
+                "black_score",
+            ],
+        )
         total_tp = sum(2 * boards for _p, _r, boards in shapes)
         total_games = sum(len(f) for f in forfeit_flags)
         first_t = w_tournament.reserve_ids(n_events)
@@ -316,12 +473,38 @@ def federation_generate(
             span = (period.end - period.start).days
             t_start = period.start + timedelta(days=rng.randint(0, max(0, span - rounds + 1)))
             t_end = min(period.end, t_start + timedelta(days=rounds - 1))
-            t_rows.append((
-                tid, f"{system_code} open {e + 1:05d}", cities[e % len(cities)], "ESP", t_start, t_end,
-                "swiss", "open", rounds, 90, 30, 40, 30, False, False, "Synthetic Arbiter",
-                arbiter.pk, system.pk, period.pk, "validated", now, False, None, None, now, now,
-                None, None,
-            ))
+            t_rows.append(
+                (
+                    tid,
+                    f"{system_code} open {e + 1:05d}",
+                    cities[e % len(cities)],
+                    "ESP",
+                    t_start,
+                    t_end,
+                    "swiss",
+                    "open",
+                    rounds,
+                    90,
+                    30,
+                    40,
+                    30,
+                    False,
+                    False,
+                    "Synthetic Arbiter",
+                    arbiter.pk,
+                    system.pk,
+                    period.pk,
+                    "validated",
+                    now,
+                    False,
+                    None,
+                    None,
+                    now,
+                    now,
+                    None,
+                    None,
+                )
+            )
             chosen = rng.sample(range(players), size)
             chosen.sort(key=lambda idx: -(ratings[idx] or 0))
             ids = list(range(tp_id, tp_id + size))
@@ -332,11 +515,15 @@ def federation_generate(
                     forfeit = flags[slot]
                     slot += 1
                     if forfeit:
-                        result_, ws, bs = ("+-", "1.0", "0.0") if rng.random() < 0.5 else ("-+", "0.0", "1.0")
+                        result_, ws, bs = (
+                            ("+-", "1.0", "0.0") if rng.random() < 0.5 else ("-+", "0.0", "1.0")
+                        )
                         kind = "forfeit"
                         forfeits += 1
                     else:
-                        result_, ws, bs = _elo_result(rng, ratings[chosen[a]] or 1400, ratings[chosen[b]] or 1400)
+                        result_, ws, bs = _elo_result(
+                            rng, ratings[chosen[a]] or 1400, ratings[chosen[b]] or 1400
+                        )
                         kind = "played"
                         played += 1
                     points[a] += Decimal(ws)
@@ -346,10 +533,23 @@ def federation_generate(
             for rank, idx in enumerate(chosen, start=1):
                 name, sex, fed_id, title, year = labels[idx]
                 pid = first_player + idx
-                tp_rows.append((
-                    ids[rank - 1], tid, pid, rank, name, sex, title, "", fed_id, "ESP", year,
-                    ratings[idx], points[rank - 1],
-                ))
+                tp_rows.append(
+                    (
+                        ids[rank - 1],
+                        tid,
+                        pid,
+                        rank,
+                        name,
+                        sex,
+                        title,
+                        "",
+                        fed_id,
+                        "ESP",
+                        year,
+                        ratings[idx],
+                        points[rank - 1],
+                    )
+                )
             tp_id += size
         result.counts["tournaments"] = w_tournament.write(t_rows)
         result.counts["tournament players"] = w_tp.write(tp_rows)

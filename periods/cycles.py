@@ -6,6 +6,7 @@ list date) and how long a tournament's report may wait. `ratings.selectors` buil
 `report_too_late*` in `tournaments/checks.py` calls the same `report_window`, so the check and
 the assignment cannot disagree on a deadline. Decisions: docs/periods.md, docs/arbiters.md.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -79,14 +80,19 @@ def period_dates(*, ruleset: str, cycle: str, day: dt.date) -> PeriodDates:
         list_date = end + dt.timedelta(days=1)
     else:
         semesters = lists.semesters.value if lists.semesters is not None else OFFICE_SEMESTERS
-        start = max(dt.date(year, month, 1) for month in semesters.starts
-                    for year in (day.year - 1, day.year) if dt.date(year, month, 1) <= day)
+        start = max(
+            dt.date(year, month, 1)
+            for month in semesters.starts
+            for year in (day.year - 1, day.year)
+            if dt.date(year, month, 1) <= day
+        )
         end = _month_start(start, 6) - dt.timedelta(days=1)
         list_month = semesters.lists[semesters.starts.index(start.month)]
         list_date = _month_start(end, (list_month - end.month - 1) % 12 + 1)
     closing = end
     if lists.closing_days is not None and lists.closing_days.applies(cycle):
-        # fide-2024 7.1.3: "Las fechas de cierre ... se establecen 3 días antes de la fecha de esa lista".
+        # fide-2024 7.1.3: "Las fechas de cierre ... se establecen 3 días antes de la fecha de esa
+        # lista".
         closing = list_date - dt.timedelta(days=lists.closing_days.value)
     return PeriodDates(start, end, closing, list_date)
 
@@ -98,8 +104,9 @@ class ReportWindow:
     `periods[0]` is the first whose list can rate the tournament: the one containing the end
     date (fide-2024: the next one when the tournament ends after its closing date). A report
     goes to the earliest of them that is open and whose closing date it meets; in the first
-    `regular` ones it is a regular report (its own list), in the others a late one. After `deadline` (the last one's closing date) it is
-    refused (`article`). `own_list` is the date of the list the tournament is reported for;
+    `regular` ones it is a regular report (its own list), in the others a late one. After
+    `deadline` (the last one's closing date) it is refused (`article`). `own_list` is the date of
+    the list the tournament is reported for;
     `allowance_days` the fide-2024 9.1 month-end allowance when it applied (else 0); `lists`
     how many lists, counted from its own, the report may reach (2: its own and the next one).
     """
@@ -157,9 +164,15 @@ def report_window(*, ruleset: str, cycle: str, end_date: dt.date) -> ReportWindo
     while periods[-1].closing_date < deadline:
         periods.append(_following(periods[-1], ruleset=ruleset, cycle=cycle))
     regular = sum(1 for p in periods if p.list_date <= own.list_date)
-    return ReportWindow(periods=tuple(periods), regular=regular, deadline=deadline,
-                        article=article, own_list=own.list_date, allowance_days=allowance,
-                        lists=count)
+    return ReportWindow(
+        periods=tuple(periods),
+        regular=regular,
+        deadline=deadline,
+        article=article,
+        own_list=own.list_date,
+        allowance_days=allowance,
+        lists=count,
+    )
 
 
 def report_deadline(*, ruleset: str, cycle: str, end_date: dt.date) -> dt.date:

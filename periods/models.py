@@ -5,6 +5,7 @@ the span of games one list of it rates. Tournaments are assigned to periods
 (`periods.selectors.period_for_tournament`), the ratings app calculates and publishes them.
 The tables keep the names they had when these models lived in the ratings app.
 """
+
 from __future__ import annotations
 
 import pghistory
@@ -54,7 +55,10 @@ def default_protest_days(ruleset: str) -> int:
 
 # History (core/history.py, docs/audit.md), like every tracked model: statement-level.
 @pghistory.track(
-    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement
+    pghistory.InsertEvent(),
+    pghistory.UpdateEvent(),
+    pghistory.DeleteEvent(),
+    level=pghistory.Statement,
 )
 class RatingSystem(models.Model):
     """One list the office publishes, rated under one regulation set."""
@@ -81,7 +85,9 @@ class RatingSystem(models.Model):
     is_active = models.BooleanField(_("active"), default=True)
 
     class Meta:
-        db_table = "ratings_ratingsystem"  # created by the ratings app before the move (periods 0001)
+        db_table = (
+            "ratings_ratingsystem"  # created by the ratings app before the move (periods 0001)
+        )
         verbose_name = _("rating system")
         verbose_name_plural = _("rating systems")
         ordering = ["name"]
@@ -105,11 +111,17 @@ class PeriodStatus(models.TextChoices):
 
 
 @pghistory.track(
-    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement
+    pghistory.InsertEvent(),
+    pghistory.UpdateEvent(),
+    pghistory.DeleteEvent(),
+    level=pghistory.Statement,
 )
 class RatingPeriod(models.Model):
     system = models.ForeignKey(
-        RatingSystem, on_delete=models.PROTECT, related_name="periods", verbose_name=_("rating system")
+        RatingSystem,
+        on_delete=models.PROTECT,
+        related_name="periods",
+        verbose_name=_("rating system"),
     )
     start = models.DateField(_("start"))
     end = models.DateField(_("end"))
@@ -124,7 +136,9 @@ class RatingPeriod(models.Model):
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
 
     class Meta:
-        db_table = "ratings_ratingperiod"  # created by the ratings app before the move (periods 0001)
+        db_table = (
+            "ratings_ratingperiod"  # created by the ratings app before the move (periods 0001)
+        )
         verbose_name = _("rating period")
         verbose_name_plural = _("rating periods")
         ordering = ["system", "-start"]

@@ -1,4 +1,5 @@
 """Permissions on rating systems and periods (docs/CONTRIBUTING.md, "Permissions")."""
+
 from __future__ import annotations
 
 import rules

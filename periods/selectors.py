@@ -5,6 +5,7 @@ go to are pure date arithmetic on the system's cycle and regulation (`periods.cy
 `period_for_tournament` applies the assignment rules (end date, closing date, late reports to
 a later list, too-late reports refused).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -45,8 +46,9 @@ def report_window(*, tournament: Any) -> cycles.ReportWindow:
     """The periods a tournament's report may go to and its deadline (`periods.cycles`): the
     same window the regulation check `report_too_late` uses."""
     system = tournament.rating_system
-    return cycles.report_window(ruleset=system.ruleset, cycle=system.cycle,
-                                end_date=tournament.end_date)
+    return cycles.report_window(
+        ruleset=system.ruleset, cycle=system.cycle, end_date=tournament.end_date
+    )
 
 
 def _too_late_reason(window: cycles.ReportWindow) -> str:
@@ -55,8 +57,11 @@ def _too_late_reason(window: cycles.ReportWindow) -> str:
             "Too late: the tournament ended %(days)s days or less before the end of the month, "
             "so its three lists count from the list of %(first_list)s, and the report arrived "
             "after the closing date of the third (%(closing)s)."
-        ) % {"days": window.allowance_days, "first_list": window.own_list,
-             "closing": window.deadline}
+        ) % {
+            "days": window.allowance_days,
+            "first_list": window.own_list,
+            "closing": window.deadline,
+        }
     if window.article == "fide-2024 9.1":
         return _(
             "Too late: the report arrived after the closing date of the third list after the "
@@ -89,19 +94,30 @@ def period_for_tournament(*, tournament: Any, received_on: dt.date | None = None
     for step, dates in enumerate(window.periods):
         late = step >= window.regular
         period = RatingPeriod.objects.filter(system=system, start=dates.start).first()
-        if period is not None and period.status == PeriodStatus.OPEN and received_on <= period.closing_date:
+        if (
+            period is not None
+            and period.status == PeriodStatus.OPEN
+            and received_on <= period.closing_date
+        ):
             return Assignment(period, late=late)
         if period is None and received_on <= dates.closing_date:
             if step == 1:
                 reason = _("The next period (%(start)s) is not open yet.") % {"start": dates.start}
             else:
                 reason = _("The period %(start)s – %(end)s is not open yet.") % {
-                    "start": dates.start, "end": dates.end}
+                    "start": dates.start,
+                    "end": dates.end,
+                }
             return Assignment(None, late=late, reason=reason)
-    return Assignment(None, late=True, reason=_(
-        "No open period can take the report: the periods it may go to, up to the list of "
-        "%(list_date)s, are closed."
-    ) % {"list_date": window.periods[-1].list_date})
+    return Assignment(
+        None,
+        late=True,
+        reason=_(
+            "No open period can take the report: the periods it may go to, up to the list of "
+            "%(list_date)s, are closed."
+        )
+        % {"list_date": window.periods[-1].list_date},
+    )
 
 
 def periods_needing_recalculation(*, system: RatingSystem) -> QuerySet[RatingPeriod]:

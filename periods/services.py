@@ -1,4 +1,5 @@
 """Writes for rating periods: open the next one, close one, mark them for recalculation."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -18,8 +19,13 @@ def period_open_next(*, system: RatingSystem, today: dt.date | None = None) -> R
     day = latest.end + dt.timedelta(days=1) if latest else (today or timezone.localdate())
     dates = selectors.period_dates(system=system, day=day)
     period, _created = RatingPeriod.objects.get_or_create(
-        system=system, start=dates.start,
-        defaults={"end": dates.end, "closing_date": dates.closing_date, "list_date": dates.list_date},
+        system=system,
+        start=dates.start,
+        defaults={
+            "end": dates.end,
+            "closing_date": dates.closing_date,
+            "list_date": dates.list_date,
+        },
     )
     return period
 
@@ -37,6 +43,7 @@ def period_mark_for_recalculation(*, period: RatingPeriod) -> None:
     """A corrected report changed a rated period: it and every later rated period need
     re-rating."""
     RatingPeriod.objects.filter(
-        system=period.system, start__gte=period.start,
+        system=period.system,
+        start__gte=period.start,
         status__in=[PeriodStatus.CALCULATED, PeriodStatus.PUBLISHED],
     ).update(needs_recalculation=True)

@@ -8,8 +8,21 @@ from players.selectors import MATCH_CAP, players_matching
 class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
-        fields = ["fed_id", "surname", "given_name", "sex", "birth_year", "club", "region",
-                  "federation", "title", "fide_id", "fide_standard", "fide_rapid", "fide_blitz"]
+        fields = [
+            "fed_id",
+            "surname",
+            "given_name",
+            "sex",
+            "birth_year",
+            "club",
+            "region",
+            "federation",
+            "title",
+            "fide_id",
+            "fide_standard",
+            "fide_rapid",
+            "fide_blitz",
+        ]
 
 
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):

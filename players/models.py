@@ -41,8 +41,11 @@ class Title(models.TextChoices):
 # complete players by the hundred thousand in one statement. The folded name and the
 # timestamps are left out: they follow the other fields.
 @pghistory.track(
-    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(),
-    exclude=["name_key", "created_at", "updated_at"], level=pghistory.Statement,
+    pghistory.InsertEvent(),
+    pghistory.UpdateEvent(),
+    pghistory.DeleteEvent(),
+    exclude=["name_key", "created_at", "updated_at"],
+    level=pghistory.Statement,
 )
 class Player(models.Model):
     """A person in the federation's registry."""
@@ -89,7 +92,9 @@ class Player(models.Model):
     affiliated = models.BooleanField(
         _("affiliated to the federation"),
         default=True,
-        help_text=_("Foreign players not affiliated are rated with their FIDE rating (feda-1996 9.56)."),
+        help_text=_(
+            "Foreign players not affiliated are rated with their FIDE rating (feda-1996 9.56)."
+        ),
     )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

@@ -3,6 +3,7 @@
 Matching must ignore accents and case ("Muñoz" = "MUNOZ", "Pérez" = "Perez", "Çağlar"…) and
 the punctuation arbiters use between surname and given name, but keep letter order.
 """
+
 from __future__ import annotations
 
 import re

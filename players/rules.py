@@ -1,4 +1,5 @@
 """Permissions on the registry (docs/CONTRIBUTING.md, "Permissions")."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -17,6 +17,7 @@ similarity to it (closest first), then alphabetical. A broad query ("mar": 56,00
 players) ranks at most MATCH_CAP + 1 matches plus MATCH_CAP names starting with it, and says
 "more than MATCH_CAP": ranking every match would cost about a second.
 """
+
 from __future__ import annotations
 
 import math
@@ -129,22 +130,22 @@ def players_matching(*, query: str, cap: int | None = None) -> QuerySet[Player]:
         # stops after cap + 1 rows. A name starting with the folded query holds each of its
         # words (at a word start), so the prefix part needs no other condition: it walks the
         # name_key b-tree (COLLATE "C": LIKE 'q%' is a range) in order and stops at `cap`.
-        some = matches.order_by().values("id")[:cap + 1]
-        prefix = Player.objects.filter(name_key__startswith=folded).order_by("name_key").values("id")[:cap]
-        matches = Player.objects.filter(id__in=some.union(prefix))
-    return (
-        matches
-        .annotate(
-            closeness=Case(
-                When(name_key=folded, then=Value(0)),
-                When(name_key__startswith=folded, then=Value(1)),
-                default=Value(2),
-                output_field=IntegerField(),
-            ),
-            similarity=TrigramSimilarity("name_key", folded),
+        some = matches.order_by().values("id")[: cap + 1]
+        prefix = (
+            Player.objects.filter(name_key__startswith=folded)
+            .order_by("name_key")
+            .values("id")[:cap]
         )
-        .order_by("closeness", "-similarity", "name_key", "id")
-    )
+        matches = Player.objects.filter(id__in=some.union(prefix))
+    return matches.annotate(
+        closeness=Case(
+            When(name_key=folded, then=Value(0)),
+            When(name_key__startswith=folded, then=Value(1)),
+            default=Value(2),
+            output_field=IntegerField(),
+        ),
+        similarity=TrigramSimilarity("name_key", folded),
+    ).order_by("closeness", "-similarity", "name_key", "id")
 
 
 def player_search(
@@ -165,12 +166,12 @@ def player_search(
         total = Player.objects.count()
         page = min(page, max(1, math.ceil(total / per_page)))
         start = (page - 1) * per_page
-        players = list(qs[start:start + per_page])
+        players = list(qs[start : start + per_page])
         return PlayerSearchResult(query, kind, players, total, page, per_page)
     # The page and the number of matches in one statement (one index scan, not two).
     counted = qs.annotate(matches=Window(Count("id")))
     start = (page - 1) * per_page
-    players = list(counted[start:start + per_page])
+    players = list(counted[start : start + per_page])
     if players:
         total = players[0].matches  # type: ignore[attr-defined]  # the Window annotation
     else:
@@ -178,7 +179,7 @@ def player_search(
         if total and page > 1:
             page = max(1, math.ceil(total / per_page))
             start = (page - 1) * per_page
-            players = list(counted[start:start + per_page])
+            players = list(counted[start : start + per_page])
     capped = kind == "name" and total > cap
     return PlayerSearchResult(query, kind, players, total, page, per_page, capped, cap)
 

@@ -16,11 +16,25 @@ class RatingSystemAdmin(admin.ModelAdmin):
 
 @admin.register(RatingPeriod)
 class RatingPeriodAdmin(admin.ModelAdmin):
-    list_display = ("system", "start", "end", "closing_date", "list_date", "status", "needs_recalculation")
+    list_display = (
+        "system",
+        "start",
+        "end",
+        "closing_date",
+        "list_date",
+        "status",
+        "needs_recalculation",
+    )
     list_filter = ("system", "status", "needs_recalculation")
     date_hierarchy = "start"
     # Closed, calculated, published, to recalculate: the services' business (periods, ratings).
-    readonly_fields = ("status", "needs_recalculation", "closed_at", "calculated_at", "published_at")
+    readonly_fields = (
+        "status",
+        "needs_recalculation",
+        "closed_at",
+        "calculated_at",
+        "published_at",
+    )
 
 
 @admin.register(PlayerRating)
@@ -49,13 +63,31 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(PublishedList)
 class PublishedListAdmin(ReadOnlyAdmin):
-    list_display = ("system", "list_date", "version", "published_at", "ruleset", "engine_version", "entry_count")
+    list_display = (
+        "system",
+        "list_date",
+        "version",
+        "published_at",
+        "ruleset",
+        "engine_version",
+        "entry_count",
+    )
     list_filter = ("system", "ruleset")
 
 
 @admin.register(ListEntry)
 class ListEntryAdmin(ReadOnlyAdmin):
-    list_display = ("published_list", "player", "rating", "change", "k", "games", "status", "inactive", "provisional")
+    list_display = (
+        "published_list",
+        "player",
+        "rating",
+        "change",
+        "k",
+        "games",
+        "status",
+        "inactive",
+        "provisional",
+    )
     list_filter = ("published_list__system", "status", "inactive", "provisional")
     search_fields = ("player__surname", "player__given_name", "player__fed_id")
     list_select_related = ("published_list", "player")
@@ -79,15 +111,37 @@ from ratings.models import CalculationRun, DraftExcluded, DraftResult, DraftTour
 
 @admin.register(CalculationRun)
 class CalculationRunAdmin(ReadOnlyAdmin):
-    list_display = ("period", "status", "progress", "method", "ruleset", "engine_version", "requested_at",
-                    "finished_at", "player_count", "game_count", "published_list")
+    list_display = (
+        "period",
+        "status",
+        "progress",
+        "method",
+        "ruleset",
+        "engine_version",
+        "requested_at",
+        "finished_at",
+        "player_count",
+        "game_count",
+        "published_list",
+    )
     list_filter = ("status", "method", "ruleset", "period__system")
 
 
 @admin.register(DraftResult)
 class DraftResultAdmin(ReadOnlyAdmin):
-    list_display = ("run", "player", "rating_before", "rating_after", "change", "k", "games", "status",
-                    "previous_status", "inactive", "provisional")
+    list_display = (
+        "run",
+        "player",
+        "rating_before",
+        "rating_after",
+        "change",
+        "k",
+        "games",
+        "status",
+        "previous_status",
+        "inactive",
+        "provisional",
+    )
     list_filter = ("status", "previous_status", "inactive", "provisional", "run__period__system")
     search_fields = ("player__surname", "player__fed_id")
     list_select_related = ("run", "player")
@@ -114,8 +168,19 @@ from ratings.models import ListImportChunk, ListImportJob  # noqa: E402
 class ListImportJobAdmin(ReadOnlyAdmin):
     """Imports are shown; the file itself (ListImportChunk) is gone once a job finishes."""
 
-    list_display = ("requested_at", "system", "filename", "format", "status", "progress", "rows",
-                    "players_created", "ratings_written", "problem_total", "requested_by")
+    list_display = (
+        "requested_at",
+        "system",
+        "filename",
+        "format",
+        "status",
+        "progress",
+        "rows",
+        "players_created",
+        "ratings_written",
+        "problem_total",
+        "requested_by",
+    )
     list_filter = ("status", "format", "system")
 
 

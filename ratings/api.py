@@ -8,11 +8,22 @@ from ratings.models import PublishedList
 
 class PublishedListSerializer(serializers.ModelSerializer):
     system: serializers.SlugRelatedField[RatingSystem] = serializers.SlugRelatedField(
-        slug_field="code", read_only=True)
+        slug_field="code", read_only=True
+    )
 
     class Meta:
         model = PublishedList
-        fields = ["id", "system", "list_date", "version", "published_at", "ruleset", "engine_version", "entry_count", "note"]
+        fields = [
+            "id",
+            "system",
+            "list_date",
+            "version",
+            "published_at",
+            "ruleset",
+            "engine_version",
+            "entry_count",
+            "note",
+        ]
 
 
 class PublishedListViewSet(viewsets.ReadOnlyModelViewSet):

@@ -5,6 +5,7 @@ lists and their entries (the triggers declared in their Meta.triggers, IMMUTABLE
 the ORM refuses them too (ImmutableModel). A correction is a
 new version of the list.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -54,17 +55,29 @@ class PlayerRating(models.Model):
     # The two references are checked once per statement, not once per row (db_constraint=False
     # plus the triggers of migration 0005, see STATEMENT_LEVEL_REFERENCES below).
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player"),
-        db_index=False, db_constraint=False,
+        Player,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        verbose_name=_("player"),
+        db_index=False,
+        db_constraint=False,
     )
     system = models.ForeignKey(
-        RatingSystem, on_delete=models.CASCADE, related_name="player_ratings", verbose_name=_("rating system"),
-        db_index=False, db_constraint=False,
+        RatingSystem,
+        on_delete=models.CASCADE,
+        related_name="player_ratings",
+        verbose_name=_("rating system"),
+        db_index=False,
+        db_constraint=False,
     )
     rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
     games = models.PositiveIntegerField(_("rated games in total"), default=0)
-    kind = models.CharField(_("kind"), max_length=12, choices=RatingKind.choices, default=RatingKind.UNRATED)
-    activity = models.CharField(_("activity"), max_length=10, choices=Activity.choices, default=Activity.ACTIVE)
+    kind = models.CharField(
+        _("kind"), max_length=12, choices=RatingKind.choices, default=RatingKind.UNRATED
+    )
+    activity = models.CharField(
+        _("activity"), max_length=10, choices=Activity.choices, default=Activity.ACTIVE
+    )
     out_of_list = models.BooleanField(_("out of list"), default=False)
     # K state: FIDE 2024 8.3.3 / FIDE 2000 — once the published rating reached 2400, K is 10
     # for ever; FEDA 1996 9.53a the same at 2200.
@@ -76,16 +89,21 @@ class PlayerRating(models.Model):
     # publication that gives a first rating; NULL for the unrated and for ratings that came
     # from an imported list (rated before the office's records).
     rated_since = models.DateField(
-        _("rated since"), null=True, blank=True,
+        _("rated since"),
+        null=True,
+        blank=True,
         help_text=_("Date of the first list that published this rating (fide-2024 8.2.4)."),
     )
     flagged_lists = models.PositiveSmallIntegerField(
-        _("lists shown while inactive"), default=0,
+        _("lists shown while inactive"),
+        default=0,
         help_text=_("fide-2000 9.23: 7 lists; feda-1996 8.22: 3 lists."),
     )
     # Results of a not-yet-rated player pooled over periods until a first rating is reached:
     # [{"opponent_rating": 1850, "score": 0.5, "tournament": "T1", "end_date": "2026-10-20"}].
-    prior_results = models.JSONField(_("pooled results of an unrated player"), default=list, blank=True)
+    prior_results = models.JSONField(
+        _("pooled results of an unrated player"), default=list, blank=True
+    )
     ruleset = models.CharField(_("regulation set"), max_length=20, blank=True)
     engine_version = models.CharField(_("engine version"), max_length=20, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -122,19 +140,33 @@ IMMUTABLE_MESSAGE = "published lists are immutable: % on % refused; publish a ne
 
 def _published_triggers() -> list[pgtrigger.Trigger]:
     return [
-        Refuse(name="immutable", message=IMMUTABLE_MESSAGE, operation=pgtrigger.Update | pgtrigger.Delete),
-        Refuse(name="immutable_truncate", message=IMMUTABLE_MESSAGE, operation=pgtrigger.Truncate,
-               level=pgtrigger.Statement),
+        Refuse(
+            name="immutable",
+            message=IMMUTABLE_MESSAGE,
+            operation=pgtrigger.Update | pgtrigger.Delete,
+        ),
+        Refuse(
+            name="immutable_truncate",
+            message=IMMUTABLE_MESSAGE,
+            operation=pgtrigger.Truncate,
+            level=pgtrigger.Statement,
+        ),
     ]
 
 
 def _published_run_rows_triggers() -> list[pgtrigger.Trigger]:
     published_run = pgtrigger.Condition(
-        "OLD.run_id IN (SELECT r.id FROM ratings_calculationrun r WHERE r.published_list_id IS NOT NULL)"
+        "OLD.run_id IN (SELECT r.id FROM ratings_calculationrun r WHERE r.published_list_id IS NOT "
+        "NULL)"
     )
     return [
-        Refuse(name=f"immutable_{op.name.lower()}", message=IMMUTABLE_MESSAGE, operation=op,
-               level=pgtrigger.Statement, condition=published_run)
+        Refuse(
+            name=f"immutable_{op.name.lower()}",
+            message=IMMUTABLE_MESSAGE,
+            operation=op,
+            level=pgtrigger.Statement,
+            condition=published_run,
+        )
         for op in (pgtrigger.Update, pgtrigger.Delete)
     ]
 
@@ -174,7 +206,10 @@ class PublishedList(ImmutableModel):
     """One version of a published list. A correction is version n+1 of the same period."""
 
     system = models.ForeignKey(
-        RatingSystem, on_delete=models.PROTECT, related_name="lists", verbose_name=_("rating system")
+        RatingSystem,
+        on_delete=models.PROTECT,
+        related_name="lists",
+        verbose_name=_("rating system"),
     )
     period = models.ForeignKey(
         RatingPeriod, on_delete=models.PROTECT, related_name="lists", verbose_name=_("period")
@@ -183,8 +218,12 @@ class PublishedList(ImmutableModel):
     list_date = models.DateField(_("list date"))
     published_at = models.DateTimeField(_("published at"))
     published_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-        related_name="+", verbose_name=_("published by"),
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("published by"),
     )
     # Like Django's password hashers: every stored result names what produced it.
     ruleset = models.CharField(_("regulation set"), max_length=20)
@@ -220,14 +259,24 @@ class ListEntry(ImmutableModel):
     # The unique (list, player) index serves look-ups by list; no second index on the list.
     # Both references are checked once per statement (see STATEMENT_LEVEL_REFERENCES).
     published_list = models.ForeignKey(
-        PublishedList, on_delete=models.PROTECT, related_name="entries", verbose_name=_("list"),
-        db_index=False, db_constraint=False,
+        PublishedList,
+        on_delete=models.PROTECT,
+        related_name="entries",
+        verbose_name=_("list"),
+        db_index=False,
+        db_constraint=False,
     )
     # No index on the player alone: the unique (list, player) index answers "this player's
     # entries" with one probe per published list (ratings.selectors.player_list_history), and
     # a third index costs a publication about a second (migration 0007).
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="list_entries", verbose_name=_("player"),
-                               db_constraint=False, db_index=False)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="list_entries",
+        verbose_name=_("player"),
+        db_constraint=False,
+        db_index=False,
+    )
     rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
     change = models.SmallIntegerField(_("change"), default=0)
     k = models.PositiveSmallIntegerField(_("K"), null=True, blank=True)
@@ -244,7 +293,9 @@ class ListEntry(ImmutableModel):
         verbose_name_plural = _("list entries")
         ordering = ["-rating"]
         constraints = [
-            models.UniqueConstraint(fields=["published_list", "player"], name="entry_unique_player"),
+            models.UniqueConstraint(
+                fields=["published_list", "player"], name="entry_unique_player"
+            ),
         ]
         triggers = _published_triggers()
 
@@ -261,7 +312,10 @@ class ProtestStatus(models.TextChoices):
 
 # The list page shows its protests' events: indexed by list.
 @pghistory.track(
-    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement,
+    pghistory.InsertEvent(),
+    pghistory.UpdateEvent(),
+    pghistory.DeleteEvent(),
+    level=pghistory.Statement,
     meta={"indexes": [models.Index(fields=["published_list"], name="protestevent_list")]},
 )
 class Protest(models.Model):
@@ -271,10 +325,15 @@ class Protest(models.Model):
         PublishedList, on_delete=models.PROTECT, related_name="protests", verbose_name=_("list")
     )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="protests", verbose_name=_("player concerned")
+        Player,
+        on_delete=models.PROTECT,
+        related_name="protests",
+        verbose_name=_("player concerned"),
     )
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="protests",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="protests",
         verbose_name=_("submitted by"),
     )
     submitted_at = models.DateTimeField(_("submitted at"), auto_now_add=True)
@@ -283,8 +342,12 @@ class Protest(models.Model):
         _("status"), max_length=12, choices=ProtestStatus.choices, default=ProtestStatus.SUBMITTED
     )
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-        related_name="+", verbose_name=_("decided by"),
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
     )
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decision = models.TextField(_("decision"), blank=True)
@@ -299,8 +362,9 @@ class Protest(models.Model):
 
 
 # --------------------------------------------------------------------------- calculations
-# A calculation run writes a draft (DraftResult per player, DraftTournament with the counted game lines,
-# DraftExcluded per game left out). Publishing turns the draft of one run into a PublishedList;
+# A calculation run writes a draft (DraftResult per player, DraftTournament with the counted game
+# lines, DraftExcluded per game left out). Publishing turns the draft of one run into a
+# PublishedList;
 # from then on the run and its rows are part of the published record and PostgreSQL refuses to
 # change them (IMMUTABLE above). Drafts of unpublished runs are replaced freely.
 
@@ -319,7 +383,11 @@ class CalculationRun(Job):
     game_count = models.PositiveIntegerField(_("games counted"), default=0)
     excluded_count = models.PositiveIntegerField(_("games left out"), default=0)
     published_list = models.OneToOneField(
-        PublishedList, on_delete=models.PROTECT, null=True, blank=True, related_name="run",
+        PublishedList,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="run",
         verbose_name=_("published as"),
     )
 
@@ -329,13 +397,18 @@ class CalculationRun(Job):
         ordering = ["-requested_at", "-id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["period"], condition=Q(status__in=["queued", "running"]),
+                fields=["period"],
+                condition=Q(status__in=["queued", "running"]),
                 name="run_one_active_per_period",
             ),
         ]
         triggers = [
-            Refuse(name="immutable", message=IMMUTABLE_MESSAGE, operation=pgtrigger.Update | pgtrigger.Delete,
-                   condition=pgtrigger.Q(old__published_list__isnull=False)),
+            Refuse(
+                name="immutable",
+                message=IMMUTABLE_MESSAGE,
+                operation=pgtrigger.Update | pgtrigger.Delete,
+                condition=pgtrigger.Q(old__published_list__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -348,11 +421,16 @@ class DraftResult(models.Model):
     # No FK constraint or single-column index: COPY of a million rows skips the per-row RI
     # check, and the composite indexes below start with run.
     run = models.ForeignKey(
-        CalculationRun, on_delete=models.CASCADE, related_name="results", db_constraint=False, db_index=False
+        CalculationRun,
+        on_delete=models.CASCADE,
+        related_name="results",
+        db_constraint=False,
+        db_index=False,
     )
     # Read by (run, player) only: the unique index below serves it.
-    player = models.ForeignKey(Player, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
-                               related_name="+")
+    player = models.ForeignKey(
+        Player, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
     rating_before = models.SmallIntegerField(null=True, blank=True)
     rating_after = models.SmallIntegerField(null=True, blank=True)
     change = models.SmallIntegerField(default=0)
@@ -392,7 +470,9 @@ class DraftResult(models.Model):
     class Meta:
         verbose_name = _("draft result")
         verbose_name_plural = _("draft results")
-        constraints = [models.UniqueConstraint(fields=["run", "player"], name="draft_result_unique_player")]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "player"], name="draft_result_unique_player")
+        ]
         triggers = _published_run_rows_triggers()
 
 
@@ -400,8 +480,13 @@ class DraftResult(models.Model):
 #: `opponent` is a registry player id, or minus the TournamentPlayer id of a player outside the
 #: registry; `score2` is twice the score; `change` is K x (score - expected) before rounding.
 LINE_DTYPE = [
-    ("player", "<i4"), ("opponent", "<i4"), ("opponent_rating", "<i2"), ("score2", "i1"), ("k", "<i2"),
-    ("expected", "<f4"), ("change", "<f4"),
+    ("player", "<i4"),
+    ("opponent", "<i4"),
+    ("opponent_rating", "<i2"),
+    ("score2", "i1"),
+    ("k", "<i2"),
+    ("expected", "<f4"),
+    ("change", "<f4"),
 ]
 
 
@@ -412,7 +497,10 @@ class DraftTournament(models.Model):
     Totals per tournament are columns, for the review page."""
 
     run = models.ForeignKey(
-        CalculationRun, on_delete=models.CASCADE, related_name="tournament_lines", db_constraint=False,
+        CalculationRun,
+        on_delete=models.CASCADE,
+        related_name="tournament_lines",
+        db_constraint=False,
         db_index=False,
     )
     tournament = models.ForeignKey(
@@ -444,7 +532,11 @@ class DraftExcluded(models.Model):
     """A game left out of a run, with the reason and the article."""
 
     run = models.ForeignKey(
-        CalculationRun, on_delete=models.CASCADE, related_name="excluded", db_constraint=False, db_index=False
+        CalculationRun,
+        on_delete=models.CASCADE,
+        related_name="excluded",
+        db_constraint=False,
+        db_index=False,
     )
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
@@ -475,7 +567,10 @@ class ListImportJob(Job):
     """
 
     system = models.ForeignKey(
-        RatingSystem, on_delete=models.PROTECT, related_name="import_jobs", verbose_name=_("rating system")
+        RatingSystem,
+        on_delete=models.PROTECT,
+        related_name="import_jobs",
+        verbose_name=_("rating system"),
     )
     format = models.CharField(_("format"), max_length=10)
     filename = models.CharField(_("file name"), max_length=255, blank=True)
@@ -511,11 +606,15 @@ class ListImportChunk(models.Model):
     """
 
     # Read by (job, seq) only: the unique index below serves it.
-    job = models.ForeignKey(ListImportJob, on_delete=models.CASCADE, related_name="chunks", db_index=False)
+    job = models.ForeignKey(
+        ListImportJob, on_delete=models.CASCADE, related_name="chunks", db_index=False
+    )
     seq = models.PositiveIntegerField()
     data = models.BinaryField()
 
     class Meta:
         verbose_name = _("list import file piece")
         verbose_name_plural = _("list import file pieces")
-        constraints = [models.UniqueConstraint(fields=["job", "seq"], name="list_import_chunk_job_seq")]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "seq"], name="list_import_chunk_job_seq")
+        ]

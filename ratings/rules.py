@@ -1,5 +1,6 @@
 """Permissions on published lists, list imports and protests (docs/CONTRIBUTING.md,
 "Permissions")."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -5,6 +5,7 @@ killed mid-run does not lose the message; the draft write is one transaction, so
 draft and every published list stay intact, and the redelivered message runs the period again.
 The same holds for a list import: its writes and the job's outcome are one transaction.
 """
+
 from __future__ import annotations
 
 from celery import shared_task

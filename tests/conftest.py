@@ -1,4 +1,5 @@
 """Suite-wide fixtures."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -25,8 +26,14 @@ def celery_eager_by_default() -> Iterator[None]:
 
 
 #: The real FIDE list excerpt of ../shared/data/ (read there, never copied into the project).
-FIDE_LIST_EXCERPT = (Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "fide-list"
-                     / "legacy-2011-03-standard-list-excerpt-500.txt")
+FIDE_LIST_EXCERPT = (
+    Path(__file__).resolve().parents[1]
+    / ".."
+    / "shared"
+    / "data"
+    / "fide-list"
+    / "legacy-2011-03-standard-list-excerpt-500.txt"
+)
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
 """Small builders for test data (plain functions, explicit arguments, sensible defaults)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -20,9 +21,17 @@ from tournaments.models import Game, Tournament, TournamentPlayer
 _seq = itertools.count(1)
 
 
-def make_user(username: str | None = None, *, role: str | None = None, password: str = "pw-12345678", **extra: Any):
+def make_user(
+    username: str | None = None,
+    *,
+    role: str | None = None,
+    password: str = "pw-12345678",
+    **extra: Any,
+):
     User = get_user_model()
-    user = User.objects.create_user(username=username or f"user{next(_seq)}", password=password, **extra)
+    user = User.objects.create_user(
+        username=username or f"user{next(_seq)}", password=password, **extra
+    )
     if role:
         roles_ensure()
         user.groups.add(Group.objects.get(name=role))
@@ -32,7 +41,10 @@ def make_user(username: str | None = None, *, role: str | None = None, password:
 def make_player(**fields: Any) -> Player:
     n = next(_seq)
     defaults: dict[str, Any] = {
-        "fed_id": f"P{n:06d}", "surname": f"Surname{n}", "given_name": f"Given{n}", "sex": "M",
+        "fed_id": f"P{n:06d}",
+        "surname": f"Surname{n}",
+        "given_name": f"Given{n}",
+        "sex": "M",
     }
     defaults.update(fields)
     return Player.objects.create(**defaults)
@@ -41,31 +53,52 @@ def make_player(**fields: Any) -> Player:
 def make_system(**fields: Any) -> RatingSystem:
     n = next(_seq)
     defaults: dict[str, Any] = {
-        "code": f"sys{n}", "name": f"System {n}", "ruleset": "fide-2024",
-        "rate_of_play": "standard", "cycle": "monthly",
+        "code": f"sys{n}",
+        "name": f"System {n}",
+        "ruleset": "fide-2024",
+        "rate_of_play": "standard",
+        "cycle": "monthly",
     }
     defaults.update(fields)
     return RatingSystem.objects.create(**defaults)
 
 
-def make_period(system: RatingSystem, start: dt.date = dt.date(2026, 11, 1), **fields: Any) -> RatingPeriod:
-    end = fields.pop("end", (start.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1))
+def make_period(
+    system: RatingSystem, start: dt.date = dt.date(2026, 11, 1), **fields: Any
+) -> RatingPeriod:
+    end = fields.pop(
+        "end", (start.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)
+    )
     defaults: dict[str, Any] = {
-        "closing_date": end - dt.timedelta(days=3), "list_date": end + dt.timedelta(days=1),
+        "closing_date": end - dt.timedelta(days=3),
+        "list_date": end + dt.timedelta(days=1),
     }
     defaults.update(fields)
     return RatingPeriod.objects.create(system=system, start=start, end=end, **defaults)
 
 
-def make_published_list(period: RatingPeriod, players: list[Player], *, version: int = 1) -> PublishedList:
+def make_published_list(
+    period: RatingPeriod, players: list[Player], *, version: int = 1
+) -> PublishedList:
     published = PublishedList.objects.create(
-        system=period.system, period=period, version=version, list_date=period.list_date,
-        published_at=timezone.now(), ruleset=period.system.ruleset, engine_version="test",
+        system=period.system,
+        period=period,
+        version=version,
+        list_date=period.list_date,
+        published_at=timezone.now(),
+        ruleset=period.system.ruleset,
+        engine_version="test",
         entry_count=len(players),
     )
     ListEntry.objects.bulk_create(
-        ListEntry(published_list=published, player=p, rating=2000 + i, status="rated",
-                  ruleset=published.ruleset, engine_version="test")
+        ListEntry(
+            published_list=published,
+            player=p,
+            rating=2000 + i,
+            status="rated",
+            ruleset=published.ruleset,
+            engine_version="test",
+        )
         for i, p in enumerate(players)
     )
     return published
@@ -73,15 +106,22 @@ def make_published_list(period: RatingPeriod, players: list[Player], *, version:
 
 def make_tournament(system: RatingSystem, arbiter: Any, **fields: Any) -> Tournament:
     defaults: dict[str, Any] = {
-        "name": f"Open {next(_seq)}", "city": "Barcelona", "start_date": dt.date(2026, 11, 10),
-        "end_date": dt.date(2026, 11, 15), "system": "swiss", "base_minutes": 90,
-        "increment_seconds": 30, "chief_arbiter": "A. Arbiter",
+        "name": f"Open {next(_seq)}",
+        "city": "Barcelona",
+        "start_date": dt.date(2026, 11, 10),
+        "end_date": dt.date(2026, 11, 15),
+        "system": "swiss",
+        "base_minutes": 90,
+        "increment_seconds": 30,
+        "chief_arbiter": "A. Arbiter",
     }
     defaults.update(fields)
     return Tournament.objects.create(rating_system=system, arbiter=arbiter, **defaults)
 
 
-def make_player_user(player: Player, username: str | None = None, *, role: str | None = None) -> Any:
+def make_player_user(
+    player: Player, username: str | None = None, *, role: str | None = None
+) -> Any:
     """A user account linked to a registry player (Player.user), in the given role's group."""
     user = make_user(username, role=role)
     player.user = user
@@ -89,10 +129,14 @@ def make_player_user(player: Player, username: str | None = None, *, role: str |
     return user
 
 
-def make_protest(published: PublishedList, player: Player, submitted_by: Any, **fields: Any) -> Protest:
+def make_protest(
+    published: PublishedList, player: Player, submitted_by: Any, **fields: Any
+) -> Protest:
     defaults: dict[str, Any] = {"text": "Round 3 was a draw, not a loss."}
     defaults.update(fields)
-    return Protest.objects.create(published_list=published, player=player, submitted_by=submitted_by, **defaults)
+    return Protest.objects.create(
+        published_list=published, player=player, submitted_by=submitted_by, **defaults
+    )
 
 
 def make_import_job(system: RatingSystem, requested_by: Any = None, **fields: Any) -> ListImportJob:
@@ -113,15 +157,43 @@ def build(ruleset: str = "fide-2024", **system_fields):
     tournament = make_tournament(system, arbiter, status="validated", period=period)
     players = [make_player(birth_year=1990) for _ in range(4)]
     for i, p in enumerate(players[:3]):
-        PlayerRating.objects.create(player=p, system=system, rating=2000 + 100 * i, games=50, kind="effective")
-    tps = [TournamentPlayer.objects.create(tournament=tournament, player=p, start_rank=i + 1, name=str(p))
-           for i, p in enumerate(players)]
-    Game.objects.create(tournament=tournament, round=1, white=tps[0], black=tps[1], result="1-0",
-                        white_score=1, black_score=0)
-    Game.objects.create(tournament=tournament, round=1, white=tps[2], black=tps[3], result="1/2-1/2",
-                        white_score=0.5, black_score=0.5)
-    Game.objects.create(tournament=tournament, round=2, white=tps[1], black=tps[2], result="+-",
-                        kind="forfeit", white_score=1, black_score=0)
+        PlayerRating.objects.create(
+            player=p, system=system, rating=2000 + 100 * i, games=50, kind="effective"
+        )
+    tps = [
+        TournamentPlayer.objects.create(
+            tournament=tournament, player=p, start_rank=i + 1, name=str(p)
+        )
+        for i, p in enumerate(players)
+    ]
+    Game.objects.create(
+        tournament=tournament,
+        round=1,
+        white=tps[0],
+        black=tps[1],
+        result="1-0",
+        white_score=1,
+        black_score=0,
+    )
+    Game.objects.create(
+        tournament=tournament,
+        round=1,
+        white=tps[2],
+        black=tps[3],
+        result="1/2-1/2",
+        white_score=0.5,
+        black_score=0.5,
+    )
+    Game.objects.create(
+        tournament=tournament,
+        round=2,
+        white=tps[1],
+        black=tps[2],
+        result="+-",
+        kind="forfeit",
+        white_score=1,
+        black_score=0,
+    )
     return system, period, players, tournament
 
 

@@ -6,6 +6,7 @@ pytest's test database through DATABASE_URL; `django_db(transaction=True)` commi
 must see. A queue of its own keeps other suites' tasks apart. The fixtures are registered for
 the whole suite by tests/conftest.py.
 """
+
 from __future__ import annotations
 
 import json
@@ -37,6 +38,7 @@ REDIS_URL = os.environ.get("RATINGS_TEST_REDIS_URL") or (
     _env_broker if _env_broker.startswith("redis://") else "redis://127.0.0.1:6379/11"
 )
 
+
 def redis_up() -> bool:
     try:
         with socket.create_connection(("127.0.0.1", 6379), timeout=1):
@@ -54,9 +56,26 @@ class Worker:
         self.log = Path(f"/tmp/ratings-worker-{queue}-{uuid.uuid4().hex[:6]}.log")
         environment = {**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": REDIS_URL, **env}
         self.proc = subprocess.Popen(
-            [str(Path(sys.executable).parent / "celery"), "-A", "config", "worker", "--pool", "solo",
-             "-Q", queue, "--without-gossip", "--without-mingle", "-l", "info", "-n", f"{queue}@%h"],
-            cwd=ROOT, env=environment, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+            [
+                str(Path(sys.executable).parent / "celery"),
+                "-A",
+                "config",
+                "worker",
+                "--pool",
+                "solo",
+                "-Q",
+                queue,
+                "--without-gossip",
+                "--without-mingle",
+                "-l",
+                "info",
+                "-n",
+                f"{queue}@%h",
+            ],
+            cwd=ROOT,
+            env=environment,
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 40
         while "ready" not in self.log.read_text():
@@ -92,7 +111,9 @@ def celery_broker():
         return worker
 
     # Celery reads the CELERY_* Django settings live (namespace "CELERY").
-    with override_settings(RATINGS_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=REDIS_URL):
+    with override_settings(
+        RATINGS_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=REDIS_URL
+    ):
         assert not app.conf.task_always_eager
         yield start
         for worker in workers:
@@ -143,26 +164,36 @@ def stalled_writes():
         next draft write sleeps `seconds` at its first packed game line."""
         with connection.cursor() as cursor:
             cursor.execute(f'ALTER DATABASE "{name}" SET client_connection_check_interval = 500')
-            cursor.execute("CREATE OR REPLACE FUNCTION test_stall() RETURNS trigger LANGUAGE plpgsql AS "
-                           f"$$ BEGIN PERFORM pg_sleep({int(seconds)}); RETURN NEW; END $$")
-            cursor.execute("CREATE TRIGGER test_stall BEFORE INSERT ON ratings_drafttournament "
-                           "FOR EACH ROW EXECUTE FUNCTION test_stall()")
+            cursor.execute(
+                "CREATE OR REPLACE FUNCTION test_stall() RETURNS trigger LANGUAGE plpgsql AS "
+                f"$$ BEGIN PERFORM pg_sleep({int(seconds)}); RETURN NEW; END $$"
+            )
+            cursor.execute(
+                "CREATE TRIGGER test_stall BEFORE INSERT ON ratings_drafttournament "
+                "FOR EACH ROW EXECUTE FUNCTION test_stall()"
+            )
 
     def sleeping() -> int:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' "
-                           "AND datname = current_database()")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' "
+                "AND datname = current_database()"
+            )
             return int(cursor.fetchone()[0])
 
     def release() -> None:
-        wait_for(lambda: sleeping() == 0, timeout=30, what="the dead worker's server process to end")
+        wait_for(
+            lambda: sleeping() == 0, timeout=30, what="the dead worker's server process to end"
+        )
         with connection.cursor() as cursor:
             cursor.execute("DROP TRIGGER IF EXISTS test_stall ON ratings_drafttournament")
 
     yield SimpleNamespace(arm=arm, stalled=lambda: sleeping() > 0, release=release)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                       "WHERE wait_event = 'PgSleep' AND datname = current_database()")
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE wait_event = 'PgSleep' AND datname = current_database()"
+        )
         cursor.execute("DROP TRIGGER IF EXISTS test_stall ON ratings_drafttournament")
         cursor.execute("DROP FUNCTION IF EXISTS test_stall()")
         cursor.execute(f'ALTER DATABASE "{name}" RESET client_connection_check_interval')

@@ -14,13 +14,37 @@ class TournamentPlayerInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("name", "city", "start_date", "end_date", "system", "rating_system", "status", "late_registration")
-    list_filter = ("status", "system", "rating_system", "late_registration", "national_championship")
+    list_display = (
+        "name",
+        "city",
+        "start_date",
+        "end_date",
+        "system",
+        "rating_system",
+        "status",
+        "late_registration",
+    )
+    list_filter = (
+        "status",
+        "system",
+        "rating_system",
+        "late_registration",
+        "national_championship",
+    )
     search_fields = ("name", "city", "chief_arbiter")
     date_hierarchy = "end_date"
     raw_id_fields = ("arbiter", "period")
-    readonly_fields = ("status", "late_registration", "approved_by", "approved_at", "registered_at",
-                       "report_received_at", "validated_at", "rated_at", "published_at")
+    readonly_fields = (
+        "status",
+        "late_registration",
+        "approved_by",
+        "approved_at",
+        "registered_at",
+        "report_received_at",
+        "validated_at",
+        "rated_at",
+        "published_at",
+    )
     inlines = [TournamentPlayerInline]
 
 

@@ -1,4 +1,5 @@
 """Thin forms: the services decide; the forms read the request."""
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -14,18 +15,40 @@ MAX_FORM_PLAYERS = 20
 
 class TournamentRegistrationForm(forms.ModelForm):
     top_rating = forms.IntegerField(
-        label=_("Highest rating expected"), required=False, min_value=0, max_value=3500,
-        help_text=_("fide-2024 0.2: over 2700 (a woman over 2500) → register 30 days ahead."))
+        label=_("Highest rating expected"),
+        required=False,
+        min_value=0,
+        max_value=3500,
+        help_text=_("fide-2024 0.2: over 2700 (a woman over 2500) → register 30 days ahead."),
+    )
     top_woman_rating = forms.IntegerField(
-        label=_("Highest rating of a woman expected"), required=False, min_value=0, max_value=3500)
+        label=_("Highest rating of a woman expected"), required=False, min_value=0, max_value=3500
+    )
 
     class Meta:
         model = Tournament
-        fields = ["name", "city", "federation", "start_date", "end_date", "system", "category", "rounds",
-                  "base_minutes", "moves_per_control", "extra_minutes", "increment_seconds",
-                  "national_championship", "norm_event", "chief_arbiter", "rating_system"]
-        widgets = {"start_date": forms.DateInput(attrs={"type": "date"}),
-                   "end_date": forms.DateInput(attrs={"type": "date"})}
+        fields = [
+            "name",
+            "city",
+            "federation",
+            "start_date",
+            "end_date",
+            "system",
+            "category",
+            "rounds",
+            "base_minutes",
+            "moves_per_control",
+            "extra_minutes",
+            "increment_seconds",
+            "national_championship",
+            "norm_event",
+            "chief_arbiter",
+            "rating_system",
+        ]
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "end_date": forms.DateInput(attrs={"type": "date"}),
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -42,8 +65,13 @@ class TournamentRegistrationForm(forms.ModelForm):
 
 
 class ReportUploadForm(forms.Form):
-    FORMATS = [("auto", _("From the file name")), ("trf16", _("FIDE TRF16")), ("trf26", _("FIDE TRF26")),
-               ("feda", _("FEDA ASCII file")), ("csv", _("CSV crosstable"))]
+    FORMATS = [
+        ("auto", _("From the file name")),
+        ("trf16", _("FIDE TRF16")),
+        ("trf26", _("FIDE TRF26")),
+        ("feda", _("FEDA ASCII file")),
+        ("csv", _("CSV crosstable")),
+    ]
     file = forms.FileField(label=_("Report file"), allow_empty_file=True)
     format = forms.ChoiceField(label=_("Format"), choices=FORMATS, initial="auto")
 
@@ -57,30 +85,56 @@ class CrosstableForm(forms.Form):
         self.size = max(2, min(MAX_FORM_PLAYERS, size))
         for i in range(1, self.size + 1):
             self.fields[f"name_{i}"] = forms.CharField(label=_("Name"), max_length=120)
-            self.fields[f"fed_id_{i}"] = forms.CharField(label=_("Federation ID"), max_length=16, required=False)
-            self.fields[f"fide_id_{i}"] = forms.CharField(label=_("FIDE ID"), max_length=15, required=False)
-            self.fields[f"rating_{i}"] = forms.IntegerField(label=_("Rating"), required=False, min_value=0,
-                                                            max_value=3500)
+            self.fields[f"fed_id_{i}"] = forms.CharField(
+                label=_("Federation ID"), max_length=16, required=False
+            )
+            self.fields[f"fide_id_{i}"] = forms.CharField(
+                label=_("FIDE ID"), max_length=15, required=False
+            )
+            self.fields[f"rating_{i}"] = forms.IntegerField(
+                label=_("Rating"), required=False, min_value=0, max_value=3500
+            )
             for j in range(1, self.size + 1):
                 if i != j:
                     self.fields[f"cell_{i}_{j}"] = forms.CharField(
-                        max_length=20, required=False, widget=forms.TextInput(attrs={"size": 3}))
+                        max_length=20, required=False, widget=forms.TextInput(attrs={"size": 3})
+                    )
 
     def rows(self) -> list[dict[str, Any]]:
         d = self.cleaned_data
-        return [{"name": d[f"name_{i}"], "fed_id": d[f"fed_id_{i}"], "fide_id": d[f"fide_id_{i}"],
-                 "rating": d[f"rating_{i}"]} for i in range(1, self.size + 1)]
+        return [
+            {
+                "name": d[f"name_{i}"],
+                "fed_id": d[f"fed_id_{i}"],
+                "fide_id": d[f"fide_id_{i}"],
+                "rating": d[f"rating_{i}"],
+            }
+            for i in range(1, self.size + 1)
+        ]
 
     def cells(self) -> dict[tuple[int, int], str]:
         d = self.cleaned_data
-        return {(i, j): d.get(f"cell_{i}_{j}", "") for i in range(1, self.size + 1)
-                for j in range(1, self.size + 1) if i != j}
+        return {
+            (i, j): d.get(f"cell_{i}_{j}", "")
+            for i in range(1, self.size + 1)
+            for j in range(1, self.size + 1)
+            if i != j
+        }
 
     def grid(self) -> list[dict[str, Any]]:
         """Rows for the template: the bound fields of each player and their cells."""
         out = []
         for i in range(1, self.size + 1):
-            out.append({"n": i, "name": self[f"name_{i}"], "fed_id": self[f"fed_id_{i}"],
-                        "fide_id": self[f"fide_id_{i}"], "rating": self[f"rating_{i}"],
-                        "cells": [None if i == j else self[f"cell_{i}_{j}"] for j in range(1, self.size + 1)]})
+            out.append(
+                {
+                    "n": i,
+                    "name": self[f"name_{i}"],
+                    "fed_id": self[f"fed_id_{i}"],
+                    "fide_id": self[f"fide_id_{i}"],
+                    "rating": self[f"rating_{i}"],
+                    "cells": [
+                        None if i == j else self[f"cell_{i}_{j}"] for j in range(1, self.size + 1)
+                    ],
+                }
+            )
         return out

@@ -1,4 +1,5 @@
 """Tournaments, their uploaded reports, their players and games."""
+
 from __future__ import annotations
 
 import pghistory
@@ -30,7 +31,10 @@ class TournamentStatus(models.TextChoices):
 
 # History (core/history.py, docs/audit.md), like every tracked model: statement-level.
 @pghistory.track(
-    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement
+    pghistory.InsertEvent(),
+    pghistory.UpdateEvent(),
+    pghistory.DeleteEvent(),
+    level=pghistory.Statement,
 )
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=200)
@@ -40,40 +44,64 @@ class Tournament(models.Model):
     end_date = models.DateField(_("end date"))
     system = models.CharField(_("pairing system"), max_length=20, choices=PairingSystem.choices)
     category = models.CharField(
-        _("category"), max_length=40, blank=True,
+        _("category"),
+        max_length=40,
+        blank=True,
         help_text=_("e.g. national, regional or provincial; closed or open (feda-1996 1.1)."),
     )
     rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
     # The time control as structured data: `moves` moves in `base_minutes`, then the rest of
     # the game in `extra_minutes`, with `increment_seconds` added per move from move 1.
     base_minutes = models.PositiveSmallIntegerField(_("base time (minutes)"))
-    increment_seconds = models.PositiveSmallIntegerField(_("increment (seconds per move)"), default=0)
+    increment_seconds = models.PositiveSmallIntegerField(
+        _("increment (seconds per move)"), default=0
+    )
     moves_per_control = models.PositiveSmallIntegerField(
-        _("moves in the first control"), null=True, blank=True,
+        _("moves in the first control"),
+        null=True,
+        blank=True,
         help_text=_("Empty when the base time is for the whole game."),
     )
-    extra_minutes = models.PositiveSmallIntegerField(_("time added after the first control"), default=0)
+    extra_minutes = models.PositiveSmallIntegerField(
+        _("time added after the first control"), default=0
+    )
     national_championship = models.BooleanField(_("national championship"), default=False)
     norm_event = models.BooleanField(_("valid for national master norms"), default=False)
     chief_arbiter = models.CharField(_("chief arbiter"), max_length=120)
     arbiter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="tournaments",
         verbose_name=_("registered by"),
     )
     rating_system = models.ForeignKey(
-        RatingSystem, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("rating system")
+        RatingSystem,
+        on_delete=models.PROTECT,
+        related_name="tournaments",
+        verbose_name=_("rating system"),
     )
     period = models.ForeignKey(
-        RatingPeriod, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments",
+        RatingPeriod,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments",
         verbose_name=_("rating period"),
     )
     status = models.CharField(
-        _("status"), max_length=20, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERED
+        _("status"),
+        max_length=20,
+        choices=TournamentStatus.choices,
+        default=TournamentStatus.REGISTERED,
     )
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
     late_registration = models.BooleanField(_("registered late"), default=False)
     approved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name=_("late registration approved by"),
     )
     approved_at = models.DateTimeField(_("late registration approved at"), null=True, blank=True)
@@ -87,7 +115,9 @@ class Tournament(models.Model):
         verbose_name_plural = _("tournaments")
         ordering = ["-end_date", "name"]
         constraints = [
-            models.CheckConstraint(condition=Q(end_date__gte=F("start_date")), name="tournament_dates_ordered"),
+            models.CheckConstraint(
+                condition=Q(end_date__gte=F("start_date")), name="tournament_dates_ordered"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -119,8 +149,11 @@ class ReportStatus(models.TextChoices):
 # The bytes are left out (up to REPORT_MAX_BYTES each; the SHA-256 names them), and so are
 # the problems, which every revalidation recomputes from the bytes and the regulation.
 @pghistory.track(
-    pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent(),
-    exclude=["data", "problems"], level=pghistory.Statement,
+    pghistory.InsertEvent(),
+    pghistory.UpdateEvent(),
+    pghistory.DeleteEvent(),
+    exclude=["data", "problems"],
+    level=pghistory.Statement,
     meta={"indexes": [models.Index(fields=["tournament"], name="reportevent_tournament")]},
 )
 class Report(models.Model):
@@ -138,7 +171,10 @@ class Report(models.Model):
     status = models.CharField(_("status"), max_length=12, choices=ReportStatus.choices)
     problems = models.JSONField(_("problems found"), default=list, blank=True)
     uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("uploaded by")
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("uploaded by"),
     )
     uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
 
@@ -147,7 +183,9 @@ class Report(models.Model):
         verbose_name_plural = _("reports")
         ordering = ["tournament", "-submission"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "submission"], name="report_unique_submission"),
+            models.UniqueConstraint(
+                fields=["tournament", "submission"], name="report_unique_submission"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -159,10 +197,16 @@ class TournamentPlayer(models.Model):
         Tournament, on_delete=models.CASCADE, related_name="players", verbose_name=_("tournament")
     )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="tournament_entries",
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament_entries",
         verbose_name=_("registry player"),
     )
-    start_rank = models.PositiveSmallIntegerField(_("start rank"), validators=[MinValueValidator(1)])
+    start_rank = models.PositiveSmallIntegerField(
+        _("start rank"), validators=[MinValueValidator(1)]
+    )
     name = models.CharField(_("name as reported"), max_length=120)
     sex = models.CharField(_("sex"), max_length=1, blank=True)
     title = models.CharField(_("title"), max_length=4, blank=True)
@@ -173,14 +217,18 @@ class TournamentPlayer(models.Model):
     rating_at_start = models.PositiveSmallIntegerField(
         _("rating at start"), null=True, blank=True, validators=[MaxValueValidator(3500)]
     )
-    declared_points = models.DecimalField(_("declared points"), max_digits=5, decimal_places=1, null=True, blank=True)
+    declared_points = models.DecimalField(
+        _("declared points"), max_digits=5, decimal_places=1, null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("tournament player")
         verbose_name_plural = _("tournament players")
         ordering = ["tournament", "start_rank"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "start_rank"], name="tournament_player_unique_rank"),
+            models.UniqueConstraint(
+                fields=["tournament", "start_rank"], name="tournament_player_unique_rank"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -213,7 +261,9 @@ class GameKind(models.TextChoices):
 # (tournaments.services.GAME_DELETE_EVENT), so what is left is a change made to a game
 # afterwards (admin, SQL). Measured cost of insert events on COPY: docs/audit.md.
 @pghistory.track(
-    pghistory.UpdateEvent(), pghistory.DeleteEvent(), level=pghistory.Statement,
+    pghistory.UpdateEvent(),
+    pghistory.DeleteEvent(),
+    level=pghistory.Statement,
     meta={"indexes": [models.Index(fields=["tournament"], name="gameevent_tournament")]},
 )
 class Game(models.Model):
@@ -224,16 +274,27 @@ class Game(models.Model):
     )
     round = models.PositiveSmallIntegerField(_("round"), validators=[MinValueValidator(1)])
     white = models.ForeignKey(
-        TournamentPlayer, on_delete=models.CASCADE, related_name="white_games", verbose_name=_("white")
+        TournamentPlayer,
+        on_delete=models.CASCADE,
+        related_name="white_games",
+        verbose_name=_("white"),
     )
     black = models.ForeignKey(
-        TournamentPlayer, on_delete=models.CASCADE, null=True, blank=True, related_name="black_games",
+        TournamentPlayer,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="black_games",
         verbose_name=_("black"),
     )
     result = models.CharField(_("result"), max_length=8, choices=GameResult.choices)
-    kind = models.CharField(_("kind"), max_length=10, choices=GameKind.choices, default=GameKind.PLAYED)
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=GameKind.choices, default=GameKind.PLAYED
+    )
     white_score = models.DecimalField(_("white's points"), max_digits=3, decimal_places=1)
-    black_score = models.DecimalField(_("black's points"), max_digits=3, decimal_places=1, null=True, blank=True)
+    black_score = models.DecimalField(
+        _("black's points"), max_digits=3, decimal_places=1, null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("game")
@@ -242,7 +303,8 @@ class Game(models.Model):
         constraints = [
             models.CheckConstraint(condition=~Q(white=F("black")), name="game_not_against_oneself"),
             models.CheckConstraint(
-                condition=Q(black__isnull=False) | Q(kind__startswith="bye"), name="game_bye_has_no_black"
+                condition=Q(black__isnull=False) | Q(kind__startswith="bye"),
+                name="game_bye_has_no_black",
             ),
         ]
         indexes = [models.Index(fields=["tournament", "round"])]

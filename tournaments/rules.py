@@ -2,6 +2,7 @@
 
 Object: the Tournament, for every rule but the two without one (browse, register).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -35,6 +36,8 @@ rules.add_perm("tournaments.register_tournament", is_arbiter | is_officer)
 rules.add_perm("tournaments.manage_tournament", is_officer | is_tournament_arbiter)
 # Send a report (file or crosstable form) or confirm the players' matching; after rating,
 # officers only.
-rules.add_perm("tournaments.submit_report", is_officer | (is_tournament_arbiter & ~is_tournament_rated))
+rules.add_perm(
+    "tournaments.submit_report", is_officer | (is_tournament_arbiter & ~is_tournament_rated)
+)
 # Approve a late registration.
 rules.add_perm("tournaments.approve_registration", is_officer)

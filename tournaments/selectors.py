@@ -4,6 +4,7 @@ Who may manage which tournament is the rule ``tournaments.manage_tournament``
 (tournaments/rules.py): the arbiter who registered it, or a rating officer.
 ``tournament_list_for_user`` lists the same tournaments as a query.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -50,8 +51,9 @@ def tournament_get_public(*, pk: int) -> Tournament:
 
 
 def tournaments_awaiting_approval() -> QuerySet[Tournament]:
-    return Tournament.objects.filter(late_registration=True, approved_by__isnull=True).select_related(
-        "rating_system", "arbiter")
+    return Tournament.objects.filter(
+        late_registration=True, approved_by__isnull=True
+    ).select_related("rating_system", "arbiter")
 
 
 def rating_systems_active() -> QuerySet[RatingSystem]:
@@ -60,13 +62,24 @@ def rating_systems_active() -> QuerySet[RatingSystem]:
 
 def report_current(*, tournament: Tournament) -> Report | None:
     """The accepted report in force (not superseded, not the FEDA companion file)."""
-    return (tournament.reports.filter(status=ReportStatus.ACCEPTED).exclude(format="feda")
-            .order_by("-submission").first()) or (
-        tournament.reports.filter(status=ReportStatus.ACCEPTED, format="feda").order_by("-submission").first())
+    return (
+        tournament.reports.filter(status=ReportStatus.ACCEPTED)
+        .exclude(format="feda")
+        .order_by("-submission")
+        .first()
+    ) or (
+        tournament.reports.filter(status=ReportStatus.ACCEPTED, format="feda")
+        .order_by("-submission")
+        .first()
+    )
 
 
 def report_feda_companion(*, tournament: Tournament) -> Report | None:
-    return tournament.reports.filter(status=ReportStatus.ACCEPTED, format="feda").order_by("-submission").first()
+    return (
+        tournament.reports.filter(status=ReportStatus.ACCEPTED, format="feda")
+        .order_by("-submission")
+        .first()
+    )
 
 
 def report_list(*, tournament: Tournament) -> QuerySet[Report]:
@@ -78,6 +91,7 @@ def tournament_players(*, tournament: Tournament) -> QuerySet[TournamentPlayer]:
 
 
 # --------------------------------------------------------------------------- matching
+
 
 @dataclass
 class LineMatch:
@@ -141,7 +155,11 @@ def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
     """
     out: dict[int, tuple[str, list[int]]] = {}
     fed_ids = {ln.fed_id for ln in lines if ln.fed_id}
-    by_fed = dict(Player.objects.filter(fed_id__in=fed_ids).values_list("fed_id", "id")) if fed_ids else {}
+    by_fed = (
+        dict(Player.objects.filter(fed_id__in=fed_ids).values_list("fed_id", "id"))
+        if fed_ids
+        else {}
+    )
     rest = []
     for ln in lines:
         if ln.fed_id and ln.fed_id in by_fed:
@@ -149,7 +167,11 @@ def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
         else:
             rest.append(ln)
     fide_ids = {fide_id_int(ln.fide_id) for ln in rest} - {None}
-    by_fide = dict(Player.objects.filter(fide_id__in=fide_ids).values_list("fide_id", "id")) if fide_ids else {}
+    by_fide = (
+        dict(Player.objects.filter(fide_id__in=fide_ids).values_list("fide_id", "id"))
+        if fide_ids
+        else {}
+    )
     remaining = []
     for ln in rest:
         fide_id = fide_id_int(ln.fide_id)
@@ -160,8 +182,11 @@ def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
     keys = {name_key_of(ln.name) for ln in remaining if ln.name}
     by_key: dict[str, list[tuple[int, int | None]]] = defaultdict(list)
     if keys:
-        for pk, key, year in Player.objects.filter(name_key__in=keys).order_by("name_key", "id") \
-                .values_list("id", "name_key", "birth_year"):
+        for pk, key, year in (
+            Player.objects.filter(name_key__in=keys)
+            .order_by("name_key", "id")
+            .values_list("id", "name_key", "birth_year")
+        ):
             by_key[key].append((pk, year))
     for ln in remaining:
         same_name = by_key.get(name_key_of(ln.name), [])
@@ -189,7 +214,9 @@ def tournament_matching(*, tournament: Tournament) -> list[LineMatch]:
             result.append(LineMatch(line=ln, how="confirmed"))
         else:
             how, ids = found.get(ln.start_rank, ("", []))
-            result.append(LineMatch(line=ln, how=how, candidates=[players[pk] for pk in ids if pk in players]))
+            result.append(
+                LineMatch(line=ln, how=how, candidates=[players[pk] for pk in ids if pk in players])
+            )
     return result
 
 
@@ -206,5 +233,12 @@ def problems_display(*, problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
         except (KeyError, TypeError, ValueError):
             message = gettext(p["template"])
         out.append({**p, "message": message})
-    return sorted(out, key=lambda p: (p["severity"] != "error", p.get("line") is None, p.get("line") or 0,
-                                      p.get("column") or 0))
+    return sorted(
+        out,
+        key=lambda p: (
+            p["severity"] != "error",
+            p.get("line") is None,
+            p.get("line") or 0,
+            p.get("column") or 0,
+        ),
+    )

@@ -1,4 +1,5 @@
 """Thin views over tournaments.services and tournaments.selectors."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -40,7 +41,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         tournaments = selectors.tournament_list_for_user(user=request.user, query=query)[:500]
     else:
         tournaments = selectors.tournament_list_public(query=query)
-    return render(request, "tournaments/list.html", {"tournaments": tournaments, "q": query, "mine": mine})
+    return render(
+        request, "tournaments/list.html", {"tournaments": tournaments, "q": query, "mine": mine}
+    )
 
 
 @permission_required("tournaments.browse_tournaments")
@@ -50,26 +53,40 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     except Tournament.DoesNotExist:
         raise Http404 from None
     # With its reports' and games' events (they refer to the tournament).
-    events = (history.object_history(obj=tournament, related=True)
-              if history.history_visible(user=request.user) else None)
-    return render(request, "tournaments/detail.html", {"tournament": tournament, "history_events": events})
+    events = (
+        history.object_history(obj=tournament, related=True)
+        if history.history_visible(user=request.user)
+        else None
+    )
+    return render(
+        request, "tournaments/detail.html", {"tournament": tournament, "history_events": events}
+    )
 
 
 @permission_required("tournaments.register_tournament")
 def tournament_register(request: HttpRequest) -> HttpResponse:
     form = TournamentRegistrationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = {k: v for k, v in form.cleaned_data.items() if k not in ("top_rating", "top_woman_rating")}
+        data = {
+            k: v
+            for k, v in form.cleaned_data.items()
+            if k not in ("top_rating", "top_woman_rating")
+        }
         try:
             tournament = services.tournament_register(
-                arbiter=request.user, data=data, top_rating=form.cleaned_data.get("top_rating"),
-                top_woman_rating=form.cleaned_data.get("top_woman_rating"))
+                arbiter=request.user,
+                data=data,
+                top_rating=form.cleaned_data.get("top_rating"),
+                top_woman_rating=form.cleaned_data.get("top_woman_rating"),
+            )
         except ValidationError as exc:
             for field, errors in exc.message_dict.items():
                 form.add_error(field if field in form.fields else None, errors)
         else:
             if tournament.late_registration:
-                messages.warning(request, _("Registered late: a rating officer must approve the registration."))
+                messages.warning(
+                    request, _("Registered late: a rating officer must approve the registration.")
+                )
             else:
                 messages.success(request, _("Tournament registered."))
             return redirect("tournaments:manage", pk=tournament.pk)
@@ -82,39 +99,63 @@ def tournament_manage(request: HttpRequest, pk: int) -> HttpResponse:
     return _manage_page(request, tournament, ReportUploadForm())
 
 
-def _manage_page(request: HttpRequest, tournament: Tournament, form: ReportUploadForm, *,
-                 upload_problems: list | None = None, status: int = 200) -> HttpResponse:
+def _manage_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: ReportUploadForm,
+    *,
+    upload_problems: list | None = None,
+    status: int = 200,
+) -> HttpResponse:
     report = selectors.report_current(tournament=tournament)
     matching = selectors.tournament_matching(tournament=tournament) if report else []
     counts = {"matched": 0, "ambiguous": 0, "new": 0}
     for m in matching:
         counts[m.state] += 1
     context = {
-        "tournament": tournament, "form": form, "report": report,
+        "tournament": tournament,
+        "form": form,
+        "report": report,
         "problems": selectors.problems_display(problems=report.problems) if report else [],
-        "upload_problems": selectors.problems_display(problems=upload_problems) if upload_problems else None,
-        "reports": selectors.report_list(tournament=tournament), "counts": counts,
+        "upload_problems": selectors.problems_display(problems=upload_problems)
+        if upload_problems
+        else None,
+        "reports": selectors.report_list(tournament=tournament),
+        "counts": counts,
         "max_bytes": settings.REPORT_MAX_BYTES,
         "max_form_players": MAX_FORM_PLAYERS,
     }
     return render(request, "tournaments/manage.html", context, status=status)
 
 
-def _upload_answer(request: HttpRequest, tournament: Tournament, report: Report,
-                   form: ReportUploadForm) -> HttpResponse:
+def _upload_answer(
+    request: HttpRequest, tournament: Tournament, report: Report, form: ReportUploadForm
+) -> HttpResponse:
     if report.status == ReportStatus.REJECTED:
         codes = {p["code"] for p in report.problems}
-        status = 413 if "too_large" in codes else 400 if codes & {
-            "empty", "binary", "utf16", "format_mismatch", "unknown_format"} else 422
-        messages.error(request, _("The report was rejected (submission %(n)s).") % {"n": report.submission})
+        status = (
+            413
+            if "too_large" in codes
+            else 400
+            if codes & {"empty", "binary", "utf16", "format_mismatch", "unknown_format"}
+            else 422
+        )
+        messages.error(
+            request, _("The report was rejected (submission %(n)s).") % {"n": report.submission}
+        )
         tournament.refresh_from_db()
-        return _manage_page(request, tournament, form, upload_problems=report.problems, status=status)
+        return _manage_page(
+            request, tournament, form, upload_problems=report.problems, status=status
+        )
     tournament.refresh_from_db()
     if tournament.status == "validated":
         messages.success(request, _("Report accepted and validated."))
     else:
-        messages.info(request, _("Report accepted (submission %(n)s). See the problems and the players below.")
-                      % {"n": report.submission})
+        messages.info(
+            request,
+            _("Report accepted (submission %(n)s). See the problems and the players below.")
+            % {"n": report.submission},
+        )
     return redirect("tournaments:manage", pk=tournament.pk)
 
 
@@ -128,11 +169,17 @@ def report_upload(request: HttpRequest, pk: int) -> HttpResponse:
     upload = form.cleaned_data["file"]
     try:
         if upload.size > settings.REPORT_MAX_BYTES:  # refused before reading or parsing
-            report = services.report_reject_oversize(tournament=tournament, user=request.user,
-                                                     filename=upload.name, size=upload.size)
+            report = services.report_reject_oversize(
+                tournament=tournament, user=request.user, filename=upload.name, size=upload.size
+            )
         else:
-            report = services.report_upload(tournament=tournament, user=request.user, data=upload.read(),
-                                            filename=upload.name, declared_format=form.cleaned_data["format"])
+            report = services.report_upload(
+                tournament=tournament,
+                user=request.user,
+                data=upload.read(),
+                filename=upload.name,
+                declared_format=form.cleaned_data["format"],
+            )
     except services.ReportLocked as exc:
         messages.error(request, str(exc))
         return _manage_page(request, tournament, form, status=403)
@@ -152,20 +199,38 @@ def crosstable_form(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         text = services.crosstable_form_to_csv(rows=form.rows(), cells=form.cells())
         try:
-            report = services.report_upload(tournament=tournament, user=request.user, data=text.encode("utf-8"),
-                                            filename="crosstable-form.csv", declared_format="csv", form=True)
+            report = services.report_upload(
+                tournament=tournament,
+                user=request.user,
+                data=text.encode("utf-8"),
+                filename="crosstable-form.csv",
+                declared_format="csv",
+                form=True,
+            )
         except services.ReportLocked as exc:
             raise PermissionDenied(str(exc)) from None
         if report.status == ReportStatus.ACCEPTED:
-            messages.success(request, _("Crosstable accepted (submission %(n)s).") % {"n": report.submission})
+            messages.success(
+                request, _("Crosstable accepted (submission %(n)s).") % {"n": report.submission}
+            )
             return redirect("tournaments:manage", pk=tournament.pk)
         problems = selectors.problems_display(problems=report.problems)
         status = 422
     elif request.method == "POST":
         status = 400
-    return render(request, "tournaments/crosstable_form.html",
-                  {"tournament": tournament, "form": form, "problems": problems, "size": form.size,
-                   "max_players": MAX_FORM_PLAYERS, "form_format": ReportFormat.FORM}, status=status)
+    return render(
+        request,
+        "tournaments/crosstable_form.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "problems": problems,
+            "size": form.size,
+            "max_players": MAX_FORM_PLAYERS,
+            "form_format": ReportFormat.FORM,
+        },
+        status=status,
+    )
 
 
 @permission_required("tournaments.manage_tournament", fn=_tournament)
@@ -181,20 +246,25 @@ def tournament_matching(request: HttpRequest, pk: int) -> HttpResponse:
             elif key.startswith("fedid_") and key[6:].isdigit() and value.strip():
                 fed_ids[int(key[6:])] = value.strip()
         try:
-            done = services.players_confirm(tournament=tournament, user=request.user, picks=picks,
-                                            new_fed_ids=fed_ids)
+            done = services.players_confirm(
+                tournament=tournament, user=request.user, picks=picks, new_fed_ids=fed_ids
+            )
         except services.ReportLocked as exc:
             raise PermissionDenied(str(exc)) from None
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         else:
-            messages.success(request, _("%(picked)s players picked, %(created)s new players created.") % done)
+            messages.success(
+                request, _("%(picked)s players picked, %(created)s new players created.") % done
+            )
             tournament.refresh_from_db()
             if tournament.status == "validated":
                 messages.success(request, _("The tournament is validated."))
             return redirect("tournaments:matching", pk=tournament.pk)
     matching = selectors.tournament_matching(tournament=tournament)
-    return render(request, "tournaments/matching.html", {"tournament": tournament, "matching": matching})
+    return render(
+        request, "tournaments/matching.html", {"tournament": tournament, "matching": matching}
+    )
 
 
 @require_POST

@@ -6,6 +6,7 @@ ImproperlyConfigured naming DATABASE_URL, which manage.py prints as one line. Po
 the only database; `make run` and `make test` set DATABASE_URL to a private server
 (config/embedded_db.py) when it is unset.
 """
+
 from __future__ import annotations
 
 from typing import Any, NoReturn

@@ -4,6 +4,7 @@ Progress written inside a long transaction is invisible to the page polling it u
 commit; the same UPDATE sent on a second, autocommit connection is seen at once. Progress is
 cosmetic: a failure to record it is logged and never stops the work.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -50,4 +51,6 @@ def tune_transaction() -> None:
     """Big set-based statements: no JIT (its compile time exceeds its gain here), memory for
     hash joins, and no nested loops over half a million rows when statistics lag behind."""
     with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL jit = off; SET LOCAL work_mem = '256MB'; SET LOCAL enable_nestloop = off")
+        cursor.execute(
+            "SET LOCAL jit = off; SET LOCAL work_mem = '256MB'; SET LOCAL enable_nestloop = off"
+        )

@@ -5,6 +5,7 @@ One text encoder so that NULL, booleans, JSON and the escapes of backslash, tab 
 are written the same way everywhere; one writer that sends while Python formats the next
 chunk; one reader of integer columns parsed in C.
 """
+
 from __future__ import annotations
 
 import io
@@ -56,16 +57,22 @@ def copy_from_text(sql: str, pieces: Iterable[str], *, block: int = 4_000_000) -
                 copy.write(buf.getvalue())
 
 
-def copy_in(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]] | None = None,
-            text: Iterable[str] | None = None) -> None:
+def copy_in(
+    table: str,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]] | None = None,
+    text: Iterable[str] | None = None,
+) -> None:
     """COPY rows (or ready tab-separated lines) into a table on Django's connection."""
-    lines = text if text is not None else (
-        "\t".join(map(copy_text, row)) + "\n" for row in rows or ())
+    lines = (
+        text if text is not None else ("\t".join(map(copy_text, row)) + "\n" for row in rows or ())
+    )
     copy_from_text(f"COPY {table} ({', '.join(columns)}) FROM STDIN", lines)
 
 
-def copy_in_binary(table: str, columns: Sequence[str], types: Sequence[str],
-                   rows: Iterable[Sequence[Any]]) -> None:
+def copy_in_binary(
+    table: str, columns: Sequence[str], types: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> None:
     """COPY (binary) rows whose bytes must go as they are (packed arrays): no hex text."""
     with connection.cursor() as cursor:
         raw = cursor.cursor

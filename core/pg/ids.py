@@ -1,4 +1,5 @@
 """Ids reserved up front for rows a bulk load numbers itself (COPY gives no RETURNING)."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -14,6 +14,7 @@ index takes an ACCESS EXCLUSIVE lock until the transaction ends: readers of the 
 for the load (seconds, for an initial import). A unique index rebuilt over duplicates fails
 the CREATE, so the transaction rolls back and nothing is written, as a per-row check would.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -24,7 +25,8 @@ _SECONDARY = """
 SELECT ic.relname, pg_get_indexdef(i.indexrelid), c.conname, pg_get_constraintdef(c.oid)
 FROM pg_index i
 JOIN pg_class ic ON ic.oid = i.indexrelid
-LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN ('u', 'x')
+LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN
+('u', 'x')
 WHERE i.indrelid = %s::regclass AND NOT i.indisprimary
   AND NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = i.indexrelid)
 ORDER BY ic.relname
@@ -46,7 +48,9 @@ def worth_deferring(*, new_rows: int, existing_rows: int) -> bool:
 
 
 @contextmanager
-def secondary_indexes_deferred(cursor: Any, table: str, *, defer: bool = True) -> Iterator[list[str]]:
+def secondary_indexes_deferred(
+    cursor: Any, table: str, *, defer: bool = True
+) -> Iterator[list[str]]:
     """Within an open transaction: drop `table`'s secondary indexes, run the block, recreate
     them. Yields the names of the indexes dropped (empty when `defer` is false)."""
     if not defer:

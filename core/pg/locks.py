@@ -4,6 +4,7 @@ A session lock is released by the server when the holder's connection ends, so a
 killed mid-run never leaves a lock behind; whoever asks next gets it. Each caller has its own
 namespace (the first key), so ids of different tables never collide.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator

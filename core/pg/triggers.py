@@ -14,6 +14,7 @@ constraint. Levels, as in Protect:
 
 The message may use two ``%``: the operation and the table (``TG_OP``, ``TG_TABLE_NAME``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,4 +38,6 @@ class Refuse(pgtrigger.Protect):
         if self.level == pgtrigger.Row or self.referencing is None:
             return refuse
         rows = "cond_old_values" if self.referencing.old else "cond_new_values"
-        return pgtrigger.Func(f"IF EXISTS (SELECT 1 FROM {{{rows}}}) THEN {refuse} END IF; RETURN NULL;")
+        return pgtrigger.Func(
+            f"IF EXISTS (SELECT 1 FROM {{{rows}}}) THEN {refuse} END IF; RETURN NULL;"
+        )

@@ -1,6 +1,7 @@
 """fide-2024 at federation scale: the rated players on whole arrays (ratings.engine.bulk), the
 players without a rating through the engine's first-ratings pass on the few games they
 played; reads and writes are COPY."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -41,6 +42,7 @@ log = logging.getLogger(__name__)
 
 def read_in_thread(read: Callable[..., Any], *args: Any) -> Any:
     """Start `read(*args)` in a thread with its own database connection; returns a future."""
+
     def target() -> Any:
         try:
             return read(*args)
@@ -70,21 +72,28 @@ def calculate_bulk(run: CalculationRun) -> None:
     year = period.start.year
     int_sql = (
         f"SELECT p.id, COALESCE({src.rating}, -1), {src.games}, "
-        f"CASE WHEN COALESCE(EXTRACT(YEAR FROM p.birth_date)::int, p.birth_year, 0) + 18 >= {year} THEN 1 ELSE 0 END, "
+        f"CASE WHEN COALESCE(EXTRACT(YEAR FROM p.birth_date)::int, p.birth_year, 0) + 18 >= {year} "
+        "THEN 1 ELSE 0 END, "
         f"CASE WHEN {src.reached_2400} THEN 1 ELSE 0 END, "
         f"CASE WHEN {src.reached_2200} THEN 1 ELSE 0 END, "
         f"COALESCE({src.last_game_date} - DATE '0001-01-01' + 1, 0), {src.flagged_lists}, "
-        f"CASE ({src.status}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' THEN 3 "
+        f"CASE ({src.status}) WHEN 'inactive' THEN 1 WHEN 'out_of_list' THEN 2 WHEN 'provisional' "
+        "THEN 3 "
         "WHEN 'passive' THEN 4 ELSE 0 END, "
-        "COALESCE(" + src.rated_since_sql() + " - DATE '0001-01-01' + 1, 0)"
+        "COALESCE("
+        + src.rated_since_sql()
+        + " - DATE '0001-01-01' + 1, 0)"
         + STATE_FROM.format(prev_join=src.join, only="")
     )
-    int_sql = int_sql % {k: f"DATE '{v.isoformat()}'" if isinstance(v, dt.date) else int(v)
-                         for k, v in sparams.items()}
+    int_sql = int_sql % {
+        k: f"DATE '{v.isoformat()}'" if isinstance(v, dt.date) else int(v)
+        for k, v in sparams.items()
+    }
     games_sql = (
         "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), "
         "CASE g.result WHEN '1-0' THEN 2 WHEN '+-' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END, "
-        "CASE g.kind WHEN 'played' THEN 0 WHEN 'forfeit' THEN 1 ELSE 2 END, g.tournament_id, g.round, "
+        "CASE g.kind WHEN 'played' THEN 0 WHEN 'forfeit' THEN 1 ELSE 2 END, g.tournament_id, "
+        "g.round, "
         "t.end_date - DATE '0001-01-01' + 1 "
         "FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
         "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "
@@ -98,7 +107,9 @@ def calculate_bulk(run: CalculationRun) -> None:
     # task, the benchmark): a second connection would not see an open transaction's rows.
     games = None if connection.in_atomic_block else read_in_thread(copy_out_ints, games_sql, 7)
     P = copy_out_ints(int_sql, 10)
-    P = P[np.argsort(P[:, 0], kind="stable")]  # by player id (searchsorted below); sorted here, not in SQL
+    P = P[
+        np.argsort(P[:, 0], kind="stable")
+    ]  # by player id (searchsorted below); sorted here, not in SQL
     timer.step("read players")
     pid = P[:, 0]
     rating = P[:, 1]
@@ -134,11 +145,29 @@ def calculate_bulk(run: CalculationRun) -> None:
         wk = str(gw[g]) if gw[g] > 0 else f"tp{-gw[g]}"
         bk = str(gb[g]) if gb[g] > 0 else f"tp{-gb[g]}"
         code = "forfeit" if kind[g] == 1 else "not_played"
-        excluded_rows.append((int(gt[g]), wk, bk, int(rnd[g]), code,
-                              "not played (forfeit)" if code == "forfeit" else "not played", "fide-2024 5.1"))
+        excluded_rows.append(
+            (
+                int(gt[g]),
+                wk,
+                bk,
+                int(rnd[g]),
+                code,
+                "not played (forfeit)" if code == "forfeit" else "not played",
+                "fide-2024 5.1",
+            )
+        )
     for g in np.nonzero(neither)[0].tolist():
-        excluded_rows.append((int(gt[g]), str(gw[g]), str(gb[g]), int(rnd[g]), "no_rated_player",
-                              "neither player is rated (for the other)", "fide-2024 8.3.1"))
+        excluded_rows.append(
+            (
+                int(gt[g]),
+                str(gw[g]),
+                str(gb[g]),
+                int(rnd[g]),
+                "no_rated_player",
+                "neither player is rated (for the other)",
+                "fide-2024 8.3.1",
+            )
+        )
     # The tournaments in which each such player counted as unrated for his opponents (few).
     hidden_in: dict[int, set[int]] = defaultdict(set)
     for side_hidden, idx in ((w_hidden & in_bulk, wi), (b_hidden & in_bulk, bi)):
@@ -153,14 +182,21 @@ def calculate_bulk(run: CalculationRun) -> None:
     if unrated_ids or small.any():
         sub_idx = np.nonzero(small)[0]
         # Inside a transaction (tests) the thread could not see its rows: read them here.
-        early = (read_states_for(period, unrated_ids), period_tournaments(period)) if connection.in_atomic_block else None
+        early = (
+            (read_states_for(period, unrated_ids), period_tournaments(period))
+            if connection.in_atomic_block
+            else None
+        )
 
         def engine_part() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
             """Runs in a thread while the rated rows are packed and written: reads the unrated
             players' states (on the thread's own connection), builds their sub-period, rates it."""
             try:
-                states, tournaments = early if early is not None else (
-                    read_states_for(period, unrated_ids), period_tournaments(period))
+                states, tournaments = (
+                    early
+                    if early is not None
+                    else (read_states_for(period, unrated_ids), period_tournaments(period))
+                )
             finally:
                 if early is None:
                     connection.close()  # this thread's connection
@@ -171,9 +207,14 @@ def calculate_bulk(run: CalculationRun) -> None:
                 for x, i, linked in ((gw[g], wi[g], w_linked[g]), (gb[g], bi[g], b_linked[g])):
                     if linked and int(x) not in states and str(x) not in opponents:
                         opponents[str(x)] = et.PlayerInput(
-                            id=str(x), rating=int(rating[i]) if rated[i] else None, games=int(P[i, 2]),
+                            id=str(x),
+                            rating=int(rating[i]) if rated[i] else None,
+                            games=int(P[i, 2]),
                             status=STATUS_CODES[int(P[i, 8])],
-                            rated_since=dt.date.fromordinal(int(since[i])) if rated[i] and since[i] else None)
+                            rated_since=dt.date.fromordinal(int(since[i]))
+                            if rated[i] and since[i]
+                            else None,
+                        )
             games_by_t: dict[int, list[et.Game]] = defaultdict(list)
             extra: dict[str, et.PlayerInput] = {}
             for g in sub_idx.tolist():
@@ -183,20 +224,37 @@ def calculate_bulk(run: CalculationRun) -> None:
                     if x <= 0 and k not in extra:
                         extra[k] = et.PlayerInput(id=k, rating=None)
                     keys.append(k)
-                games_by_t[int(gt[g])].append(et.Game(white=keys[0], black=keys[1],
-                                                      result={2: "1-0", 1: "1/2-1/2", 0: "0-1"}[int(ws2[g])],
-                                                      round=int(rnd[g])))
+                games_by_t[int(gt[g])].append(
+                    et.Game(
+                        white=keys[0],
+                        black=keys[1],
+                        result={2: "1-0", 1: "1/2-1/2", 0: "0-1"}[int(ws2[g])],
+                        round=int(rnd[g]),
+                    )
+                )
             sub = et.PeriodInput(
-                ruleset="fide-2024", start=period.start, end=period.end, parameters=dict(system.parameters or {}),
-                players=tuple(player_input(s) for s in states.values()) + tuple(opponents.values())
+                ruleset="fide-2024",
+                start=period.start,
+                end=period.end,
+                parameters=dict(system.parameters or {}),
+                players=tuple(player_input(s) for s in states.values())
+                + tuple(opponents.values())
                 + tuple(extra.values()),
                 tournaments=tuple(
-                    et.TournamentInput(id=str(t), system=tournaments[t].system, end_date=tournaments[t].end_date,
-                                       start_date=tournaments[t].start_date, rate_of_play=system.rate_of_play,
-                                       national_championship=tournaments[t].national_championship,
-                                       match_length=tournaments[t].rounds if tournaments[t].system == "match" else None,
-                                       games=tuple(gs))
-                    for t, gs in games_by_t.items() if t in tournaments
+                    et.TournamentInput(
+                        id=str(t),
+                        system=tournaments[t].system,
+                        end_date=tournaments[t].end_date,
+                        start_date=tournaments[t].start_date,
+                        rate_of_play=system.rate_of_play,
+                        national_championship=tournaments[t].national_championship,
+                        match_length=tournaments[t].rounds
+                        if tournaments[t].system == "match"
+                        else None,
+                        games=tuple(gs),
+                    )
+                    for t, gs in games_by_t.items()
+                    if t in tournaments
                 ),
             )
             # Rated players are only opponents in this sub-period (their games against unrated
@@ -208,18 +266,43 @@ def calculate_bulk(run: CalculationRun) -> None:
                 end = tournaments[t].end_date.isoformat()
                 for game in gs:
                     ws, bs = et.RESULTS[game.result]
-                    for me, opp, score in ((game.white, game.black, ws), (game.black, game.white, bs)):
-                        if me.isdigit() and int(me) in unrated_ids and ratings_of.get(opp) is not None:
-                            pooled[int(me)].append({"opponent_rating": ratings_of[opp], "score": score,
-                                                    "tournament": str(t), "end_date": end})
+                    for me, opp, score in (
+                        (game.white, game.black, ws),
+                        (game.black, game.white, bs),
+                    ):
+                        if (
+                            me.isdigit()
+                            and int(me) in unrated_ids
+                            and ratings_of.get(opp) is not None
+                        ):
+                            pooled[int(me)].append(
+                                {
+                                    "opponent_rating": ratings_of[opp],
+                                    "score": score,
+                                    "tournament": str(t),
+                                    "end_date": end,
+                                }
+                            )
             rows, excl = [], []
             for r in result.players:
                 if r.id.isdigit() and int(r.id) in unrated_ids:
                     i = int(np.searchsorted(pid, int(r.id)))  # pid is sorted
                     day = dt.date.fromordinal(int(last[i])) if last[i] > P[i, 6] else None
-                    rows.append(result_row(run, states[int(r.id)], r, day, pooled.get(int(r.id), [])))
+                    rows.append(
+                        result_row(run, states[int(r.id)], r, day, pooled.get(int(r.id), []))
+                    )
             for e in result.excluded:
-                excl.append((int(e.tournament), e.white, e.black, e.round, e.code, e.reason[:200], e.article))
+                excl.append(
+                    (
+                        int(e.tournament),
+                        e.white,
+                        e.black,
+                        e.round,
+                        e.code,
+                        e.reason[:200],
+                        e.article,
+                    )
+                )
             return rows, excl
 
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="first-ratings")
@@ -229,13 +312,24 @@ def calculate_bulk(run: CalculationRun) -> None:
     timer.step("first ratings (prepared)")
     # The rated players on arrays, while the thread rates the first ratings.
     run_progress_set(run.pk, 35, gettext_noop("Calculating"))
-    out = rate_rated_fide_2024(BulkInput(
-        rating=np.where(rated, rating, 0), rated=rated, games_before=P[:, 2], youth=P[:, 3] == 1,
-        reached_2400=P[:, 4] == 1, inactive_before=P[:, 8] == 1, last_game_ordinal=P[:, 6],
-        white=wi[in_bulk], black=bi[in_bulk], white_score2=ws2[in_bulk],
-        white_counts=~b_hidden[in_bulk], black_counts=~w_hidden[in_bulk],
-        inactive_cutoff_ordinal=FIDE_2024.inactivity_cutoff(period.end, params).toordinal(), floor=cast(int, params["floor"]),
-    ))
+    out = rate_rated_fide_2024(
+        BulkInput(
+            rating=np.where(rated, rating, 0),
+            rated=rated,
+            games_before=P[:, 2],
+            youth=P[:, 3] == 1,
+            reached_2400=P[:, 4] == 1,
+            inactive_before=P[:, 8] == 1,
+            last_game_ordinal=P[:, 6],
+            white=wi[in_bulk],
+            black=bi[in_bulk],
+            white_score2=ws2[in_bulk],
+            white_counts=~b_hidden[in_bulk],
+            black_counts=~w_hidden[in_bulk],
+            inactive_cutoff_ordinal=FIDE_2024.inactivity_cutoff(period.end, params).toordinal(),
+            floor=cast(int, params["floor"]),
+        )
+    )
     timer.step("bulk fide-2024")
     run_progress_set(run.pk, 55, gettext_noop("Writing the draft"))
     tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
@@ -251,31 +345,66 @@ def calculate_bulk(run: CalculationRun) -> None:
         engine_count[0] = len(rows)
         for row in rows:
             yield "\t".join(map(copy_text, row)) + tail
-    tournament_rows = bulk_tournament_rows(wi[in_bulk], bi[in_bulk], ws2[in_bulk], gt[in_bulk], pid, rating, out,
-                                            white_counts=~b_hidden[in_bulk], black_counts=~w_hidden[in_bulk])
+
+    tournament_rows = bulk_tournament_rows(
+        wi[in_bulk],
+        bi[in_bulk],
+        ws2[in_bulk],
+        gt[in_bulk],
+        pid,
+        rating,
+        out,
+        white_counts=~b_hidden[in_bulk],
+        black_counts=~w_hidden[in_bulk],
+    )
     timer.step("pack game lines")
     # Only players the period touched get a draft row: a game, a change, a new status; and
     # everyone the published run of this period touched (a correction may undo it). The others
     # are carried over unchanged by the publication (docs/periods.md).
     new_code = np.where(out.out_of_list, 2, np.where(out.inactive, 1, 0))
-    touched = rated & ((out.games > 0) | (out.change != 0) | (new_code != np.where(P[:, 8] == 1, 1, 0))
-                       | (P[:, 8] > 1))
+    touched = rated & (
+        (out.games > 0)
+        | (out.change != 0)
+        | (new_code != np.where(P[:, 8] == 1, 1, 0))
+        | (P[:, 8] > 1)
+    )
     previous_run = published_run(period)
     if previous_run is not None:
-        before = np.array(sorted(DraftResult.objects.filter(run=previous_run).values_list("player_id", flat=True)),
-                          dtype=np.int64)
+        before = np.array(
+            sorted(
+                DraftResult.objects.filter(run=previous_run).values_list("player_id", flat=True)
+            ),
+            dtype=np.int64,
+        )
         touched |= rated & np.isin(pid, before)
     n_rated = int(touched.sum())
-    result_text = bulk_result_lines(run, P, out, last, touched, hidden_in, floor=cast(int, params["floor"]))
+    result_text = bulk_result_lines(
+        run, P, out, last, touched, hidden_in, floor=cast(int, params["floor"])
+    )
     draft_write(
-        run, None, tournament_rows, excluded_rows, ruleset="fide-2024", engine_version=ENGINE_VERSION,
-        tournaments=sorted(set(gt.tolist())), result_text=itertools.chain(result_text, engine_text()),
-        line_count=int((~b_hidden[in_bulk]).sum() + (~w_hidden[in_bulk]).sum()), player_count=lambda: n_rated + engine_count[0],
+        run,
+        None,
+        tournament_rows,
+        excluded_rows,
+        ruleset="fide-2024",
+        engine_version=ENGINE_VERSION,
+        tournaments=sorted(set(gt.tolist())),
+        result_text=itertools.chain(result_text, engine_text()),
+        line_count=int((~b_hidden[in_bulk]).sum() + (~w_hidden[in_bulk]).sum()),
+        player_count=lambda: n_rated + engine_count[0],
     )
 
 
-def bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: Any,
-                       hidden_in: dict[int, set[int]], *, floor: int) -> Iterable[str]:
+def bulk_result_lines(
+    run: CalculationRun,
+    P: Any,
+    out: Any,
+    last: Any,
+    mask: Any,
+    hidden_in: dict[int, set[int]],
+    *,
+    floor: int,
+) -> Iterable[str]:
     """COPY lines of the draft rows of the rated players in `mask`. A row with decisions to
     explain (K lowered by the 700 rule, below the floor, inactive, active again, 8.2.4) gets
     the engine's own notes (`Fide2024.rated_notes`), so both paths word them alike."""
@@ -284,27 +413,64 @@ def bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: An
     NULL = r"\N"
     dates: dict[int, str] = {0: NULL}
     cols = [
-        idx, P[idx, 0], P[idx, 1], out.rating_after[idx], out.change[idx], out.k[idx], out.games[idx],
-        out.score2[idx], out.expected_milli[idx], out.out_of_list[idx], out.inactive[idx],
-        out.reactivated[idx], out.k_reduced[idx], P[idx, 8], P[idx, 2], last[idx], P[idx, 4], P[idx, 5],
-        P[idx, 7], P[idx, 6], P[idx, 9],
+        idx,
+        P[idx, 0],
+        P[idx, 1],
+        out.rating_after[idx],
+        out.change[idx],
+        out.k[idx],
+        out.games[idx],
+        out.score2[idx],
+        out.expected_milli[idx],
+        out.out_of_list[idx],
+        out.inactive[idx],
+        out.reactivated[idx],
+        out.k_reduced[idx],
+        P[idx, 8],
+        P[idx, 2],
+        last[idx],
+        P[idx, 4],
+        P[idx, 5],
+        P[idx, 7],
+        P[idx, 6],
+        P[idx, 9],
     ]
     # Each note's JSON is made once per distinct wording (a semester has 100,000 rows with a
     # note but a few hundred distinct notes): the engine words one note at a time.
     made: dict[tuple[Any, ...], str] = {}
 
-    def note(key: tuple[Any, ...], *, last_before: int = 0, k: int = 0, n: int = 0, rating_after: int = 0,
-             hidden: Sequence[str] = ()) -> str:
+    def note(
+        key: tuple[Any, ...],
+        *,
+        last_before: int = 0,
+        k: int = 0,
+        n: int = 0,
+        rating_after: int = 0,
+        hidden: Sequence[str] = (),
+    ) -> str:
         text = made.get(key)
         if text is None:
             code = key[0]
             notes = FIDE_2024.rated_notes(
-                et.PlayerInput(id="", rating=0,
-                               last_game_date=dt.date.fromordinal(last_before) if last_before else None),
-                k=k, rule=0, reduced=code == "k_700", n=n, rating_after=rating_after,
-                out_of_list=code == "below_floor", inactive=code == "inactive", reactivated=code == "reactivated",
-                hidden_in=hidden, floor=floor)
-            text = made[key] = ", ".join(json.dumps(x) for x in notes_json(notes)).replace("\\", "\\\\")
+                et.PlayerInput(
+                    id="",
+                    rating=0,
+                    last_game_date=dt.date.fromordinal(last_before) if last_before else None,
+                ),
+                k=k,
+                rule=0,
+                reduced=code == "k_700",
+                n=n,
+                rating_after=rating_after,
+                out_of_list=code == "below_floor",
+                inactive=code == "inactive",
+                reactivated=code == "reactivated",
+                hidden_in=hidden,
+                floor=floor,
+            )
+            text = made[key] = ", ".join(json.dumps(x) for x in notes_json(notes)).replace(
+                "\\", "\\\\"
+            )
         return text
 
     def date_text(ordinal: int) -> str:
@@ -313,8 +479,29 @@ def bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: An
             d = dates[ordinal] = dt.date.fromordinal(ordinal).isoformat()
         return d
 
-    for (i, p, before, after, change, k, games, score2, exp, ool, inact, react, k700, prev, gb, lastd, r24, r22,
-         flagged, last_before, since) in zip(*(c.tolist() for c in cols), strict=True):
+    for (
+        i,
+        p,
+        before,
+        after,
+        change,
+        k,
+        games,
+        score2,
+        exp,
+        ool,
+        inact,
+        react,
+        k700,
+        prev,
+        gb,
+        lastd,
+        r24,
+        r22,
+        flagged,
+        last_before,
+        since,
+    ) in zip(*(c.tolist() for c in cols), strict=True):
         k700 = bool(k700 and games)
         hidden = hidden_in.get(i)
         if k700 or ool or inact or react or hidden:
@@ -342,18 +529,30 @@ def bulk_result_lines(run: CalculationRun, P: Any, out: Any, last: Any, mask: An
         status = "out_of_list" if ool else "inactive" if inact else "rated"
         d = date_text(lastd)
         yield (
-            f"{p}\t{before}\t{NULL if ool else after}\t{change}\t{k}\tfide-2024 8.3.3\t{games}\t{score2 / 2}\t"
-            f"{exp / 1000}\t{status}\t{STATUS_CODES[prev]}\t{'t' if inact else 'f'}\tf\t{fj}\t{nj}\t{gb + games}\t"
+            f"{p}\t{before}\t{NULL if ool else after}\t{change}\t{k}\tfide-2024 8.3.3\t"
+            f"{games}\t{score2 / 2}\t"
+            f"{exp / 1000}\t{status}\t{STATUS_CODES[prev]}\t{'t' if inact else 'f'}\tf\t"
+            f"{fj}\t{nj}\t{gb + games}\t"
             f"{d}\t{'t' if r24 or after >= 2400 else 'f'}\t{'t' if r22 or after >= 2200 else 'f'}\t"
             f"{flagged + 1 if inact else 0}\t[]\t{gb}\t"
             # The state it started from (the *_before columns); pooled results are not read here.
-            f"{'t' if r24 else 'f'}\t{'t' if r22 else 'f'}\t{date_text(last_before)}\t{flagged}\t{NULL}\t"
+            f"{'t' if r24 else 'f'}\t{'t' if r22 else 'f'}\t{date_text(last_before)}\t"
+            f"{flagged}\t{NULL}\t"
             f"{date_text(since)}{tail}"
         )
 
 
-def bulk_tournament_rows(w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: Any, out: Any,
-                          white_counts: Any = None, black_counts: Any = None) -> list[tuple[Any, ...]]:
+def bulk_tournament_rows(
+    w: Any,
+    b: Any,
+    ws2: Any,
+    t: Any,
+    pid: Any,
+    rating: Any,
+    out: Any,
+    white_counts: Any = None,
+    black_counts: Any = None,
+) -> list[tuple[Any, ...]]:
     """Both sides of every counted game (a side that does not count, 8.2.4, is left out),
     packed per tournament: in each tournament the white lines in game order, then the black
     lines (as `tournament_rows` orders them). Written into the packed array in place:
@@ -367,7 +566,9 @@ def bulk_tournament_rows(w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: Any
     seg_start = np.flatnonzero(first)
     seg_len = np.diff(np.r_[seg_start, n])
     seg = np.cumsum(first) - 1
-    pw = np.arange(n) + seg_start[seg]  # white line of sorted game i: its tournament's block start + i
+    pw = (
+        np.arange(n) + seg_start[seg]
+    )  # white line of sorted game i: its tournament's block start + i
     pb = pw + seg_len[seg]  # black lines follow the tournament's white lines
     del first, seg
     W, B = w[go], b[go]
@@ -388,7 +589,11 @@ def bulk_tournament_rows(w: Any, b: Any, ws2: Any, t: Any, pid: Any, rating: Any
     change[pw] = kw * (s2 * 500 - e) / 1000
     change[pb] = kb * (e - s2 * 500) / 1000
     lines["change"] = change
-    if white_counts is not None and black_counts is not None and not (white_counts.all() and black_counts.all()):
+    if (
+        white_counts is not None
+        and black_counts is not None
+        and not (white_counts.all() and black_counts.all())
+    ):
         keep = np.empty(2 * n, dtype=bool)
         keep[pw], keep[pb] = white_counts[go], black_counts[go]
         ts, lines, change = ts[keep], lines[keep], change[keep]

@@ -1,6 +1,7 @@
 """The draft of a run: one row per player (DraftResult), the counted game lines packed per
 tournament (DraftTournament) and the games left out (DraftExcluded), written by COPY in one
 transaction that replaces the period's previous draft."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -30,14 +31,23 @@ log = logging.getLogger(__name__)
 
 def notes_json(notes: Iterable[et.Decision]) -> list[dict[str, Any]]:
     return [
-        {"code": n.code, "article": n.article, "template": n.template,
-         "params": {k: json_ready(v) for k, v in n.params.items()}}
+        {
+            "code": n.code,
+            "article": n.article,
+            "template": n.template,
+            "params": {k: json_ready(v) for k, v in n.params.items()},
+        }
         for n in notes
     ]
 
 
-def result_row(run: CalculationRun, s: PlayerState, r: et.PlayerResult, last_day: dt.date | None,
-                pooled: list[dict[str, Any]]) -> tuple[Any, ...]:
+def result_row(
+    run: CalculationRun,
+    s: PlayerState,
+    r: et.PlayerResult,
+    last_day: dt.date | None,
+    pooled: list[dict[str, Any]],
+) -> tuple[Any, ...]:
     flags = sorted({n.code for n in r.notes} - {"k"})
     rated_now = r.rating_after is not None
     total = s.games + (r.games if (rated_now or r.status in ("new", "rated", "provisional")) else 0)
@@ -45,44 +55,117 @@ def result_row(run: CalculationRun, s: PlayerState, r: et.PlayerResult, last_day
     prior = (s.prior_results + pooled) if r.status == "unrated" else []
     inactive = r.status == "inactive" or "inactive" in flags
     return (
-        s.player_id, r.rating_before, after, r.change, r.k, r.k_article[:40], r.games, r.score, r.expected,
-        r.status, s.status, inactive, r.status == "provisional", flags, notes_json(r.notes), total,
+        s.player_id,
+        r.rating_before,
+        after,
+        r.change,
+        r.k,
+        r.k_article[:40],
+        r.games,
+        r.score,
+        r.expected,
+        r.status,
+        s.status,
+        inactive,
+        r.status == "provisional",
+        flags,
+        notes_json(r.notes),
+        total,
         max(filter(None, [s.last_game_date, last_day]), default=None),
-        s.reached_2400 or (after or 0) >= 2400, s.reached_2200 or (after or 0) >= 2200,
-        s.flagged_lists + 1 if inactive else 0, prior, s.games,
+        s.reached_2400 or (after or 0) >= 2400,
+        s.reached_2200 or (after or 0) >= 2200,
+        s.flagged_lists + 1 if inactive else 0,
+        prior,
+        s.games,
         # The state it started from: a re-run of the period once published starts from it.
-        s.reached_2400, s.reached_2200, s.last_game_date, s.flagged_lists, s.prior_results, s.rated_since,
+        s.reached_2400,
+        s.reached_2200,
+        s.last_game_date,
+        s.flagged_lists,
+        s.prior_results,
+        s.rated_since,
     )
 
 
 RESULT_COLUMNS = (
-    "player_id", "rating_before", "rating_after", "change", "k", "k_article", "games", "score", "expected",
-    "status", "previous_status", "inactive", "provisional", "flags", "notes", "total_games", "last_game_date",
-    "reached_2400", "reached_2200", "flagged_lists", "prior_results", "games_before",
-    "reached_2400_before", "reached_2200_before", "last_game_date_before", "flagged_lists_before",
-    "prior_results_before", "rated_since_before",
+    "player_id",
+    "rating_before",
+    "rating_after",
+    "change",
+    "k",
+    "k_article",
+    "games",
+    "score",
+    "expected",
+    "status",
+    "previous_status",
+    "inactive",
+    "provisional",
+    "flags",
+    "notes",
+    "total_games",
+    "last_game_date",
+    "reached_2400",
+    "reached_2200",
+    "flagged_lists",
+    "prior_results",
+    "games_before",
+    "reached_2400_before",
+    "reached_2200_before",
+    "last_game_date_before",
+    "flagged_lists_before",
+    "prior_results_before",
+    "rated_since_before",
 )
-TOURNAMENT_COLUMNS = ("tournament_id", "lines", "line_count", "player_count", "change_sum", "change_max",
-                      "change_min")
+TOURNAMENT_COLUMNS = (
+    "tournament_id",
+    "lines",
+    "line_count",
+    "player_count",
+    "change_sum",
+    "change_max",
+    "change_min",
+)
 #: The binary COPY types of TOURNAMENT_COLUMNS + (run_id, ruleset, engine_version).
-TOURNAMENT_TYPES = ("bigint", "bytea", "integer", "integer", "double precision", "double precision",
-                    "double precision", "bigint", "text", "text")
+TOURNAMENT_TYPES = (
+    "bigint",
+    "bytea",
+    "integer",
+    "integer",
+    "double precision",
+    "double precision",
+    "double precision",
+    "bigint",
+    "text",
+    "text",
+)
 EXCLUDED_COLUMNS = ("tournament_id", "white_key", "black_key", "round", "code", "reason", "article")
 
 
-def draft_write(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
-                 tournament_rows: Sequence[tuple[Any, ...]], excluded_rows: Sequence[tuple[Any, ...]],
-                 *, ruleset: str, engine_version: str, tournaments: list[int], line_count: int,
-                 result_text: Iterable[str] | None = None,
-                 player_count: int | Callable[[], int] | None = None) -> None:
+def draft_write(
+    run: CalculationRun,
+    results: Sequence[tuple[Any, ...]] | None,
+    tournament_rows: Sequence[tuple[Any, ...]],
+    excluded_rows: Sequence[tuple[Any, ...]],
+    *,
+    ruleset: str,
+    engine_version: str,
+    tournaments: list[int],
+    line_count: int,
+    result_text: Iterable[str] | None = None,
+    player_count: int | Callable[[], int] | None = None,
+) -> None:
     """Replace the period's draft by this run's rows, in one transaction."""
     period = run.period
     tail = (run.pk, ruleset, engine_version)
     timer = StepTimer(f"run {run.pk} write", log)
     with transaction.atomic():
         tune_transaction()
-        old = list(CalculationRun.objects.filter(period=period, published_list__isnull=True)
-                   .exclude(pk=run.pk).values_list("pk", flat=True))
+        old = list(
+            CalculationRun.objects.filter(period=period, published_list__isnull=True)
+            .exclude(pk=run.pk)
+            .values_list("pk", flat=True)
+        )
         if old:
             for model in (DraftResult, DraftTournament, DraftExcluded):
                 model.objects.filter(run_id__in=old).delete()
@@ -90,40 +173,77 @@ def draft_write(run: CalculationRun, results: Sequence[tuple[Any, ...]] | None,
         if result_text is not None:
             copy_in("ratings_draftresult", RESULT_COLUMNS + extra, text=result_text)
         else:
-            copy_in("ratings_draftresult", RESULT_COLUMNS + extra, rows=(r + tail for r in results or ()))
+            copy_in(
+                "ratings_draftresult",
+                RESULT_COLUMNS + extra,
+                rows=(r + tail for r in results or ()),
+            )
         timer.step("player rows")
         run_progress_in_tx(run.pk, 75, gettext_noop("Writing the game lines"))
-        copy_in_binary("ratings_drafttournament", TOURNAMENT_COLUMNS + extra, TOURNAMENT_TYPES,
-                       (r + tail for r in tournament_rows))
-        copy_in("ratings_draftexcluded", EXCLUDED_COLUMNS + extra, rows=(e + tail for e in excluded_rows))
+        copy_in_binary(
+            "ratings_drafttournament",
+            TOURNAMENT_COLUMNS + extra,
+            TOURNAMENT_TYPES,
+            (r + tail for r in tournament_rows),
+        )
+        copy_in(
+            "ratings_draftexcluded",
+            EXCLUDED_COLUMNS + extra,
+            rows=(e + tail for e in excluded_rows),
+        )
         timer.step("game lines")
-        n_players = (player_count() if callable(player_count) else player_count) if player_count is not None \
+        n_players = (
+            (player_count() if callable(player_count) else player_count)
+            if player_count is not None
             else len(results or ())
+        )
         n_games = line_count
         CalculationRun.objects.filter(pk=run.pk).update(
-            status=JobStatus.SUCCEEDED, progress=100, phase=gettext_noop("Done"), finished_at=timezone.now(),
-            player_count=n_players, game_count=n_games, excluded_count=len(excluded_rows),
-            ruleset=ruleset, engine_version=engine_version,
+            status=JobStatus.SUCCEEDED,
+            progress=100,
+            phase=gettext_noop("Done"),
+            finished_at=timezone.now(),
+            player_count=n_players,
+            game_count=n_games,
+            excluded_count=len(excluded_rows),
+            ruleset=ruleset,
+            engine_version=engine_version,
             method="bulk" if result_text is not None else "engine",
         )
         now = timezone.now()
         if period.status != PeriodStatus.PUBLISHED:
-            RatingPeriod.objects.filter(pk=period.pk).update(status=PeriodStatus.CALCULATED, calculated_at=now)
+            RatingPeriod.objects.filter(pk=period.pk).update(
+                status=PeriodStatus.CALCULATED, calculated_at=now
+            )
         else:
             RatingPeriod.objects.filter(pk=period.pk).update(calculated_at=now)
-        Tournament.objects.filter(pk__in=tournaments, status="validated").update(status="rated", rated_at=now)
+        Tournament.objects.filter(pk__in=tournaments, status="validated").update(
+            status="rated", rated_at=now
+        )
     timer.step("commit")
 
 
-def tournament_rows(t: Any, player: Any, opponent: Any, opponent_rating: Any, score2: Any, k: Any,
-                     expected: Any, change: Any) -> list[tuple[Any, ...]]:
+def tournament_rows(
+    t: Any,
+    player: Any,
+    opponent: Any,
+    opponent_rating: Any,
+    score2: Any,
+    k: Any,
+    expected: Any,
+    change: Any,
+) -> list[tuple[Any, ...]]:
     """Pack game lines (parallel arrays) into one row per tournament (models.LINE_DTYPE)."""
     if len(t) == 0:
         return []
     order = np.argsort(t, kind="stable")
     lines = np.empty(len(t), dtype=np.dtype(LINE_DTYPE))
     lines["player"], lines["opponent"] = player[order], opponent[order]
-    lines["opponent_rating"], lines["score2"], lines["k"] = opponent_rating[order], score2[order], k[order]
+    lines["opponent_rating"], lines["score2"], lines["k"] = (
+        opponent_rating[order],
+        score2[order],
+        k[order],
+    )
     lines["expected"], lines["change"] = expected[order], change[order]
     return group_lines(t[order], lines, change[order])
 
@@ -144,13 +264,22 @@ def group_lines(ts: Any, lines: Any, change: Any) -> list[tuple[Any, ...]]:
     by_player = np.lexsort((player, ts))
     tp, pp = ts[by_player], player[by_player]
     first_of_pair = np.r_[True, (tp[1:] != tp[:-1]) | (pp[1:] != pp[:-1])]
-    players = np.add.reduceat(first_of_pair.astype(np.int64), np.flatnonzero(np.r_[True, tp[1:] != tp[:-1]]))
+    players = np.add.reduceat(
+        first_of_pair.astype(np.int64), np.flatnonzero(np.r_[True, tp[1:] != tp[:-1]])
+    )
     del by_player, tp, pp, first_of_pair
     data = memoryview(lines.view(np.uint8))
     size = lines.dtype.itemsize
     return [
-        (t_id, data[a * size:b * size], b - a, n, total, high, low)
+        (t_id, data[a * size : b * size], b - a, n, total, high, low)
         for t_id, a, b, n, total, high, low in zip(
-            ts[starts].tolist(), starts.tolist(), ends.tolist(), players.tolist(), sums.tolist(), maxs.tolist(),
-            mins.tolist(), strict=True)
+            ts[starts].tolist(),
+            starts.tolist(),
+            ends.tolist(),
+            players.tolist(),
+            sums.tolist(),
+            maxs.tolist(),
+            mins.tolist(),
+            strict=True,
+        )
     ]

@@ -1,5 +1,6 @@
 """Calculation runs: a request queues one run per period (the database refuses a second), the
 Celery task runs it under an advisory lock, and a run whose worker died is noticed."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -37,12 +38,16 @@ def _run_is_orphaned(run: CalculationRun) -> bool:
     the whole run, released by the server when the worker dies. A queued run counts as lost
     once it has waited longer than the broker's visibility timeout."""
     if run.status == JobStatus.QUEUED:
-        visibility = int(settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 6 * 3600))
+        visibility = int(
+            settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 6 * 3600)
+        )
         return timezone.now() - run.requested_at > dt.timedelta(seconds=visibility)
     return locks.advisory_is_free(locks.CALCULATION, run.period_id)
 
 
-def calculation_request(*, period: RatingPeriod, user: Any = None, enqueue: bool = True) -> CalculationRun:
+def calculation_request(
+    *, period: RatingPeriod, user: Any = None, enqueue: bool = True
+) -> CalculationRun:
     """Create a run and enqueue its task after commit. Exactly one run per period can be
     queued or running: the period row is locked (SELECT … FOR UPDATE) while we look, and a
     partial unique index refuses a second active run whatever happens."""
@@ -54,18 +59,24 @@ def calculation_request(*, period: RatingPeriod, user: Any = None, enqueue: bool
         if active is not None:
             if _run_is_orphaned(active):
                 CalculationRun.objects.filter(pk=active.pk).update(
-                    status=JobStatus.LOST, finished_at=timezone.now(),
+                    status=JobStatus.LOST,
+                    finished_at=timezone.now(),
                     error=_("The worker stopped during the run; restarted by a new request."),
                 )
             else:
                 raise Refused(
-                    _("A calculation of this period is already %(status)s (run %(run)s); "
-                      "wait for it to finish.") % {"status": active.get_status_display().lower(), "run": active.pk}
+                    _(
+                        "A calculation of this period is already %(status)s (run %(run)s); "
+                        "wait for it to finish."
+                    )
+                    % {"status": active.get_status_display().lower(), "run": active.pk}
                 )
         try:
             with transaction.atomic():
                 run = CalculationRun.objects.create(
-                    period=period, ruleset=period.system.ruleset, engine_version=ENGINE_VERSION,
+                    period=period,
+                    ruleset=period.system.ruleset,
+                    engine_version=ENGINE_VERSION,
                     requested_by=user if getattr(user, "is_authenticated", False) else None,
                     phase=gettext_noop("Queued"),
                 )
@@ -92,8 +103,13 @@ def calculation_run(*, run_id: int) -> CalculationRun | None:
         return run
     try:
         CalculationRun.objects.filter(pk=run_id).update(
-            status=JobStatus.RUNNING, started_at=timezone.now(), attempts=run.attempts + 1,
-            progress=1, phase=gettext_noop("Reading players"), error="", heartbeat_at=timezone.now(),
+            status=JobStatus.RUNNING,
+            started_at=timezone.now(),
+            attempts=run.attempts + 1,
+            progress=1,
+            phase=gettext_noop("Reading players"),
+            error="",
+            heartbeat_at=timezone.now(),
         )
         try:
             with Heartbeat(CalculationRun._meta.db_table, run_id):
@@ -101,7 +117,9 @@ def calculation_run(*, run_id: int) -> CalculationRun | None:
         except Exception as exc:
             log.exception("run %s failed", run_id)
             CalculationRun.objects.filter(pk=run_id).update(
-                status=JobStatus.FAILED, finished_at=timezone.now(), error=f"{type(exc).__name__}: {exc}"[:2000],
+                status=JobStatus.FAILED,
+                finished_at=timezone.now(),
+                error=f"{type(exc).__name__}: {exc}"[:2000],
                 phase=gettext_noop("Failed"),
             )
             raise
@@ -118,8 +136,11 @@ def _calculate(run: CalculationRun) -> None:
     if system.ruleset == "fide-2024":
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT COUNT(*) FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
-                "WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')", [period.pk])
+                "SELECT COUNT(*) FROM tournaments_game g JOIN tournaments_tournament t ON t.id = "
+                "g.tournament_id "
+                "WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')",
+                [period.pk],
+            )
             n_games = cursor.fetchone()[0]
         if n_games >= threshold:
             calculate_bulk(run)
@@ -130,8 +151,14 @@ def _calculate(run: CalculationRun) -> None:
 
 
 #: Stored on a run the watchdog found lost (English; the period page words it itself).
-LOST_REQUEUED = "No heartbeat from the worker since %(at)s and its lock is free: the worker is gone. Queued again as run %(run)s."
-LOST_FAILED = "No heartbeat from the worker since %(at)s and its lock is free: the worker is gone, for the %(n)s. time; not queued again."
+LOST_REQUEUED = (
+    "No heartbeat from the worker since %(at)s and its lock is free: the worker is gone. Queued "
+    "again as run %(run)s."
+)
+LOST_FAILED = (
+    "No heartbeat from the worker since %(at)s and its lock is free: the worker is gone, for the "
+    "%(n)s. time; not queued again."
+)
 
 
 def calculation_runs_watch(*, now: dt.datetime | None = None) -> list[CalculationRun]:
@@ -146,34 +173,60 @@ def calculation_runs_watch(*, now: dt.datetime | None = None) -> list[Calculatio
     candidates = list(
         CalculationRun.objects.filter(status=JobStatus.RUNNING)
         .filter(Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale))
-        .values_list("pk", flat=True))
+        .values_list("pk", flat=True)
+    )
     marked: list[CalculationRun] = []
     for run_id in candidates:
         with transaction.atomic():
-            run = (CalculationRun.objects.select_for_update().select_related("period")
-                   .filter(pk=run_id, status=JobStatus.RUNNING).first())
+            run = (
+                CalculationRun.objects.select_for_update()
+                .select_related("period")
+                .filter(pk=run_id, status=JobStatus.RUNNING)
+                .first()
+            )
             if run is None or not locks.advisory_is_free(locks.CALCULATION, run.period_id):
                 continue
             at = timezone.localtime(run.heartbeat_at or run.started_at or run.requested_at)
             if run.attempts < int(settings.JOBS_MAX_ATTEMPTS):
                 lost = CalculationRun.objects.filter(pk=run.pk)
                 # Lost first: one active run per period (run_one_active_per_period).
-                lost.update(status=JobStatus.LOST, finished_at=now, phase=gettext_noop("Worker lost"))
-                new = CalculationRun.objects.create(
-                    period=run.period, ruleset=run.ruleset, engine_version=ENGINE_VERSION,
-                    requested_by=run.requested_by, phase=gettext_noop("Queued"), attempts=run.attempts,
+                lost.update(
+                    status=JobStatus.LOST, finished_at=now, phase=gettext_noop("Worker lost")
                 )
-                lost.update(error=LOST_REQUEUED % {"at": at.isoformat(timespec="seconds"), "run": new.pk})
+                new = CalculationRun.objects.create(
+                    period=run.period,
+                    ruleset=run.ruleset,
+                    engine_version=ENGINE_VERSION,
+                    requested_by=run.requested_by,
+                    phase=gettext_noop("Queued"),
+                    attempts=run.attempts,
+                )
+                lost.update(
+                    error=LOST_REQUEUED % {"at": at.isoformat(timespec="seconds"), "run": new.pk}
+                )
                 task_enqueue_on_commit("ratings.calculate_period", new.pk)
-                log.warning("run %s (period %s): no heartbeat since %s, lock free; lost, queued again as run %s",
-                            run.pk, run.period_id, at, new.pk)
+                log.warning(
+                    "run %s (period %s): no heartbeat since %s, lock free; lost, queued again as "
+                    "run %s",
+                    run.pk,
+                    run.period_id,
+                    at,
+                    new.pk,
+                )
             else:
                 CalculationRun.objects.filter(pk=run.pk).update(
-                    status=JobStatus.FAILED, finished_at=now, phase=gettext_noop("Failed"),
+                    status=JobStatus.FAILED,
+                    finished_at=now,
+                    phase=gettext_noop("Failed"),
                     error=LOST_FAILED % {"at": at.isoformat(timespec="seconds"), "n": run.attempts},
                 )
-                log.error("run %s (period %s): no heartbeat since %s, lock free, %s attempts; failed",
-                          run.pk, run.period_id, at, run.attempts)
+                log.error(
+                    "run %s (period %s): no heartbeat since %s, lock free, %s attempts; failed",
+                    run.pk,
+                    run.period_id,
+                    at,
+                    run.attempts,
+                )
             run.refresh_from_db()
             marked.append(run)
     return marked

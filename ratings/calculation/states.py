@@ -1,6 +1,7 @@
 """The input of a calculation: each player's state at the start of the period and the games of
 the period's rated tournaments, read set-based (one query per table) and turned into engine
 inputs. See docs/periods.md for where the state comes from on a re-run."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -56,12 +57,17 @@ STATE_FROM = """
             AND tp.player_id IS NOT NULL))
       {only}
 """
-STATE_SQL = """
+STATE_SQL = (
+    """
     SELECT p.id, {src.rating}, {src.games}, {src.status}, {src.reached_2400}, {src.reached_2200},
-           {src.last_game_date}, {src.flagged_lists}, {src.prior_results}, p.birth_date, p.birth_year,
-           p.sex, p.federation, p.affiliated, p.fide_standard, p.fide_rapid, p.fide_blitz, p.iccf_rating,
+           {src.last_game_date}, {src.flagged_lists}, {src.prior_results}, p.birth_date,
+           p.birth_year,
+           p.sex, p.federation, p.affiliated, p.fide_standard, p.fide_rapid, p.fide_blitz,
+           p.iccf_rating,
            p.fpx_rating, pr.id IS NOT NULL, {rated_since}
-""" + STATE_FROM
+"""
+    + STATE_FROM
+)
 # fide-2024 8.2.4: the first list of his rating, when it is one before this period's list. A
 # later date belongs to a later spell of the rating (he fell out of the list and came back):
 # for a re-rating of this period he was rated before it, so it does not apply.
@@ -99,17 +105,22 @@ def previous_list(period: RatingPeriod) -> PublishedList | None:
     published for an earlier period of the system."""
     return (
         PublishedList.objects.filter(system=period.system, period__start__lt=period.start)
-        .order_by("-period__start", "-version").first()
+        .order_by("-period__start", "-version")
+        .first()
     )
 
 
 def published_run(period: RatingPeriod) -> CalculationRun | None:
-    return period.runs.filter(published_list__isnull=False).order_by("published_list__version").first()
+    return (
+        period.runs.filter(published_list__isnull=False).order_by("published_list__version").first()
+    )
 
 
 def previous_run(previous: PublishedList | None) -> CalculationRun | None:
     """The run a list was published from (none for an imported list)."""
-    return None if previous is None else CalculationRun.objects.filter(published_list=previous).first()
+    return (
+        None if previous is None else CalculationRun.objects.filter(published_list=previous).first()
+    )
 
 
 def state_source(period: RatingPeriod) -> StateSource:
@@ -133,9 +144,12 @@ def state_source(period: RatingPeriod) -> StateSource:
     run = published_run(period)
     if previous is not None:
         src = StateSource(
-            "le.rating", "COALESCE(le.total_games, 0)",
-            "CASE WHEN le.status IN ('rated', 'new', 'unrated') OR le.status IS NULL THEN '' ELSE le.status END",
-            "LEFT JOIN ratings_listentry le ON le.player_id = p.id AND le.published_list_id = %(prev)s",
+            "le.rating",
+            "COALESCE(le.total_games, 0)",
+            "CASE WHEN le.status IN ('rated', 'new', 'unrated') OR le.status IS NULL THEN '' ELSE "
+            "le.status END",
+            "LEFT JOIN ratings_listentry le ON le.player_id = p.id AND le.published_list_id = "
+            "%(prev)s",
             {"prev": previous.pk},
         )
     elif run is not None:
@@ -149,47 +163,77 @@ def state_source(period: RatingPeriod) -> StateSource:
         return StateSource("pr.rating", "COALESCE(pr.games, 0)", PR_STATUS)
     if run is None:
         return src
-    join = src.join + " LEFT JOIN ratings_draftresult d ON d.player_id = p.id AND d.run_id = %(run)s"
+    join = (
+        src.join + " LEFT JOIN ratings_draftresult d ON d.player_id = p.id AND d.run_id = %(run)s"
+    )
     params = {**src.params, "run": run.pk}
     prev_run = previous_run(previous)
     if prev_run is not None:
-        join += " LEFT JOIN ratings_draftresult pd ON pd.player_id = p.id AND pd.run_id = %(prev_run)s"
+        join += (
+            " LEFT JOIN ratings_draftresult pd ON pd.player_id = p.id AND pd.run_id = %(prev_run)s"
+        )
         params.update(prev_run=prev_run.pk, prev_list_date=prev_run.period.list_date)
 
     def chain(column: str, current: str, after: str = "", before: str = "") -> str:
         stored = f"WHEN d.reached_2400_before IS NOT NULL THEN {before or f'd.{column}_before'}"
-        first = f"WHEN pd.id IS NOT NULL THEN {after or f'pd.{column}'} " if prev_run is not None else ""
+        first = (
+            f"WHEN pd.id IS NOT NULL THEN {after or f'pd.{column}'} "
+            if prev_run is not None
+            else ""
+        )
         return f"CASE {first}{stored} ELSE {current} END"
 
     # As the publication of that run set it (publication/services.py, _RATED_SINCE_SQL).
-    since_before = "CASE WHEN d.reached_2400_before IS NOT NULL THEN d.rated_since_before ELSE pr.rated_since END"
+    since_before = (
+        "CASE WHEN d.reached_2400_before IS NOT NULL THEN d.rated_since_before ELSE pr.rated_since "
+        "END"
+    )
     return StateSource(
-        src.rating, src.games, src.status, join, params,
+        src.rating,
+        src.games,
+        src.status,
+        join,
+        params,
         reached_2400=chain("reached_2400", "COALESCE(pr.reached_2400, FALSE)"),
         reached_2200=chain("reached_2200", "COALESCE(pr.reached_2200, FALSE)"),
         last_game_date=chain("last_game_date", "pr.last_game_date"),
         flagged_lists=chain("flagged_lists", "COALESCE(pr.flagged_lists, 0)"),
         # A path that does not read pooled results (the rated players of the bulk path) stores
         # none: the current ones then, as a first calculation reads them.
-        prior_results=chain("prior_results", "pr.prior_results", "COALESCE(pd.prior_results, pr.prior_results)",
-                            "COALESCE(d.prior_results_before, pr.prior_results)"),
-        rated_since=chain("rated_since", "pr.rated_since",
-                          "CASE WHEN pd.rating_after IS NULL THEN NULL WHEN pd.rating_before IS NULL "
-                          f"THEN %(prev_list_date)s::date ELSE {since_before} END"),
+        prior_results=chain(
+            "prior_results",
+            "pr.prior_results",
+            "COALESCE(pd.prior_results, pr.prior_results)",
+            "COALESCE(d.prior_results_before, pr.prior_results)",
+        ),
+        rated_since=chain(
+            "rated_since",
+            "pr.rated_since",
+            "CASE WHEN pd.rating_after IS NULL THEN NULL WHEN pd.rating_before IS NULL "
+            f"THEN %(prev_list_date)s::date ELSE {since_before} END",
+        ),
     )
 
 
-def state_query(period: RatingPeriod, ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
+def state_query(
+    period: RatingPeriod, ids: Sequence[int] | None = None
+) -> tuple[str, dict[str, Any]]:
     """The state of every player of the system and every registry player of the period's
     tournaments (or only of `ids`)."""
     src = state_source(period)
-    params: dict[str, Any] = {"system": period.system_id, "period": period.pk, "list_date": period.list_date,
-                              **src.params}
+    params: dict[str, Any] = {
+        "system": period.system_id,
+        "period": period.pk,
+        "list_date": period.list_date,
+        **src.params,
+    }
     only = ""
     if ids is not None:
         params["ids"] = list(ids)
         only = "AND p.id = ANY(%(ids)s)"
-    sql = STATE_SQL.format(src=src, prev_join=src.join, only=only, rated_since=src.rated_since_sql())
+    sql = STATE_SQL.format(
+        src=src, prev_join=src.join, only=only, rated_since=src.rated_since_sql()
+    )
     return sql, params
 
 
@@ -204,11 +248,23 @@ def read_states(period: RatingPeriod, ids: Sequence[int] | None = None) -> dict[
             if isinstance(prior, str):
                 prior = json.loads(prior)
             out[r[0]] = PlayerState(
-                player_id=r[0], rating=r[1], games=r[2] or 0, status=r[3] or "", reached_2400=bool(r[4]),
-                reached_2200=bool(r[5]), last_game_date=as_date(r[6]), flagged_lists=r[7] or 0,
-                prior_results=list(prior or []), birth_date=as_date(r[9]), birth_year=r[10], sex=r[11] or "",
-                federation=r[12] or "", affiliated=bool(r[13]), fide=(r[14], r[15], r[16], r[17], r[18]),
-                registered=bool(r[19]), rated_since=as_date(r[20]),
+                player_id=r[0],
+                rating=r[1],
+                games=r[2] or 0,
+                status=r[3] or "",
+                reached_2400=bool(r[4]),
+                reached_2200=bool(r[5]),
+                last_game_date=as_date(r[6]),
+                flagged_lists=r[7] or 0,
+                prior_results=list(prior or []),
+                birth_date=as_date(r[9]),
+                birth_year=r[10],
+                sex=r[11] or "",
+                federation=r[12] or "",
+                affiliated=bool(r[13]),
+                fide=(r[14], r[15], r[16], r[17], r[18]),
+                registered=bool(r[19]),
+                rated_since=as_date(r[20]),
             )
     return out
 
@@ -239,24 +295,41 @@ def player_key(tp_id: int, player_id: int | None) -> str:
 
 def period_tournaments(period: RatingPeriod) -> dict[int, Any]:
     return {
-        t.pk: t for t in Tournament.objects.filter(period=period, status__in=RATED_TOURNAMENT_STATUSES)
+        t.pk: t
+        for t in Tournament.objects.filter(period=period, status__in=RATED_TOURNAMENT_STATUSES)
     }
 
 
 def player_input(s: PlayerState) -> et.PlayerInput:
     return et.PlayerInput(
-        id=str(s.player_id), rating=s.rating, games=s.games, birth_date=s.birth_date or (
-            dt.date(s.birth_year, 7, 1) if s.birth_year else None),
-        sex=s.sex, federation=s.federation, reached_2400=s.reached_2400, reached_2200=s.reached_2200,
+        id=str(s.player_id),
+        rating=s.rating,
+        games=s.games,
+        birth_date=s.birth_date or (dt.date(s.birth_year, 7, 1) if s.birth_year else None),
+        sex=s.sex,
+        federation=s.federation,
+        reached_2400=s.reached_2400,
+        reached_2200=s.reached_2200,
         prior_results=tuple(
-            et.PriorResult(opponent_rating=int(p["opponent_rating"]), score=float(p["score"]),
-                           tournament=str(p.get("tournament", "")),
-                           end_date=as_date(p.get("end_date")), forfeit=bool(p.get("forfeit", False)))
+            et.PriorResult(
+                opponent_rating=int(p["opponent_rating"]),
+                score=float(p["score"]),
+                tournament=str(p.get("tournament", "")),
+                end_date=as_date(p.get("end_date")),
+                forfeit=bool(p.get("forfeit", False)),
+            )
             for p in s.prior_results
         ),
-        status=s.status, last_game_date=s.last_game_date, fide_rating=s.fide[0], fide_rapid_rating=s.fide[1],
-        fide_blitz_rating=s.fide[2], iccf_rating=s.fide[3], fpx_rating=s.fide[4], affiliated=s.affiliated,
-        inactive_lists=s.flagged_lists, rated_since=s.rated_since if s.rating is not None else None,
+        status=s.status,
+        last_game_date=s.last_game_date,
+        fide_rating=s.fide[0],
+        fide_rapid_rating=s.fide[1],
+        fide_blitz_rating=s.fide[2],
+        iccf_rating=s.fide[3],
+        fpx_rating=s.fide[4],
+        affiliated=s.affiliated,
+        inactive_lists=s.flagged_lists,
+        rated_since=s.rated_since if s.rating is not None else None,
     )
 
 
@@ -268,7 +341,8 @@ def games_last_year(period: RatingPeriod) -> dict[int, int]:
         JOIN ratings_publishedlist pl ON pl.id = e.published_list_id
         JOIN ratings_ratingperiod p ON p.id = pl.period_id
         WHERE p.system_id = %s AND p.start >= %s AND p.start < %s AND e.games > 0
-          AND pl.version = (SELECT MAX(version) FROM ratings_publishedlist x WHERE x.period_id = pl.period_id)
+          AND pl.version = (SELECT MAX(version) FROM ratings_publishedlist x WHERE x.period_id =
+          pl.period_id)
         GROUP BY e.player_id
     """
     with connection.cursor() as cursor:

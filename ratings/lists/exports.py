@@ -5,6 +5,7 @@ id and version: a strong ETag, a long public Cache-Control, and for small lists 
 bytes kept in Django's cache. Large lists are streamed from the database with
 ``.iterator(chunk_size=…)`` (a server-side cursor on PostgreSQL), never built in memory.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
@@ -30,9 +31,21 @@ FLUSH_BYTES = 64 * 1024
 
 FIDE_TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"})
 
-_ENTRY_FIELDS = ("player__fide_id", "player__fed_id", "player__surname", "player__given_name",
-                 "player__federation", "player__sex", "player__title", "rating", "change",
-                 "games", "k", "player__birth_year", "inactive")
+_ENTRY_FIELDS = (
+    "player__fide_id",
+    "player__fed_id",
+    "player__surname",
+    "player__given_name",
+    "player__federation",
+    "player__sex",
+    "player__title",
+    "rating",
+    "change",
+    "games",
+    "k",
+    "player__birth_year",
+    "inactive",
+)
 
 
 def _identity(published_list: PublishedList) -> str:
@@ -47,20 +60,44 @@ def list_etag(*, published_list: PublishedList, fmt: str) -> str:
 
 
 def list_filename(*, published_list: PublishedList, fmt: str) -> str:
-    return (f"{published_list.system.code}-{published_list.list_date:%Y-%m-%d}"
-            f"-v{published_list.version}.{fmt}")
+    return (
+        f"{published_list.system.code}-{published_list.list_date:%Y-%m-%d}"
+        f"-v{published_list.version}.{fmt}"
+    )
 
 
 def _row(values: tuple) -> lf.ListRow:
-    (fide_id, fed_id, surname, given, fed, sex, title, rating, change, games, k, birth,
-     inactive) = values
+    (
+        fide_id,
+        fed_id,
+        surname,
+        given,
+        fed,
+        sex,
+        title,
+        rating,
+        change,
+        games,
+        k,
+        birth,
+        inactive,
+    ) = values
     flag = ("w" if sex == "F" else "") + ("i" if inactive else "")
     return lf.ListRow(
-        fide_id=fide_id, fed_id=fed_id, name=f"{surname}, {given}" if given else surname,
-        fed=fed, sex=sex, title=title if title in FIDE_TITLES else "",
+        fide_id=fide_id,
+        fed_id=fed_id,
+        name=f"{surname}, {given}" if given else surname,
+        fed=fed,
+        sex=sex,
+        title=title if title in FIDE_TITLES else "",
         w_title=title if title in FIDE_TITLES and title.startswith("W") else "",
-        o_title="" if title in FIDE_TITLES else title, rating=rating, change=change,
-        games=games, k=k, birth_year=birth, flag=flag,
+        o_title="" if title in FIDE_TITLES else title,
+        rating=rating,
+        change=change,
+        games=games,
+        k=k,
+        birth_year=birth,
+        flag=flag,
     )
 
 
@@ -80,12 +117,16 @@ def _pieces(*, published_list: PublishedList, fmt: str) -> Iterator[str]:
     if fmt == "csv":
         return lf.render_csv(rows)
     if fmt == "json":
-        meta = {"id": published_list.pk, "system": published_list.system.code,
-                "system_name": published_list.system.name,
-                "list_date": published_list.list_date.isoformat(),
-                "version": published_list.version, "ruleset": published_list.ruleset,
-                "engine_version": published_list.engine_version,
-                "entries": published_list.entry_count}
+        meta = {
+            "id": published_list.pk,
+            "system": published_list.system.code,
+            "system_name": published_list.system.name,
+            "list_date": published_list.list_date.isoformat(),
+            "version": published_list.version,
+            "ruleset": published_list.ruleset,
+            "engine_version": published_list.engine_version,
+            "entries": published_list.entry_count,
+        }
         return lf.render_json(rows, meta=meta)
     if fmt == "txt":
         return lf.render_txt(rows, rating_label=published_list.list_date.strftime("%b%y").upper())
@@ -117,8 +158,10 @@ def list_download(*, published_list: PublishedList, fmt: str) -> bytes | Iterato
     """The rendered list: cached ``bytes`` for small lists, a byte iterator for large ones."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown list format {fmt!r}")
-    size = published_list.entry_count or ListEntry.objects.filter(
-        published_list_id=published_list.pk).count()
+    size = (
+        published_list.entry_count
+        or ListEntry.objects.filter(published_list_id=published_list.pk).count()
+    )
     if size > CACHE_MAX_ENTRIES:
         return _encode(_pieces(published_list=published_list, fmt=fmt))
     key = _cache_key(published_list, fmt)

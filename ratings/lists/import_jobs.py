@@ -17,6 +17,7 @@
 With no broker (the embedded default) Celery runs the task eagerly, right after the request's
 commit, so the job is finished when the page redirects to it. docs/lists.md has the details.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -79,7 +80,7 @@ def _pieces(data: bytes | Iterable[bytes]) -> Iterator[bytes]:
     if isinstance(data, bytes | bytearray | memoryview):
         view = memoryview(data)
         for start in range(0, len(view), CHUNK_BYTES):
-            yield bytes(view[start:start + CHUNK_BYTES])
+            yield bytes(view[start : start + CHUNK_BYTES])
         return
     buf = bytearray()
     for part in data:
@@ -91,8 +92,15 @@ def _pieces(data: bytes | Iterable[bytes]) -> Iterator[bytes]:
         yield bytes(buf)
 
 
-def list_import_request(*, system: RatingSystem, data: bytes | Iterable[bytes], format: str,
-                        filename: str = "", user: Any = None, enqueue: bool = True) -> ListImportJob:
+def list_import_request(
+    *,
+    system: RatingSystem,
+    data: bytes | Iterable[bytes],
+    format: str,
+    filename: str = "",
+    user: Any = None,
+    enqueue: bool = True,
+) -> ListImportJob:
     """Store the file and a queued job; enqueue the import after commit. ``data`` is the
     file's bytes or an iterable of byte strings (an upload's ``chunks()``, so the web process
     never holds the whole file)."""
@@ -102,7 +110,10 @@ def list_import_request(*, system: RatingSystem, data: bytes | Iterable[bytes], 
     limit = max_bytes()
     with transaction.atomic():
         job = ListImportJob.objects.create(
-            system=system, format=fmt, filename=filename[:255], phase=QUEUED,
+            system=system,
+            format=fmt,
+            filename=filename[:255],
+            phase=QUEUED,
             requested_by=user if getattr(user, "is_authenticated", False) else None,
         )
         size = 0
@@ -134,13 +145,17 @@ def requeue_after() -> dt.timedelta:
 def list_import_stalled(*, job: ListImportJob, now: dt.datetime | None = None) -> bool:
     """A job still queued LIST_IMPORT_REQUEUE_MINUTES after it was requested: no worker has
     taken it, and its message may be lost (the broker's data wiped, a queue nobody consumes)."""
-    return job.status == JobStatus.QUEUED and (now or timezone.now()) - job.requested_at >= requeue_after()
+    return (
+        job.status == JobStatus.QUEUED
+        and (now or timezone.now()) - job.requested_at >= requeue_after()
+    )
 
 
 def _file_stored(job_id: int, size: int) -> bool:
     """The job's pieces are all there (without reading them)."""
     found = ListImportChunk.objects.filter(job_id=job_id).aggregate(
-        pieces=Count("pk"), bytes=Sum(Length("data")))
+        pieces=Count("pk"), bytes=Sum(Length("data"))
+    )
     expected_pieces = -(-size // CHUNK_BYTES)
     return found["pieces"] == expected_pieces and (found["bytes"] or 0) == size
 
@@ -156,7 +171,9 @@ def list_import_requeue(*, job: ListImportJob) -> ListImportJob:
         if job.status != JobStatus.QUEUED:
             raise ListImportRefused(gettext("This import is no longer queued."))
         if not list_import_stalled(job=job):
-            raise ListImportRefused(gettext("Wait a little longer: a worker may still take this import."))
+            raise ListImportRefused(
+                gettext("Wait a little longer: a worker may still take this import.")
+            )
         stored = _file_stored(job.pk, job.size)
         if stored:
             ListImportJob.objects.filter(pk=job.pk).update(phase=REQUEUED)
@@ -165,7 +182,9 @@ def list_import_requeue(*, job: ListImportJob) -> ListImportJob:
             _finish_failed(job.pk, error=INCOMPLETE)
     if not stored:  # raised once the failure is committed
         raise ListImportRefused(gettext(INCOMPLETE))
-    log.warning("list import %s: queued since %s, sent to the workers again", job.pk, job.requested_at)
+    log.warning(
+        "list import %s: queued since %s, sent to the workers again", job.pk, job.requested_at
+    )
     job.refresh_from_db()
     return job
 
@@ -176,7 +195,9 @@ def list_import_jobs_prune(*, days: int, now: dt.datetime | None = None) -> int:
     if days < 0:
         raise ValueError("days must not be negative")
     cutoff = (now or timezone.now()) - dt.timedelta(days=days)
-    old = ListImportJob.objects.exclude(status__in=ACTIVE_JOB_STATUSES).filter(finished_at__lt=cutoff)
+    old = ListImportJob.objects.exclude(status__in=ACTIVE_JOB_STATUSES).filter(
+        finished_at__lt=cutoff
+    )
     with transaction.atomic():
         _, per_model = old.delete()  # a finished job has no pieces left; any would go with it
     return per_model.get(ListImportJob._meta.label, 0)
@@ -197,11 +218,15 @@ class _Progress:
     def __call__(self, percent: int, message: str) -> None:
         if connection.in_atomic_block:
             self.side.execute(
-                f"UPDATE {ListImportJob._meta.db_table} SET progress = %s, phase = %s, heartbeat_at = now() "
-                "WHERE id = %s", [percent, message, self.job_id])
+                f"UPDATE {ListImportJob._meta.db_table} SET progress = %s, phase = %s, "
+                "heartbeat_at = now() "
+                "WHERE id = %s",
+                [percent, message, self.job_id],
+            )
         else:
-            ListImportJob.objects.filter(pk=self.job_id).update(progress=percent, phase=message,
-                                                                heartbeat_at=timezone.now())
+            ListImportJob.objects.filter(pk=self.job_id).update(
+                progress=percent, phase=message, heartbeat_at=timezone.now()
+            )
 
     def close(self) -> None:
         self.side.close()
@@ -212,8 +237,12 @@ def _file(job: ListImportJob) -> bytes | None:
     server-side cursor on PostgreSQL): one query for all of them held several copies of the
     file at once."""
     buf = bytearray()
-    pieces = (ListImportChunk.objects.filter(job_id=job.pk).order_by("seq")
-              .values_list("seq", "data").iterator(chunk_size=4))
+    pieces = (
+        ListImportChunk.objects.filter(job_id=job.pk)
+        .order_by("seq")
+        .values_list("seq", "data")
+        .iterator(chunk_size=4)
+    )
     for expected, (seq, piece) in enumerate(pieces):
         if seq != expected:
             return None
@@ -222,16 +251,25 @@ def _file(job: ListImportJob) -> bytes | None:
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
-    return {"line": problem.line, "field": problem.field, "code": problem.code,
-            "template": problem.template, "params": json_ready(dict(problem.params))}
+    return {
+        "line": problem.line,
+        "field": problem.field,
+        "code": problem.code,
+        "template": problem.template,
+        "params": json_ready(dict(problem.params)),
+    }
 
 
-def _finish_failed(job_id: int, *, problems: list[Problem] | None = None, total: int = 0,
-                   error: str = "") -> None:
+def _finish_failed(
+    job_id: int, *, problems: list[Problem] | None = None, total: int = 0, error: str = ""
+) -> None:
     with transaction.atomic():
         ListImportJob.objects.filter(pk=job_id).update(
-            status=JobStatus.FAILED, finished_at=timezone.now(), phase=FAILED,
-            problems=[_problem_json(p) for p in problems or []], problem_total=total,
+            status=JobStatus.FAILED,
+            finished_at=timezone.now(),
+            phase=FAILED,
+            problems=[_problem_json(p) for p in problems or []],
+            problem_total=total,
             error=error[:2000],
         )
         ListImportChunk.objects.filter(job_id=job_id).delete()
@@ -251,8 +289,13 @@ def list_import_run(*, job_id: int) -> ListImportJob:
             _finish_failed(job_id, error=WORKER_LOST)
             return ListImportJob.objects.get(pk=job_id)
         ListImportJob.objects.filter(pk=job_id).update(
-            status=JobStatus.RUNNING, started_at=timezone.now(), attempts=F("attempts") + 1,
-            progress=1, phase=imports.READING, error="", heartbeat_at=timezone.now(),
+            status=JobStatus.RUNNING,
+            started_at=timezone.now(),
+            attempts=F("attempts") + 1,
+            progress=1,
+            phase=imports.READING,
+            error="",
+            heartbeat_at=timezone.now(),
         )
         progress = _Progress(job_id)
         # Beats while the import runs (core.heartbeat); the watchdog reads them.
@@ -263,13 +306,19 @@ def list_import_run(*, job_id: int) -> ListImportJob:
                     _finish_failed(job_id, error=INCOMPLETE)
                     return ListImportJob.objects.get(pk=job_id)
                 with transaction.atomic():
-                    result = imports.list_import(system=job.system, data=data, format=job.format,
-                                                 progress=progress)
+                    result = imports.list_import(
+                        system=job.system, data=data, format=job.format, progress=progress
+                    )
                     ListImportJob.objects.filter(pk=job_id).update(
-                        status=JobStatus.SUCCEEDED, progress=100, phase=DONE,
-                        finished_at=timezone.now(), rows=result.rows,
-                        players_created=result.players_created, players_updated=result.players_updated,
-                        ratings_written=result.ratings_written, method=result.method,
+                        status=JobStatus.SUCCEEDED,
+                        progress=100,
+                        phase=DONE,
+                        finished_at=timezone.now(),
+                        rows=result.rows,
+                        players_created=result.players_created,
+                        players_updated=result.players_updated,
+                        ratings_written=result.ratings_written,
+                        method=result.method,
                     )
                     ListImportChunk.objects.filter(job_id=job_id).delete()
             except imports.ListImportError as exc:
@@ -295,20 +344,31 @@ def list_import_jobs_watch(*, now: dt.datetime | None = None) -> list[int]:
     candidates = list(
         ListImportJob.objects.filter(status=JobStatus.RUNNING)
         .filter(Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale))
-        .values_list("pk", flat=True))
+        .values_list("pk", flat=True)
+    )
     lost: list[int] = []
     for job_id in candidates:
         with transaction.atomic():
-            job = ListImportJob.objects.select_for_update().filter(pk=job_id, status=JobStatus.RUNNING).first()
+            job = (
+                ListImportJob.objects.select_for_update()
+                .filter(pk=job_id, status=JobStatus.RUNNING)
+                .first()
+            )
             if job is None or not locks.advisory_is_free(locks.LIST_IMPORT, job.system_id):
                 continue
             if job.attempts >= MAX_ATTEMPTS:
                 _finish_failed(job.pk, error=WORKER_LOST)
             else:
-                ListImportJob.objects.filter(pk=job.pk).update(status=JobStatus.QUEUED, phase=LOST_REQUEUED)
+                ListImportJob.objects.filter(pk=job.pk).update(
+                    status=JobStatus.QUEUED, phase=LOST_REQUEUED
+                )
                 _enqueue_on_commit(job.pk)
-        log.warning("list import %s: no heartbeat since %s, lock free; %s", job_id, job.heartbeat_at,
-                    "failed" if job.attempts >= MAX_ATTEMPTS else "queued again")
+        log.warning(
+            "list import %s: no heartbeat since %s, lock free; %s",
+            job_id,
+            job.heartbeat_at,
+            "failed" if job.attempts >= MAX_ATTEMPTS else "queued again",
+        )
         lost.append(job_id)
     return lost
 
@@ -317,20 +377,27 @@ def list_import_jobs_watch(*, now: dt.datetime | None = None) -> list[int]:
 
 
 def list_import_jobs_recent(*, limit: int = 20) -> QuerySet[ListImportJob]:
-    return (ListImportJob.objects.select_related("system", "requested_by")
-            .order_by("-requested_at", "-id")[:limit])
+    return ListImportJob.objects.select_related("system", "requested_by").order_by(
+        "-requested_at", "-id"
+    )[:limit]
 
 
 def problem_message(entry: dict[str, Any]) -> str:
     """A stored problem in the reader's language."""
     params = entry.get("params")
-    return stored_message(str(entry.get("template", "")), params if isinstance(params, dict) else {})
+    return stored_message(
+        str(entry.get("template", "")), params if isinstance(params, dict) else {}
+    )
 
 
 def list_import_job_progress(*, job: ListImportJob) -> dict[str, Any]:
     """What the job page polls (translated for the current language)."""
     return {
-        "job": job.pk, "status": job.status, "status_label": job.get_status_display(),
-        "progress": job.progress, "message": gettext(job.phase) if job.phase else "",
-        "done": job.done, "stalled": list_import_stalled(job=job),
+        "job": job.pk,
+        "status": job.status,
+        "status_label": job.get_status_display(),
+        "progress": job.progress,
+        "message": gettext(job.phase) if job.phase else "",
+        "done": job.done,
+        "stalled": list_import_stalled(job=job),
     }

@@ -1,5 +1,6 @@
 """The SQL of a list import: the typed staging table, its checks and the set-based writes
 (ratings.lists.imports runs them in order; docs/lists.md explains each step)."""
+
 from __future__ import annotations
 
 from ratings.lists import formats as lf
@@ -42,12 +43,18 @@ FROM (SELECT row_no, fide_raw, rating_raw, games_raw, k_raw, birth_raw, flag_raw
   CASE WHEN {k_ok} THEN k_raw::int END AS k_n,
   CASE WHEN {birth_ok} THEN birth_raw::int END AS birth_n
   FROM list_fields s OFFSET 0) t""".format(
-    old_titles=OLD_TITLES_SQL, valid_titles=VALID_TITLES_SQL, fide_ok=_digits("fide_raw", 18), rating_ok=_digits("rating_raw", 9),
-    games_ok=_digits("games_raw", 9), k_ok=_digits("k_raw", 9), birth_ok=_digits("birth_raw", 9),
+    old_titles=OLD_TITLES_SQL,
+    valid_titles=VALID_TITLES_SQL,
+    fide_ok=_digits("fide_raw", 18),
+    rating_ok=_digits("rating_raw", 9),
+    games_ok=_digits("games_raw", 9),
+    k_ok=_digits("k_raw", 9),
+    birth_ok=_digits("birth_raw", 9),
 )
 
 # The typed rows with their player and current rating in the system, and what has to change.
-STAGE_SQL = """CREATE TEMP TABLE list_stage ON COMMIT DROP AS
+STAGE_SQL = (
+    """CREATE TEMP TABLE list_stage ON COMMIT DROP AS
 SELECT t.row_no, t.fide_id, t.surname, t.given_name, t.fed, t.sex, t.title, t.rating, t.games,
   t.birth_year, t.kind, t.activity, t.r2400, t.r2200, t.bad, p.id AS player_id, r.id AS rating_id,
   (p.id IS NOT NULL AND ((p.birth_year IS NULL AND t.birth_year IS NOT NULL)
@@ -56,16 +63,22 @@ SELECT t.row_no, t.fide_id, t.surname, t.given_name, t.fed, t.sex, t.title, t.ra
                            IS DISTINCT FROM (t.rating, t.games, t.kind, t.activity)
                          OR (t.r2400 AND NOT r.reached_2400)
                          OR (t.r2200 AND NOT r.reached_2200))) AS changed
-FROM (""" + TYPED + """) t
+FROM ("""
+    + TYPED
+    + """) t
 LEFT JOIN players_player p ON p.fide_id = t.fide_id
 LEFT JOIN ratings_playerrating r ON r.player_id = p.id AND r.system_id = %(system)s"""
+)
 
 # Only when the summary counted a problem: every field of the rows with one, and the
 # duplicate IDs with the row of their first appearance.
-PROBLEMS_SQL = """
+PROBLEMS_SQL = (
+    """
 SELECT row_no, code, fld, value, first, count(*) OVER () FROM (
   SELECT s.row_no, v.code, v.fld, v.value, NULL::int AS first
-  FROM (""" + TYPED + """) s, LATERAL (VALUES
+  FROM ("""
+    + TYPED
+    + """) s, LATERAL (VALUES
     (CASE WHEN fide_raw = '' THEN 'missing_id' WHEN fide_id IS NULL THEN 'bad_number' END,
      'fide_id', fide_raw),
     (CASE WHEN rating_n IS NULL AND rating_raw <> '' THEN 'bad_number'
@@ -86,6 +99,7 @@ SELECT row_no, code, fld, value, first, count(*) OVER () FROM (
   WHERE row_no > first
 ) e ORDER BY row_no, code COLLATE "C" LIMIT %(limit)s
 """
+)
 
 SUMMARY_SQL = """SELECT count(*), count(*) FILTER (WHERE player_id IS NULL),
   count(*) FILTER (WHERE complete), count(*) FILTER (WHERE rating_id IS NULL),
@@ -108,7 +122,8 @@ FROM list_stage s WHERE s.complete AND p.id = s.player_id
 # New players take ids from a block reserved beforehand (first + row - first new row), so the
 # players and their ratings are two plain inserts from the stage: no RETURNING set joined
 # back to 500,000 stage rows.
-INSERT_PLAYERS_SQL = """INSERT INTO players_player (id, fed_id, surname, given_name, sex, birth_year,
+INSERT_PLAYERS_SQL = """INSERT INTO players_player (id, fed_id, surname, given_name, sex,
+    birth_year,
     club, region, federation, title, fide_id, affiliated, name_key, created_at, updated_at)
   SELECT %s + s.row_no - %s, %s || s.fide_id, s.surname, s.given_name, s.sex,
     s.birth_year, '', '', s.fed, s.title, s.fide_id, true, k.name_key, now(), now()
@@ -119,7 +134,8 @@ INSERT_PLAYERS_SQL = """INSERT INTO players_player (id, fed_id, surname, given_n
 INSERT_RATINGS_SQL = """INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind,
   activity, out_of_list, reached_2400, reached_2200, flagged_lists, prior_results, ruleset,
   engine_version, updated_at)
-SELECT COALESCE(s.player_id, %(first)s + s.row_no - %(first_row)s), %(system)s, s.rating, s.games, s.kind,
+SELECT COALESCE(s.player_id, %(first)s + s.row_no - %(first_row)s), %(system)s, s.rating, s.games,
+  s.kind,
   s.activity, false, s.r2400, s.r2200, 0, '[]'::jsonb, %(ruleset)s, %(engine)s, now()
 FROM list_stage s
 WHERE s.rating_id IS NULL"""
@@ -129,5 +145,6 @@ UPDATE_RATINGS_SQL = """UPDATE ratings_playerrating r SET rating = s.rating, gam
   reached_2200 = r.reached_2200 OR s.r2200, ruleset = %(ruleset)s, engine_version = %(engine)s,
   updated_at = now()
 FROM list_stage s WHERE s.changed AND r.id = s.rating_id
-  AND ((r.rating, r.games, r.kind, r.activity) IS DISTINCT FROM (s.rating, s.games, s.kind, s.activity)
+  AND ((r.rating, r.games, r.kind, r.activity)
+       IS DISTINCT FROM (s.rating, s.games, s.kind, s.activity)
        OR (s.r2400 AND NOT r.reached_2400) OR (s.r2200 AND NOT r.reached_2200))"""

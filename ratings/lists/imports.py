@@ -13,6 +13,7 @@ PostgreSQL: COPY into a TEMP staging table, typing and validation in SQL (one ty
 table), then UPDATE … FROM and INSERT … SELECT from it; each step's seconds are logged.
 docs/lists.md has the details.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -55,10 +56,16 @@ WRITING = gettext_noop("Writing players and ratings")
 SAVING = gettext_noop("Saving")
 # After each step of the PostgreSQL path (its StepTimer names): percent done, what comes next.
 _PG_STEPS = {
-    "read + COPY": (35, CHECKING), "staged": (50, CHECKING), "checks": (58, WRITING),
-    "name keys": (62, WRITING), "players completed": (66, WRITING),
-    "players inserted": (78, WRITING), "ratings inserted": (88, SAVING),
-    "indexes rebuilt": (94, SAVING), "ratings updated": (96, SAVING), "commit": (98, SAVING),
+    "read + COPY": (35, CHECKING),
+    "staged": (50, CHECKING),
+    "checks": (58, WRITING),
+    "name keys": (62, WRITING),
+    "players completed": (66, WRITING),
+    "players inserted": (78, WRITING),
+    "ratings inserted": (88, SAVING),
+    "indexes rebuilt": (94, SAVING),
+    "ratings updated": (96, SAVING),
+    "commit": (98, SAVING),
 }
 
 
@@ -119,8 +126,9 @@ def _fail(problems: list[Problem]) -> ListImportError:
     return ListImportError(shown, total=len(ordered))
 
 
-def list_import(*, system: RatingSystem, data: bytes, format: str,
-                progress: Progress | None = None) -> ListImportResult:
+def list_import(
+    *, system: RatingSystem, data: bytes, format: str, progress: Progress | None = None
+) -> ListImportResult:
     fmt = format.lower()
     text = decode_list(data)
     if fmt not in FORMATS:
@@ -135,7 +143,9 @@ def list_import(*, system: RatingSystem, data: bytes, format: str,
         if fmt != "xml":
             raise
         # XML rows are numbered by player; name the line of each player's element instead.
-        raise ListImportError(lf.xml_problems_at_lines(text, exc.problems), total=exc.total) from None
+        raise ListImportError(
+            lf.xml_problems_at_lines(text, exc.problems), total=exc.total
+        ) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,10 +162,32 @@ def list_import(*, system: RatingSystem, data: bytes, format: str,
 #    the missing ratings (one statement), changed ratings updated. The new players' name_key
 #    (players.names.fold) is computed in Python for those rows only (_stage_keys).
 
-_FIELD_COLUMNS = ("row_no", "surname", "given_name", "fide_raw", "fed_raw", "sex_raw",
-                  "title_raw", "rating_raw", "games_raw", "k_raw", "birth_raw", "flag_raw")
-_READ_FIELDS = ("fide_id", "name", "fed", "sex", "title", "rating", "games", "k", "birth_year",
-                "flag")
+_FIELD_COLUMNS = (
+    "row_no",
+    "surname",
+    "given_name",
+    "fide_raw",
+    "fed_raw",
+    "sex_raw",
+    "title_raw",
+    "rating_raw",
+    "games_raw",
+    "k_raw",
+    "birth_raw",
+    "flag_raw",
+)
+_READ_FIELDS = (
+    "fide_id",
+    "name",
+    "fed",
+    "sex",
+    "title",
+    "rating",
+    "games",
+    "k",
+    "birth_year",
+    "flag",
+)
 _ASCII_SEPARATORS = re.compile(r"[\s,.;'`\-]+")
 
 
@@ -202,18 +234,21 @@ def _cut_txt_chunks(block: lf.TxtBlock, size: int = 20_000) -> Iterator[str]:
     others = [where.get(f, slice(0, 0)) for f in _READ_FIELDS if f != "name"]
     name = where["name"]
     for start in range(0, len(block.lines), size):
-        lines = block.lines[start:start + size]
+        lines = block.lines[start : start + size]
         first = block.first_row + start
-        numbers = list(itertools.compress(range(first, first + len(lines)),
-                                          map(str.strip, lines)))  # the non-blank lines
+        numbers = list(
+            itertools.compress(range(first, first + len(lines)), map(str.strip, lines))
+        )  # the non-blank lines
         if len(numbers) < len(lines):
             lines = [lines[n - first] for n in numbers]
         # "Surname, Given" -> (surname, ",", given) -> surname, given, both stripped.
         parts = itertools.chain.from_iterable(
-            map(str.partition, map(operator.itemgetter(name), lines), itertools.repeat(",")))
+            map(str.partition, map(operator.itemgetter(name), lines), itertools.repeat(","))
+        )
         names = map(str.strip, itertools.compress(parts, itertools.cycle((1, 0, 1))))
-        fields = map(str.strip, itertools.chain.from_iterable(
-            map(operator.itemgetter(*others), lines)))
+        fields = map(
+            str.strip, itertools.chain.from_iterable(map(operator.itemgetter(*others), lines))
+        )
         # zip() takes from the same iterator as often as it is repeated: one row per tuple.
         rows = zip(map(str, numbers), names, names, *[fields] * len(others))
         text = "\n".join(map("\t".join, rows))
@@ -223,8 +258,15 @@ def _cut_txt_chunks(block: lf.TxtBlock, size: int = 20_000) -> Iterator[str]:
             yield text + "\n"
 
 
-_DEFAULT_LABELS = {"fide_id": "ID", "rating": "Rating", "games": "Games", "k": "K",
-                   "birth_year": "B-day", "flag": "Flag", "fed": "Fed"}
+_DEFAULT_LABELS = {
+    "fide_id": "ID",
+    "rating": "Rating",
+    "games": "Games",
+    "k": "K",
+    "birth_year": "B-day",
+    "flag": "Flag",
+    "fed": "Fed",
+}
 
 
 def _problems_from(rows: list[tuple], labels: dict[str, str]) -> list[Problem]:
@@ -242,14 +284,15 @@ def _problems_from(rows: list[tuple], labels: dict[str, str]) -> list[Problem]:
     return out
 
 
-def _field_lines(rows: Iterable[tuple[int, list[str]]], names: list[tuple[int, str]]) -> Iterator[str]:
+def _field_lines(
+    rows: Iterable[tuple[int, list[str]]], names: list[tuple[int, str]]
+) -> Iterator[str]:
     """COPY lines of list_fields (names split here); (row, "surname given") go to ``names``."""
     split = lf.split_name
     for row, (fide_id, name, fed, sex, title, rating, games, k, birth, flag) in rows:
         surname, given = split(name)
         names.append((row, f"{surname} {given}"))
-        values = (str(row), surname, given, fide_id, fed, sex, title, rating, games, k, birth,
-                  flag)
+        values = (str(row), surname, given, fide_id, fed, sex, title, rating, games, k, birth, flag)
         line = "\t".join(values)
         if "\\" in line or line.count("\t") != 11 or "\n" in line or "\r" in line:
             line = "\t".join(map(copy_text, values))
@@ -264,8 +307,9 @@ def _key_lines(rows: list[int], keys: list[str]) -> str:
 _ESCAPE_KEY = str.maketrans({"\\": "\\\\"})  # keys hold no tab or newline (fold collapses them)
 
 
-def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
-                       progress: Progress | None = None) -> ListImportResult:
+def _import_postgresql(
+    *, system: RatingSystem, text: str, fmt: str, progress: Progress | None = None
+) -> ListImportResult:
     rate = _rate(system)
     block = lf.read_txt_block(text, rate=rate) if fmt == "txt" else None
     if block is not None and block.problems:
@@ -280,8 +324,13 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
         header_problems, labels, rows = _tuples(text, fmt, rate)
         if header_problems:
             raise _fail(header_problems)
-    limits = {"rmin": lf.RATING_MIN, "rmax": lf.RATING_MAX, "bmin": lf.BIRTH_MIN,
-              "bmax": lf.BIRTH_MAX, "limit": lf.MAX_PROBLEMS}
+    limits = {
+        "rmin": lf.RATING_MIN,
+        "rmax": lf.RATING_MAX,
+        "bmin": lf.BIRTH_MIN,
+        "bmax": lf.BIRTH_MAX,
+        "limit": lf.MAX_PROBLEMS,
+    }
     timer = StepTimer("list import", log, on_step=_step_progress(progress))
     with transaction.atomic(), connection.cursor() as cursor:
         for table in ("list_fields", "list_keys", "list_stage"):
@@ -292,8 +341,10 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
         _room_for_stage_tables(cursor)
         cursor.execute("CREATE TEMP TABLE list_keys (row_no integer, name_key text) ON COMMIT DROP")
         cursor.execute(
-            f"CREATE TEMP TABLE list_fields (row_no integer, {', '.join(c + ' text' for c in _FIELD_COLUMNS[1:])})"
-            " ON COMMIT DROP")
+            "CREATE TEMP TABLE list_fields (row_no integer, "
+            f"{', '.join(c + ' text' for c in _FIELD_COLUMNS[1:])})"
+            " ON COMMIT DROP"
+        )
         copy_sql = f"COPY list_fields ({', '.join(_FIELD_COLUMNS)}) FROM STDIN"
         keys: Future[list[str]] | None = None
         if cut:
@@ -320,16 +371,26 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
         # statement is a hash join or a scan whatever the statistics say (0.2 s saved).
         timer.step("checks")
         params: dict[str, int | str] = {
-            "prefix": FED_ID_PREFIX, "limit": lf.MAX_PROBLEMS, "system": system.pk,
-            "ruleset": system.ruleset, "engine": ENGINE_VERSION}
+            "prefix": FED_ID_PREFIX,
+            "limit": lf.MAX_PROBLEMS,
+            "system": system.pk,
+            "ruleset": system.ruleset,
+            "engine": ENGINE_VERSION,
+        }
         if new:
             # A new player's derived fed_id must be free.
             cursor.execute(sql.FED_ID_TAKEN_SQL, params)
             clashes = cursor.fetchall()
             if clashes:
                 raise ListImportError(_problems_from(clashes, labels))
-            _stage_keys(cursor, block if cut else None, names, new, rows_count,
-                        keys.result() if keys is not None else None)
+            _stage_keys(
+                cursor,
+                block if cut else None,
+                names,
+                new,
+                rows_count,
+                keys.result() if keys is not None else None,
+            )
             timer.step("name keys")
         updated = 0
         if complete:
@@ -340,26 +401,42 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
         if missing:
             # An import that at least doubles the registry (a federation's first list) builds
             # the secondary indexes once after the insert instead of row by row (core.pg.indexes).
-            cursor.execute("SELECT (SELECT count(*) FROM players_player), "
-                           "(SELECT count(*) FROM ratings_playerrating)")
+            cursor.execute(
+                "SELECT (SELECT count(*) FROM players_player), "
+                "(SELECT count(*) FROM ratings_playerrating)"
+            )
             players_before, ratings_before = cursor.fetchone()
-            with secondary_indexes_deferred(cursor, "players_player", defer=worth_deferring(
-                    new_rows=new, existing_rows=players_before)), \
-                    secondary_indexes_deferred(cursor, "ratings_playerrating", defer=worth_deferring(
-                        new_rows=missing, existing_rows=ratings_before)) as deferred:
+            with (
+                secondary_indexes_deferred(
+                    cursor,
+                    "players_player",
+                    defer=worth_deferring(new_rows=new, existing_rows=players_before),
+                ),
+                secondary_indexes_deferred(
+                    cursor,
+                    "ratings_playerrating",
+                    defer=worth_deferring(new_rows=missing, existing_rows=ratings_before),
+                ) as deferred,
+            ):
                 params.update(first=0, first_row=0)
                 if new:
-                    cursor.execute("SELECT min(row_no), max(row_no) FROM list_stage WHERE player_id IS NULL")
+                    cursor.execute(
+                        "SELECT min(row_no), max(row_no) FROM list_stage WHERE player_id IS NULL"
+                    )
                     first_row, last_row = cursor.fetchone()
-                    params.update(first=reserve_ids(cursor, "players_player", last_row - first_row + 1),
-                                  first_row=first_row)
+                    params.update(
+                        first=reserve_ids(cursor, "players_player", last_row - first_row + 1),
+                        first_row=first_row,
+                    )
                     # No insert event per new player: the import job is the record of who
                     # imported which file when (docs/audit.md); a first list creates half a
                     # million players, and the event rows cost it about 3 s. Changes to
                     # existing players (the completion above) are recorded as usual.
                     with pgtrigger.ignore(PLAYER_INSERT_EVENT):
-                        cursor.execute(sql.INSERT_PLAYERS_SQL,
-                                       [params["first"], params["first_row"], params["prefix"]])
+                        cursor.execute(
+                            sql.INSERT_PLAYERS_SQL,
+                            [params["first"], params["first_row"], params["prefix"]],
+                        )
                     timer.step("players inserted")
                 cursor.execute(sql.INSERT_RATINGS_SQL, params)
                 written += cursor.rowcount
@@ -373,8 +450,13 @@ def _import_postgresql(*, system: RatingSystem, text: str, fmt: str,
         for table in ("list_fields", "list_keys", "list_stage"):
             cursor.execute(f"DROP TABLE IF EXISTS {table}")
     timer.step("commit")
-    return ListImportResult(rows=rows_count, players_created=new, players_updated=updated,
-                            ratings_written=written, method="copy")
+    return ListImportResult(
+        rows=rows_count,
+        players_created=new,
+        players_updated=updated,
+        ratings_written=written,
+        method="copy",
+    )
 
 
 def _room_for_stage_tables(cursor: Any) -> None:
@@ -387,6 +469,7 @@ def _room_for_stage_tables(cursor: Any) -> None:
             cursor.execute("SET LOCAL temp_buffers = '256MB'")
     except DatabaseError:
         log.debug("temp_buffers already fixed for this session")
+
 
 def _name_keys(block: lf.TxtBlock) -> list[str]:
     """The name_key of every line of a TXT block (blank lines included). fold() of the raw
@@ -401,16 +484,25 @@ def _likely_new(cursor: Any, block: lf.TxtBlock) -> bool:
     fide = next((slice(a, b) for f, a, b in block.spans if f == "fide_id"), None)
     assert fide is not None  # a block has the header's required columns
     step = max(1, len(block.lines) // 256)
-    ids = [int(v) for v in (line[fide].strip() for line in block.lines[::step])
-           if v.isascii() and v.isdigit() and len(v) <= 18]
+    ids = [
+        int(v)
+        for v in (line[fide].strip() for line in block.lines[::step])
+        if v.isascii() and v.isdigit() and len(v) <= 18
+    ]
     if not ids:
         return False
     cursor.execute("SELECT count(*) FROM players_player WHERE fide_id = ANY(%s)", [ids])
     return cursor.fetchone()[0] < 0.9 * len(ids)
 
 
-def _stage_keys(cursor: Any, block: lf.TxtBlock | None, names: list[tuple[int, str]], new: int,
-                total: int, all_keys: list[str] | None) -> None:
+def _stage_keys(
+    cursor: Any,
+    block: lf.TxtBlock | None,
+    names: list[tuple[int, str]],
+    new: int,
+    total: int,
+    all_keys: list[str] | None,
+) -> None:
     """name_key (players.names.fold) of the new players' rows into list_keys."""
     wanted: list[int] | None = None
     if new < total:

@@ -1,5 +1,6 @@
 """Reads of published lists: a player's history, the latest version, the differences
 between two versions."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,7 +22,9 @@ def player_list_history(*, player_id: int, limit: int = 200) -> QuerySet[ListEnt
     return (
         ListEntry.objects.filter(published_list_id__in=list_ids, player_id=player_id)
         .select_related("published_list", "published_list__system")
-        .order_by("published_list__system__name", "-published_list__list_date", "-published_list__version")[:limit]
+        .order_by(
+            "published_list__system__name", "-published_list__list_date", "-published_list__version"
+        )[:limit]
     )
 
 
@@ -29,9 +32,13 @@ def list_latest_version(*, period: RatingPeriod) -> PublishedList | None:
     return period.lists.order_by("-version").first()
 
 
-def list_diff(*, published: PublishedList, limit: int = 2000) -> tuple[PublishedList | None, list[dict[str, Any]]]:
+def list_diff(
+    *, published: PublishedList, limit: int = 2000
+) -> tuple[PublishedList | None, list[dict[str, Any]]]:
     """Version n against version n-1 of the same period: every player whose entry differs."""
-    previous = PublishedList.objects.filter(period=published.period, version=published.version - 1).first()
+    previous = PublishedList.objects.filter(
+        period=published.period, version=published.version - 1
+    ).first()
     if previous is None:
         return None, []
     sql = """
@@ -50,8 +57,15 @@ def list_diff(*, published: PublishedList, limit: int = 2000) -> tuple[Published
         rows = cursor.fetchall()
     players = Player.objects.in_bulk([r[0] for r in rows])
     out = [
-        {"player": players.get(r[0]), "old_rating": r[1], "new_rating": r[2], "old_status": r[3],
-         "new_status": r[4], "old_change": r[5], "new_change": r[6]}
+        {
+            "player": players.get(r[0]),
+            "old_rating": r[1],
+            "new_rating": r[2],
+            "old_status": r[3],
+            "new_status": r[4],
+            "old_change": r[5],
+            "new_change": r[6],
+        }
         for r in rows
     ]
     return previous, out

@@ -1,4 +1,5 @@
 """Reads of protests."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -13,7 +14,9 @@ def protest_open_until(*, published: PublishedList) -> dt.datetime:
 
 
 def protest_get(*, pk: int) -> Protest:
-    return Protest.objects.select_related("published_list__system", "player", "decided_by").get(pk=pk)
+    return Protest.objects.select_related("published_list__system", "player", "decided_by").get(
+        pk=pk
+    )
 
 
 def protest_list_pending() -> QuerySet[Protest]:

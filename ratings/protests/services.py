@@ -1,6 +1,7 @@
 """Protests against a published list: submitted within the regulation's window, decided by
 an officer; an upheld protest marks the period for recalculation. Who may submit or decide is
 the rules' business (ratings/rules.py): both services refuse (PermissionDenied) without it."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,17 +17,22 @@ from ratings.protests.selectors import protest_open_until
 
 
 def protest_submit(*, published: PublishedList, player: Any, user: Any, text: str) -> Protest:
-    """``player``: the registry player the protest is about, the one linked to ``user``'s account."""
+    """``player``: the registry player the protest is about, the one linked to ``user``'s
+    account."""
     if not user.has_perm("ratings.submit_protest", published):
         raise PermissionDenied
     if player is None or player.user_id != user.pk:
         raise Refused(_("Your account is not linked to a player of the registry."))
     if timezone.now() > protest_open_until(published=published):
-        raise Refused(_("The deadline to protest this list (%(days)s days) has passed.")
-                                 % {"days": published.system.protest_days})
+        raise Refused(
+            _("The deadline to protest this list (%(days)s days) has passed.")
+            % {"days": published.system.protest_days}
+        )
     if not text.strip():
         raise Refused(_("Give the grounds of the protest."))
-    return Protest.objects.create(published_list=published, player=player, submitted_by=user, text=text.strip())
+    return Protest.objects.create(
+        published_list=published, player=player, submitted_by=user, text=text.strip()
+    )
 
 
 def protest_decide(*, protest: Protest, user: Any, upheld: bool, decision: str = "") -> Protest:

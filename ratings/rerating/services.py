@@ -1,5 +1,6 @@
 """Re-rating: a corrected period and every later one are recalculated and republished, in
 order, as a chain of Celery tasks."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,12 +22,18 @@ def rerate_request(*, period: RatingPeriod, user: Any = None) -> list[int]:
     order, as a chain of Celery tasks (each a new list version)."""
     periods = list(
         RatingPeriod.objects.filter(system=period.system, start__gte=period.start)
-        .exclude(status=PeriodStatus.OPEN).order_by("start").values_list("pk", flat=True)
+        .exclude(status=PeriodStatus.OPEN)
+        .order_by("start")
+        .values_list("pk", flat=True)
     )
     if not periods:
         raise Refused(_("Nothing to re-rate."))
-    if CalculationRun.objects.filter(period_id__in=periods, status__in=ACTIVE_JOB_STATUSES).exists():
-        raise Refused(_("A calculation of one of these periods is running; try again when it ends."))
+    if CalculationRun.objects.filter(
+        period_id__in=periods, status__in=ACTIVE_JOB_STATUSES
+    ).exists():
+        raise Refused(
+            _("A calculation of one of these periods is running; try again when it ends.")
+        )
     user_id = getattr(user, "pk", None)
     task_chain_on_commit("ratings.rerate_period", [(pk, user_id) for pk in periods])
     return periods
@@ -41,4 +48,6 @@ def period_rerate(*, period_id: int, user_id: int | None = None) -> PublishedLis
     run.refresh_from_db()
     if run.status != JobStatus.SUCCEEDED:
         raise Refused(_("The re-rating of %(period)s failed.") % {"period": period})
-    return list_publish(period=period, user=user, note=_("Re-rating after a correction of an earlier period."))
+    return list_publish(
+        period=period, user=user, note=_("Re-rating after a correction of an earlier period.")
+    )

@@ -6,6 +6,7 @@ The calculation stores each player's notes as ``{"code", "article", "template", 
 reader's language (``core.messages.stored_message``); a note that does not fit its params
 still renders, and one without a template shows its code: it never raises on a page.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -28,6 +29,10 @@ def note_text(note: Any) -> str:
     article = str(note.get("article") or "")
     text = note.get("template")
     params = note.get("params")
-    message = stored_message(text, params if isinstance(params, Mapping) else {}) if isinstance(text, str) and text else ""
+    message = (
+        stored_message(text, params if isinstance(params, Mapping) else {})
+        if isinstance(text, str) and text
+        else ""
+    )
     message = message or code
     return f"{article} — {message}" if article and message else article or message

@@ -1,6 +1,7 @@
 """List downloads (public, cached, streamed) and the officer-only list import pages: the form
 with the recent imports, and a page per import job (progress, then the counts or the problems).
 The import itself runs on a Celery worker (ratings/import_jobs.py)."""
+
 from __future__ import annotations
 
 from django import forms
@@ -73,14 +74,17 @@ def list_download(request: HttpRequest, pk: int, fmt: str) -> HttpResponse | Str
 
 class ListImportForm(forms.Form):
     system = forms.ModelChoiceField(
-        label=_("Rating system"), queryset=RatingSystem.objects.order_by("name"),
+        label=_("Rating system"),
+        queryset=RatingSystem.objects.order_by("name"),
         help_text=_("The ratings are written to this system."),
     )
     format = forms.ChoiceField(
         label=_("Format"),
-        choices=[("txt", _("FIDE TXT list (columns found from the header line)")),
-                 ("xml", _("FIDE XML list")),
-                 ("csv", _("CSV with a header row"))],
+        choices=[
+            ("txt", _("FIDE TXT list (columns found from the header line)")),
+            ("xml", _("FIDE XML list")),
+            ("csv", _("CSV with a header row")),
+        ],
     )
     file = forms.FileField(label=_("List file"))
 
@@ -101,8 +105,11 @@ def list_import(request: HttpRequest) -> HttpResponse:
             upload = form.cleaned_data["file"]
             try:
                 job = import_jobs.list_import_request(
-                    system=form.cleaned_data["system"], data=upload.chunks(import_jobs.CHUNK_BYTES),
-                    format=form.cleaned_data["format"], filename=upload.name or "", user=request.user,
+                    system=form.cleaned_data["system"],
+                    data=upload.chunks(import_jobs.CHUNK_BYTES),
+                    format=form.cleaned_data["format"],
+                    filename=upload.name or "",
+                    user=request.user,
                 )
             except import_jobs.ListImportRefused as exc:
                 form.add_error("file", str(exc))
@@ -113,22 +120,40 @@ def list_import(request: HttpRequest) -> HttpResponse:
             status = 400
     else:
         form = ListImportForm()
-    return render(request, "ratings/import.html", {
-        "form": form, "jobs": import_jobs.list_import_jobs_recent(),
-    }, status=status)
+    return render(
+        request,
+        "ratings/import.html",
+        {
+            "form": form,
+            "jobs": import_jobs.list_import_jobs_recent(),
+        },
+        status=status,
+    )
 
 
 @require_safe
 @permission_required("ratings.import_list", fn=_job)
 def list_import_job(request: HttpRequest, pk: int) -> HttpResponse:
     job = get_object_or_404(ListImportJob.objects.select_related("system", "requested_by"), pk=pk)
-    problems = [{"line": p.get("line"), "field": p.get("field", ""),
-                 "message": import_jobs.problem_message(p)} for p in job.problems]
-    return render(request, "ratings/import_job.html", {
-        "job": job, "progress": import_jobs.list_import_job_progress(job=job),
-        "problems": problems, "problems_cut": job.problem_total > len(problems),
-        "error": gettext(job.error) if job.error else "",
-    })
+    problems = [
+        {
+            "line": p.get("line"),
+            "field": p.get("field", ""),
+            "message": import_jobs.problem_message(p),
+        }
+        for p in job.problems
+    ]
+    return render(
+        request,
+        "ratings/import_job.html",
+        {
+            "job": job,
+            "progress": import_jobs.list_import_job_progress(job=job),
+            "problems": problems,
+            "problems_cut": job.problem_total > len(problems),
+            "error": gettext(job.error) if job.error else "",
+        },
+    )
 
 
 @require_POST

@@ -1,5 +1,6 @@
 """Public list pages, and the officers' rating-period pages (close, calculate with a progress
 bar, review, publish, re-rate, protests). Thin: every write goes through ratings.services."""
+
 from collections.abc import Callable
 from typing import Any
 
@@ -42,20 +43,32 @@ def system_detail(request: HttpRequest, code: str) -> HttpResponse:
     system = get_object_or_404(RatingSystem, code=code)
     lists = system.lists.order_by("-list_date", "-version")[:60]
     periods = system.periods.order_by("-start")[:12]
-    return render(request, "ratings/system.html", {"system": system, "lists": lists, "periods": periods})
+    return render(
+        request, "ratings/system.html", {"system": system, "lists": lists, "periods": periods}
+    )
 
 
 @permission_required("ratings.browse_lists")
 def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system", "period"), pk=pk)
-    entries = published.entries.select_related("player").order_by("-rating", "player__surname")[:500]
+    entries = published.entries.select_related("player").order_by("-rating", "player__surname")[
+        :500
+    ]
     # Its publication and the protests against it (they refer to the list).
-    events = (history.object_history(obj=published, related=True)
-              if history.history_visible(user=request.user) else None)
-    return render(request, "ratings/list.html", {"list": published, "entries": entries, "history_events": events})
+    events = (
+        history.object_history(obj=published, related=True)
+        if history.history_visible(user=request.user)
+        else None
+    )
+    return render(
+        request,
+        "ratings/list.html",
+        {"list": published, "entries": entries, "history_events": events},
+    )
 
 
-# --------------------------------------------------------------------------- rating periods (officers)
+# ------------------------------------------------------------------- rating periods (officers)
+
 
 def _period(pk: int) -> RatingPeriod:
     return get_object_or_404(RatingPeriod.objects.select_related("system"), pk=pk)
@@ -66,24 +79,38 @@ def period_detail(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = calculation_selectors.run_latest(period=period)
     draft = calculation_selectors.run_draft(period=period)
-    return render(request, "ratings/period.html", {
-        "period": period, "run": run, "draft": draft, "progress": calculation_selectors.run_progress(run=run),
-        "lost_runs": calculation_selectors.runs_lost_recently(period=period, latest=run),
-        "lists": period.lists.order_by("-version"), "publish_form": PublishForm(),
-        "can_publish": draft is not None and draft.published_list_id is None
-        and not (run and run.status in ("queued", "running")),
-        "history_events": history.object_history(obj=period) if history.history_visible(user=request.user)
-        else None,
-    })
+    return render(
+        request,
+        "ratings/period.html",
+        {
+            "period": period,
+            "run": run,
+            "draft": draft,
+            "progress": calculation_selectors.run_progress(run=run),
+            "lost_runs": calculation_selectors.runs_lost_recently(period=period, latest=run),
+            "lists": period.lists.order_by("-version"),
+            "publish_form": PublishForm(),
+            "can_publish": draft is not None
+            and draft.published_list_id is None
+            and not (run and run.status in ("queued", "running")),
+            "history_events": history.object_history(obj=period)
+            if history.history_visible(user=request.user)
+            else None,
+        },
+    )
 
 
 @permission_required("periods.manage_period", fn=_period_object)
 def period_progress(request: HttpRequest, pk: int) -> JsonResponse:
     period = _period(pk)
-    return JsonResponse(calculation_selectors.run_progress(run=calculation_selectors.run_latest(period=period)))
+    return JsonResponse(
+        calculation_selectors.run_progress(run=calculation_selectors.run_latest(period=period))
+    )
 
 
-def _act(request: HttpRequest, pk: int, action: Callable[[RatingPeriod], Any], ok: str) -> HttpResponse:
+def _act(
+    request: HttpRequest, pk: int, action: Callable[[RatingPeriod], Any], ok: str
+) -> HttpResponse:
     period = _period(pk)
     try:
         action(period)
@@ -97,14 +124,20 @@ def _act(request: HttpRequest, pk: int, action: Callable[[RatingPeriod], Any], o
 @require_POST
 @permission_required("periods.manage_period", fn=_period_object)
 def period_close(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, lambda p: period_services.period_close(period=p), _("The period is closed."))
+    return _act(
+        request, pk, lambda p: period_services.period_close(period=p), _("The period is closed.")
+    )
 
 
 @require_POST
 @permission_required("periods.manage_period", fn=_period_object)
 def period_calculate(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, lambda p: runs.calculation_request(period=p, user=request.user),
-                _("The calculation has been queued."))
+    return _act(
+        request,
+        pk,
+        lambda p: runs.calculation_request(period=p, user=request.user),
+        _("The calculation has been queued."),
+    )
 
 
 @require_POST
@@ -118,15 +151,24 @@ def period_publish(request: HttpRequest, pk: int) -> HttpResponse:
     except Refused as exc:
         messages.error(request, str(exc))
         return redirect("ratings:period", pk=period.pk)
-    messages.success(request, _("Version %(v)s of the list is published.") % {"v": published.version})
+    messages.success(
+        request, _("Version %(v)s of the list is published.") % {"v": published.version}
+    )
     return redirect("ratings:list", pk=published.pk)
 
 
 @require_POST
 @permission_required("ratings.publish_list", fn=_period_object)
 def period_rerate(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, lambda p: rerating.rerate_request(period=p, user=request.user),
-                _("Re-rating queued: this period and every later one will be recalculated and republished."))
+    return _act(
+        request,
+        pk,
+        lambda p: rerating.rerate_request(period=p, user=request.user),
+        _(
+            "Re-rating queued: this period and every later one will be recalculated and "
+            "republished."
+        ),
+    )
 
 
 @require_POST
@@ -152,7 +194,9 @@ def review_tournaments(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = _draft_or_404(period, request)
     rows = calculation_selectors.draft_changes_by_tournament(run=run)
-    return render(request, "ratings/review_tournaments.html", {"period": period, "run": run, "rows": rows})
+    return render(
+        request, "ratings/review_tournaments.html", {"period": period, "run": run, "rows": rows}
+    )
 
 
 @permission_required("periods.manage_period", fn=_period_object)
@@ -163,8 +207,11 @@ def review_statuses(request: HttpRequest, pk: int) -> HttpResponse:
     status = request.GET.get("status", "")
     if status:
         qs = qs.filter(status=status)
-    return render(request, "ratings/review_statuses.html",
-                  {"period": period, "run": run, "rows": qs[:2000], "status": status})
+    return render(
+        request,
+        "ratings/review_statuses.html",
+        {"period": period, "run": run, "rows": qs[:2000], "status": status},
+    )
 
 
 @permission_required("periods.manage_period", fn=_period_object)
@@ -181,7 +228,9 @@ def review_player(request: HttpRequest, pk: int, player_id: int) -> HttpResponse
 def list_diff(request: HttpRequest, pk: int) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system", "period"), pk=pk)
     previous, rows = list_selectors.list_diff(published=published)
-    return render(request, "ratings/list_diff.html", {"list": published, "previous": previous, "rows": rows})
+    return render(
+        request, "ratings/list_diff.html", {"list": published, "previous": previous, "rows": rows}
+    )
 
 
 @permission_required("ratings.submit_protest", fn=_list)
@@ -190,29 +239,50 @@ def protest_create(request: HttpRequest, pk: int) -> HttpResponse:
     form = ProtestForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            protest = protests.protest_submit(published=published, player=getattr(request.user, "player", None),
-                                              user=request.user, text=form.cleaned_data["text"])
+            protest = protests.protest_submit(
+                published=published,
+                player=getattr(request.user, "player", None),
+                user=request.user,
+                text=form.cleaned_data["text"],
+            )
         except Refused as exc:
             messages.error(request, str(exc))
         else:
             messages.success(request, _("Your protest has been submitted."))
             return redirect("ratings:protest", pk=protest.pk)
-    return render(request, "ratings/protest_form.html", {
-        "list": published, "form": form, "deadline": protest_selectors.protest_open_until(published=published)})
+    return render(
+        request,
+        "ratings/protest_form.html",
+        {
+            "list": published,
+            "form": form,
+            "deadline": protest_selectors.protest_open_until(published=published),
+        },
+    )
 
 
 @permission_required("ratings.decide_protest")
 def protest_list(request: HttpRequest) -> HttpResponse:
-    events = history.model_history(model=Protest) if history.history_visible(user=request.user) else None
-    return render(request, "ratings/protests.html",
-                  {"protests": protest_selectors.protest_list_pending(), "form": ProtestDecisionForm(),
-                   "history_events": events})
+    events = (
+        history.model_history(model=Protest) if history.history_visible(user=request.user) else None
+    )
+    return render(
+        request,
+        "ratings/protests.html",
+        {
+            "protests": protest_selectors.protest_list_pending(),
+            "form": ProtestDecisionForm(),
+            "history_events": events,
+        },
+    )
 
 
 @permission_required("ratings.view_protest", fn=_protest)
 def protest_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A protest and, once decided, its decision: for the player who submitted it and officers."""
-    return render(request, "ratings/protest.html", {"protest": protest_selectors.protest_get(pk=pk)})
+    return render(
+        request, "ratings/protest.html", {"protest": protest_selectors.protest_get(pk=pk)}
+    )
 
 
 @require_POST
@@ -222,8 +292,12 @@ def protest_decide(request: HttpRequest, pk: int) -> HttpResponse:
     form = ProtestDecisionForm(request.POST)
     if form.is_valid():
         try:
-            protests.protest_decide(protest=protest, user=request.user, upheld=form.cleaned_data["upheld"],
-                                    decision=form.cleaned_data["decision"])
+            protests.protest_decide(
+                protest=protest,
+                user=request.user,
+                upheld=form.cleaned_data["upheld"],
+                decision=form.cleaned_data["decision"],
+            )
         except Refused as exc:
             messages.error(request, str(exc))
         else:

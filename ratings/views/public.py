@@ -1,4 +1,5 @@
 """Public pages that show ratings: the home page and a player's card."""
+
 from __future__ import annotations
 
 from django.db.models import Count
@@ -33,9 +34,13 @@ def player_detail(request: HttpRequest, fed_id: str) -> HttpResponse:
     player = get_object_or_404(Player, fed_id=fed_id)
     ratings = player.ratings.select_related("system").order_by("system__name")
     history = player_list_history(player_id=player.pk)
-    events = (record_history.object_history(obj=player)
-              if record_history.history_visible(user=request.user) else None)
+    events = (
+        record_history.object_history(obj=player)
+        if record_history.history_visible(user=request.user)
+        else None
+    )
     return render(
-        request, "players/detail.html",
+        request,
+        "players/detail.html",
         {"player": player, "ratings": ratings, "history": history, "history_events": events},
     )

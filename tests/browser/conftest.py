@@ -1,6 +1,7 @@
 """Shared browser fixtures: Debian's Chromium driven by Playwright against pytest-django's
 live_server. Tests using them are marked ``@pytest.mark.browser`` and
 ``@pytest.mark.django_db(transaction=True)`` (live_server runs in another thread)."""
+
 from __future__ import annotations
 
 import os
@@ -11,8 +12,14 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-gpu",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """An arbiter's evening, in Debian's Chromium: log in, register, upload a TRF, resolve an
 unknown player, see the tournament validated."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -42,8 +43,9 @@ def test_arbiter_registers_uploads_resolves_and_validates(browser_page, live_ser
     tournament = Tournament.objects.get(name="Obert d'Hivern")
     assert tournament.status == "registered" and not tournament.late_registration
 
-    page.set_input_files("#id_file", files=[{"name": "hivern.trf", "mimeType": "text/plain",
-                                              "buffer": sample_trf()}])
+    page.set_input_files(
+        "#id_file", files=[{"name": "hivern.trf", "mimeType": "text/plain", "buffer": sample_trf()}]
+    )
     page.click("#upload-form button[type=submit]")
     page.wait_for_selector("#matching-summary")
     assert "3 matched, 0 ambiguous, 1 new." in page.inner_text("#matching-summary")

@@ -4,6 +4,7 @@ while the page is open (the poll sees it stalled), the button runs it; a failed 
 Tasks run eagerly in the live server (tests/conftest.py), so the re-queued job is imported
 during the POST.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -24,8 +25,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_stuck_job_is_requeued_from_its_page(browser_page, live_server, login) -> None:
     make_user("officer", role=RATING_OFFICER)
-    job = list_import_request(system=make_system(), data=GOOD_TXT, format="txt", filename="one.txt",
-                              enqueue=False)  # its message lost
+    job = list_import_request(
+        system=make_system(), data=GOOD_TXT, format="txt", filename="one.txt", enqueue=False
+    )  # its message lost
     page = browser_page
     login(page, "officer")
     page.goto(live_server.url + reverse("ratings:list_import_job", args=[job.pk]))
@@ -33,7 +35,9 @@ def test_a_stuck_job_is_requeued_from_its_page(browser_page, live_server, login)
     assert "Waiting for a worker for 0" in page.locator("#job-waiting").inner_text()
     assert page.locator("#requeue").count() == 0
     # It has waited long enough: the page, still open, reloads with the button.
-    ListImportJob.objects.filter(pk=job.pk).update(requested_at=timezone.now() - dt.timedelta(minutes=16))
+    ListImportJob.objects.filter(pk=job.pk).update(
+        requested_at=timezone.now() - dt.timedelta(minutes=16)
+    )
     page.locator("#requeue").wait_for()
     assert "16" in page.locator("#job-waiting").inner_text()
     page.click("#requeue")
@@ -46,7 +50,9 @@ def test_a_stuck_job_is_requeued_from_its_page(browser_page, live_server, login)
 
 def test_a_failed_job_shows_no_progress_bar(browser_page, live_server, login) -> None:
     make_user("officer", role=RATING_OFFICER)
-    job = list_import_request(system=make_system(), data=BAD_TXT.encode(), format="txt", filename="bad.txt")
+    job = list_import_request(
+        system=make_system(), data=BAD_TXT.encode(), format="txt", filename="bad.txt"
+    )
     assert ListImportJob.objects.get(pk=job.pk).status == "failed"
     page = browser_page
     login(page, "officer")

@@ -4,6 +4,7 @@ downloads the CSV, in a real browser (Chromium through Playwright).
 With PostgreSQL and Redis the calculation runs in a real Celery worker (with a short pause in
 the write so the progress bar has something to show); otherwise eagerly in the server.
 """
+
 from __future__ import annotations
 
 import time
@@ -17,7 +18,6 @@ from tests.factories import build, make_user
 from tests.workers import redis_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
 
 
 @pytest.fixture
@@ -64,7 +64,10 @@ def test_officer_closes_calculates_reviews_publishes_and_downloads(
     table = page.locator("#calculation").inner_text()
     assert "2100" in table and "0.36" in table and "12.80" in table
     # The K decision as a sentence (ratings_notes), not the engine's raw template.
-    assert page.locator("#notes li[data-code='k']").inner_text() == "fide-2024 8.3.3 — K = 20: rating below 2400"
+    assert (
+        page.locator("#notes li[data-code='k']").inner_text()
+        == "fide-2024 8.3.3 — K = 20: rating below 2400"
+    )
     page.goto(live_server.url + reverse("ratings:period", args=[period.pk]))
     page.click("#publish")
     published = PublishedList.objects.get(period=period)

@@ -1,4 +1,5 @@
 """Celery beat's schedule (CELERY_BEAT_SCHEDULE) and the nightly pruning task it sends."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -28,7 +29,11 @@ def _settings_value(expression: str, **env: str) -> subprocess.CompletedProcess[
     code = f"import django; django.setup(); from django.conf import settings; print(({expression}))"
     base = {k: v for k, v in os.environ.items() if k != "LIST_IMPORT_KEEP_DAYS"}
     return subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1", **env},
     )
 
@@ -52,8 +57,10 @@ def test_the_schedule_prunes_import_jobs_nightly_with_the_configured_days() -> N
 
 
 def test_keep_days_defaults_to_180_and_is_read_from_the_environment() -> None:
-    expression = ("settings.LIST_IMPORT_KEEP_DAYS, "
-                  "settings.CELERY_BEAT_SCHEDULE['prune-list-import-jobs']['kwargs']")
+    expression = (
+        "settings.LIST_IMPORT_KEEP_DAYS, "
+        "settings.CELERY_BEAT_SCHEDULE['prune-list-import-jobs']['kwargs']"
+    )
     default = _settings_value(expression)
     assert default.returncode == 0, default.stderr
     assert default.stdout.strip() == "(180, {'days': 180})"
@@ -65,7 +72,10 @@ def test_keep_days_defaults_to_180_and_is_read_from_the_environment() -> None:
 def test_a_bad_keep_days_stops_start_up_with_one_line_naming_it(value: str) -> None:
     base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "LIST_IMPORT_KEEP_DAYS"}}
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
         timeout=60,
         env={**base, "DEBUG": "1", "LIST_IMPORT_KEEP_DAYS": value},
     )

@@ -1,5 +1,6 @@
 """In CI the suite must run on the real services, never quietly on a private PostgreSQL or on
 eager tasks (config/embedded_db.py refuses to start one when CI=true; this checks it did not)."""
+
 import os
 
 import pytest
@@ -9,7 +10,9 @@ import config.settings as configured
 from config import embedded_db
 
 
-@pytest.mark.skipif(os.environ.get("CI") != "true", reason="only CI insists on PostgreSQL and Redis")
+@pytest.mark.skipif(
+    os.environ.get("CI") != "true", reason="only CI insists on PostgreSQL and Redis"
+)
 def test_ci_runs_on_postgresql_and_redis() -> None:
     assert connection.vendor == "postgresql"
     assert not embedded_db.started_here()

@@ -1,4 +1,5 @@
 """docker-compose.yml cannot be run here (no Docker engine); check what it names exists."""
+
 from __future__ import annotations
 
 import importlib

@@ -4,6 +4,7 @@ Each server runs in a child process, as in `make run`: the child that starts or 
 it when it exits last; a child killed with SIGKILL leaves it running, and the next child joins
 it and stops it. A postmaster.pid naming a process that is not our server is cleared.
 """
+
 from __future__ import annotations
 
 import os
@@ -46,8 +47,13 @@ def servers(pgdata: Path) -> list[psutil.Process]:
 
 
 def child(pgdata: Path, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", CHILD, str(pgdata), *extra], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(pgdata), *extra],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def finished(process: subprocess.Popen[str]) -> str:
@@ -89,7 +95,9 @@ def test_start_reuse_stop_and_recovery_after_a_killed_run(tmp_path: Path) -> Non
     assert not servers(pgdata)
 
     # A postmaster.pid left by a crash whose pid now belongs to another process (this one).
-    (pgdata / "postmaster.pid").write_text(f"{os.getpid()}\n{pgdata}\n0\n5432\n{pgdata}\n\n\nready\n")
+    (pgdata / "postmaster.pid").write_text(
+        f"{os.getpid()}\n{pgdata}\n0\n5432\n{pgdata}\n\n\nready\n"
+    )
     finished(child(pgdata))
     assert not servers(pgdata)
 

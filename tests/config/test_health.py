@@ -1,5 +1,6 @@
 """/healthz and /healthz/web (config/health.py, django-health-check): which checks run in which
 mode, the JSON answer, and a failing check turning the page into an error."""
+
 from __future__ import annotations
 
 import os
@@ -21,7 +22,6 @@ WORKER = "WorkerPing()"
 # The broker the tests may use: the one CI (or the developer) configured, if it is Redis.
 _env_broker = os.environ.get("CELERY_BROKER_URL", "")
 BROKER = _env_broker if _env_broker.startswith("redis://") else "redis://127.0.0.1:6379/8"
-
 
 
 needs_redis = pytest.mark.skipif(not redis_up(), reason="Redis is not reachable on 127.0.0.1:6379")

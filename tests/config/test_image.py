@@ -1,6 +1,7 @@
 """The production image, checked without a Docker engine (none here): the Dockerfile read
 instruction by instruction, .dockerignore matched as Docker matches it, and the Dockerfile's own
 dependency and collectstatic commands run on a copy of the build context."""
+
 from __future__ import annotations
 
 import os
@@ -58,7 +59,7 @@ def test_the_processes_run_as_an_unprivileged_user() -> None:
     last_user = steps[users[-1]][1]
     assert last_user.split(":")[0] not in {"root", "0"}, last_user
     # Nothing runs as root after it, and no RUN follows (they would need root anyway).
-    assert all(keyword != "RUN" for keyword, _ in steps[users[-1]:])
+    assert all(keyword != "RUN" for keyword, _ in steps[users[-1] :])
     # The user is created in the image.
     name = last_user.split(":")[0]
     assert any("useradd" in run and re.search(rf"\b{re.escape(name)}\s*$", run) for run in runs())
@@ -79,8 +80,9 @@ def test_collectstatic_runs_with_the_production_storage_and_no_secret_is_kept() 
 def test_messages_are_committed_so_the_image_needs_no_gettext() -> None:
     """The Dockerfile does not compile messages: that is right only while the .mo files are in
     the repository (tests/project/test_translations.py checks that they match the .po files)."""
-    tracked = subprocess.run(["git", "ls-files", "locale"], cwd=ROOT, capture_output=True,
-                             text=True)
+    tracked = subprocess.run(
+        ["git", "ls-files", "locale"], cwd=ROOT, capture_output=True, text=True
+    )
     if tracked.returncode != 0:
         pytest.skip("not a git checkout")
     mo = {Path(p) for p in tracked.stdout.split() if p.endswith(".mo")}
@@ -94,8 +96,9 @@ def test_the_dependency_step_installs_exactly_pyproject_dependencies(tmp_path: P
     words = shlex.split(step)
     code = words[words.index("-c") + 1]
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                            text=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     expected = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     assert result.stdout.splitlines() == expected
@@ -107,8 +110,9 @@ def test_the_dependency_step_installs_exactly_pyproject_dependencies(tmp_path: P
 
 def ignore_patterns() -> list[str]:
     lines = (ROOT / ".dockerignore").read_text().splitlines()
-    patterns = [line.strip() for line in lines
-                if line.strip() and not line.lstrip().startswith("#")]
+    patterns = [
+        line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")
+    ]
     # The matcher below covers what the file uses; an exception (!) would need more.
     assert not any(p.startswith("!") for p in patterns)
     return patterns
@@ -130,7 +134,7 @@ def _pattern_regex(pattern: str) -> re.Pattern[str]:
             out, i = out + "[^/]", i + 1
         elif pattern[i] == "[":
             end = pattern.index("]", i)
-            out, i = out + pattern[i:end + 1], end + 1
+            out, i = out + pattern[i : end + 1], end + 1
         else:
             out, i = out + re.escape(pattern[i]), i + 1
     return re.compile(out)
@@ -153,15 +157,32 @@ def test_the_matcher_follows_docker() -> None:
     assert not ignored("config/settings.py", ["**/*.py[cod]"])
 
 
-@pytest.mark.parametrize("path", [
-    ".git/HEAD", ".venv/bin/python", ".env", ".env.production", ".pgdata/PG_VERSION",
-    ".celery/beat-schedule", "celerybeat-schedule.db", "db.sqlite3", "media/upload.txt",
-    "staticfiles/staticfiles.json", "node_modules/left-pad/index.js", ".pytest_cache/v/x",
-    ".mypy_cache/3.11/x.json", ".ruff_cache/x", ".hypothesis/examples/x",
-    "ratings/__pycache__/tasks.cpython-311.pyc", "config/settings.pyc",
-    "rating_office.egg-info/PKG-INFO",
-    "tests/config/test_health.py", "test-artifacts/page.png", "bench/bench_import.py",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".git/HEAD",
+        ".venv/bin/python",
+        ".env",
+        ".env.production",
+        ".pgdata/PG_VERSION",
+        ".celery/beat-schedule",
+        "celerybeat-schedule.db",
+        "db.sqlite3",
+        "media/upload.txt",
+        "staticfiles/staticfiles.json",
+        "node_modules/left-pad/index.js",
+        ".pytest_cache/v/x",
+        ".mypy_cache/3.11/x.json",
+        ".ruff_cache/x",
+        ".hypothesis/examples/x",
+        "ratings/__pycache__/tasks.cpython-311.pyc",
+        "config/settings.pyc",
+        "rating_office.egg-info/PKG-INFO",
+        "tests/config/test_health.py",
+        "test-artifacts/page.png",
+        "bench/bench_import.py",
+    ],
+)
 def test_local_state_and_secrets_stay_out_of_the_build_context(path: str) -> None:
     assert ignored(path, ignore_patterns()), path
 
@@ -206,10 +227,13 @@ def test_collectstatic_as_the_dockerfile_runs_it_writes_the_manifest(tmp_path: P
     step = next(run for run in runs() if "collectstatic" in run)
     env = {
         "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",  # `python`: this venv's
-        "PYTHONPATH": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1", "HOME": str(tmp_path),
+        "PYTHONPATH": str(tmp_path),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HOME": str(tmp_path),
     }
-    result = subprocess.run(["sh", "-c", step], cwd=tmp_path, env=env, capture_output=True,
-                            text=True, timeout=300)
+    result = subprocess.run(
+        ["sh", "-c", step], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     manifest = (tmp_path / "staticfiles" / "staticfiles.json").read_text()
     assert '"css/site.css"' in manifest and '"admin/css/base.css"' in manifest

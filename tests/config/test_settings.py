@@ -1,4 +1,5 @@
 """Settings come from the environment; bad values stop start-up with one line naming them."""
+
 from __future__ import annotations
 
 import os
@@ -20,12 +21,30 @@ PRODUCTION_ENV = {
 
 
 def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if k not in {
-        "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL",
-        "SECURE_SSL_REDIRECT", "SECURE_COOKIES", "TIME_ZONE", "DJANGO_SETTINGS_MODULE"}}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DEBUG",
+            "SECRET_KEY",
+            "ALLOWED_HOSTS",
+            "DATABASE_URL",
+            "CELERY_BROKER_URL",
+            "CACHE_URL",
+            "SECURE_SSL_REDIRECT",
+            "SECURE_COOKIES",
+            "TIME_ZONE",
+            "DJANGO_SETTINGS_MODULE",
+        }
+    }
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**base, **env},
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -71,11 +90,23 @@ def test_without_database_url_only_the_database_is_refused_in_one_line() -> None
     with one line naming it, while commands that need no database (the Docker build's
     collectstatic) still run."""
     env = {**without("DATABASE_URL"), "DEBUG": "1"}
-    checked = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env,
-                             capture_output=True, text=True, timeout=120)
+    checked = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    migrated = subprocess.run([sys.executable, "manage.py", "migrate"], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=120)
+    migrated = subprocess.run(
+        [sys.executable, "manage.py", "migrate"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert migrated.returncode == 2, migrated.stdout + migrated.stderr
     lines = migrated.stderr.strip().splitlines()
     assert len(lines) == 1 and "DATABASE_URL is not set" in lines[0], migrated.stderr
@@ -84,43 +115,82 @@ def test_without_database_url_only_the_database_is_refused_in_one_line() -> None
 
 def test_a_socket_folder_in_the_url_is_decoded() -> None:
     """The private server of `make run`/`make test` listens on a Unix socket in .pgdata/."""
-    code = ("import django; django.setup(); from django.conf import settings as s; "
-            "d = s.DATABASES['default']; print(d['ENGINE'], d['HOST'], d['PORT'], d['NAME'])")
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "d = s.DATABASES['default']; print(d['ENGINE'], d['HOST'], d['PORT'], d['NAME'])"
+    )
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
-        env={**without("DATABASE_URL"), "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1",
-             "DATABASE_URL": "postgres://postgres@%2Fsrv%2Fro%2F.pgdata:5432/rating_office"},
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={
+            **without("DATABASE_URL"),
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DEBUG": "1",
+            "DATABASE_URL": "postgres://postgres@%2Fsrv%2Fro%2F.pgdata:5432/rating_office",
+        },
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.db.backends.postgresql", "/srv/ro/.pgdata", "5432", "rating_office"]
+        "django.db.backends.postgresql",
+        "/srv/ro/.pgdata",
+        "5432",
+        "rating_office",
+    ]
 
 
 def test_no_broker_is_eager_and_filesystem_is_the_local_queue() -> None:
     """Tests and manage.py run tasks in-process; `make run` sets filesystem:// for its worker."""
-    code = ("import django; django.setup(); from django.conf import settings as s; "
-            "print(s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL, "
-            "s.CELERY_BROKER_TRANSPORT_OPTIONS.get('data_folder_in', '-'), s.TIME_ZONE)")
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL, "
+        "s.CELERY_BROKER_TRANSPORT_OPTIONS.get('data_folder_in', '-'), s.TIME_ZONE)"
+    )
 
     def settings_with(**env: str) -> list[str]:
         result = subprocess.run(
-            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
-            env={**without("CELERY_BROKER_URL", "TIME_ZONE"),
-                 "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1", **env},
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={
+                **without("CELERY_BROKER_URL", "TIME_ZONE"),
+                "DJANGO_SETTINGS_MODULE": "config.settings",
+                "DEBUG": "1",
+                **env,
+            },
         )
         assert result.returncode == 0, result.stderr
         return result.stdout.split()
 
     assert settings_with() == ["True", "memory://", "-", "Europe/Madrid"]
     assert settings_with(CELERY_BROKER_URL="filesystem://") == [
-        "False", "filesystem://", str(ROOT / ".celery" / "queue"), "Europe/Madrid"]
+        "False",
+        "filesystem://",
+        str(ROOT / ".celery" / "queue"),
+        "Europe/Madrid",
+    ]
 
 
 def test_a_broker_url_turns_eager_mode_off() -> None:
-    code = "import django; django.setup(); from django.conf import settings as s; print(s.CELERY_TASK_ALWAYS_EAGER)"
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.CELERY_TASK_ALWAYS_EAGER)"
+    )
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1",
-             "CELERY_BROKER_URL": "redis://127.0.0.1:6379/9"},
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DEBUG": "1",
+            "CELERY_BROKER_URL": "redis://127.0.0.1:6379/9",
+        },
     )
     assert result.stdout.strip() == "False", result.stderr

@@ -2,6 +2,7 @@
 
 PostgreSQL only: the events are written by triggers.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -29,7 +30,9 @@ from tournaments.models import Game, Tournament
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif("connection.vendor != 'postgresql'", reason="history is written by PostgreSQL triggers"),
+    pytest.mark.skipif(
+        "connection.vendor != 'postgresql'", reason="history is written by PostgreSQL triggers"
+    ),
 ]
 
 
@@ -52,16 +55,21 @@ def test_closing_a_period_through_the_web_records_the_officer(client) -> None:
     assert (insert.pgh_label, update.pgh_label) == ("insert", "update")
     assert update.status == PeriodStatus.CLOSED
     assert insert.pgh_context_id is None  # created by the test itself, outside any request
-    assert context_of(update) == {"user": officer.pk, "url": reverse("ratings:period_close", args=[period.pk])}
+    assert context_of(update) == {
+        "user": officer.pk,
+        "url": reverse("ratings:period_close", args=[period.pk]),
+    }
     # The officer's page shows it: when, who, what changed (old → new).
     page = client.get(reverse("ratings:period", args=[period.pk])).content.decode()
-    section = page[page.index('id="change-history"'):]
+    section = page[page.index('id="change-history"') :]
     assert officer.username in section and "Open → Closed" in section
 
 
 def test_approving_a_late_registration_records_the_officer(client) -> None:
     officer = make_user(role=roles.RATING_OFFICER)
-    tournament = make_tournament(make_system(), make_user(role=roles.ARBITER), late_registration=True)
+    tournament = make_tournament(
+        make_system(), make_user(role=roles.ARBITER), late_registration=True
+    )
     client.force_login(officer)
     client.post(reverse("tournaments:approve", args=[tournament.pk]))
     update = events(Tournament, tournament)[-1]
@@ -70,7 +78,8 @@ def test_approving_a_late_registration_records_the_officer(client) -> None:
     [shown] = [e for e in object_history(obj=tournament) if e.action == "changed"]
     assert shown.user == officer.username
     assert {(c.field, c.old, c.new) for c in shown.changes} >= {
-        ("late registration approved by", "—", officer.username)}
+        ("late registration approved by", "—", officer.username)
+    }
 
 
 def test_officers_see_the_history_sections_players_and_the_public_do_not(client) -> None:
@@ -80,17 +89,21 @@ def test_officers_see_the_history_sections_players_and_the_public_do_not(client)
     player = make_player()
     tournament = make_tournament(system, arbiter)
     published = make_published_list(period, [player])
-    Protest.objects.create(published_list=published, player=player, submitted_by=arbiter, text="Wrong game")
-    pages = [reverse("tournaments:detail", args=[tournament.pk]),
-             reverse("players:detail", args=[player.fed_id]),
-             reverse("ratings:list", args=[published.pk])]
+    Protest.objects.create(
+        published_list=published, player=player, submitted_by=arbiter, text="Wrong game"
+    )
+    pages = [
+        reverse("tournaments:detail", args=[tournament.pk]),
+        reverse("players:detail", args=[player.fed_id]),
+        reverse("ratings:list", args=[published.pk]),
+    ]
     officer_only = [reverse("ratings:period", args=[period.pk]), reverse("ratings:protests")]
     client.force_login(make_user(role=roles.RATING_OFFICER))
     for url in pages + officer_only:
         page = client.get(url)
         assert page.status_code == 200 and b'id="change-history"' in page.content, url
     on_list = client.get(reverse("ratings:list", args=[published.pk])).content.decode()
-    assert "protest" in on_list[on_list.index('id="change-history"'):]  # the list's protests too
+    assert "protest" in on_list[on_list.index('id="change-history"') :]  # the list's protests too
     client.force_login(make_user(role=roles.PLAYER))
     for url in pages:
         page = client.get(url)
@@ -105,8 +118,10 @@ def test_bulk_update_is_one_statement_with_one_event_per_row() -> None:
     user = make_user()
     with history_context(user=user.pk, url="/test"):
         with connection.cursor() as cursor:
-            cursor.execute("UPDATE players_player SET club = 'Casino' WHERE id = ANY(%s)",
-                           [[p.pk for p in players]])
+            cursor.execute(
+                "UPDATE players_player SET club = 'Casino' WHERE id = ANY(%s)",
+                [[p.pk for p in players]],
+            )
     updates = Player.pgh_event_model.objects.filter(pgh_label="update")  # type: ignore[attr-defined]  # set by @pghistory.track
     assert sorted(updates.values_list("pgh_obj_id", flat=True)) == sorted(p.pk for p in players)
     assert {e.club for e in updates} == {"Casino"}
@@ -130,7 +145,11 @@ def test_a_report_rewrite_records_no_game_events_but_a_correction_does(client, s
     with history_context(user=officer.pk):
         Game.objects.filter(pk=game.pk).update(result="0-1", white_score=0, black_score=1)
     [correction] = Game.pgh_event_model.objects.all()  # type: ignore[attr-defined]  # set by @pghistory.track
-    assert (correction.pgh_label, correction.pgh_obj_id, correction.result) == ("update", game.pk, "0-1")
+    assert (correction.pgh_label, correction.pgh_obj_id, correction.result) == (
+        "update",
+        game.pk,
+        "0-1",
+    )
     shown = object_history(obj=t, related=True)
     assert [e.user for e in shown if e.what.startswith("game")] == [officer.username]
     assert {e.what.split()[0] for e in shown} >= {"tournament", "report", "game"}
@@ -143,7 +162,9 @@ def test_published_lists_record_their_insert_and_protests_their_decision() -> No
     player = make_player()
     officer = make_user(role=roles.RATING_OFFICER)
     published = make_published_list(period, [player])
-    protest = Protest.objects.create(published_list=published, player=player, submitted_by=make_user(), text="x")
+    protest = Protest.objects.create(
+        published_list=published, player=player, submitted_by=make_user(), text="x"
+    )
     with history_context(user=officer.pk):
         Protest.objects.filter(pk=protest.pk).update(status="rejected", decided_by=officer)
         corrected = make_published_list(period, [player], version=2)
@@ -153,7 +174,9 @@ def test_published_lists_record_their_insert_and_protests_their_decision() -> No
     assert insert.version == 2 and context_of(insert)["user"] == officer.pk
     latest = model_history(model=Protest)
     assert [(e.action, e.user) for e in latest] == [("changed", officer.username), ("created", "")]
-    assert ("status", "Submitted", "Rejected") in {(c.field, c.old, c.new) for c in latest[0].changes}
+    assert ("status", "Submitted", "Rejected") in {
+        (c.field, c.old, c.new) for c in latest[0].changes
+    }
 
 
 def test_event_tables_are_append_only() -> None:

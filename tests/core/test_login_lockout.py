@@ -2,6 +2,7 @@
 one user name from one address, even the right password is refused with a translated message
 on the site's login page (the admin's login too); an officer's reset lets him in; the lockout
 is logged."""
+
 from __future__ import annotations
 
 import logging

@@ -1,4 +1,5 @@
 """The COPY text encoder: PostgreSQL's text format, written by hand from its documentation."""
+
 import datetime as dt
 
 from core.pg.copy import copy_text

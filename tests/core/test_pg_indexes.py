@@ -1,4 +1,5 @@
 """core.pg.indexes: secondary indexes dropped for a bulk load and rebuilt exactly as they were."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,9 +13,14 @@ pytestmark = [
     pytest.mark.django_db,
 ]
 
-INDEXES = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'players_player' ORDER BY indexname"
-UNIQUES = ("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
-           "WHERE conrelid = 'players_player'::regclass AND contype = 'u' ORDER BY conname")
+INDEXES = (
+    "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'players_player' ORDER BY "
+    "indexname"
+)
+UNIQUES = (
+    "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+    "WHERE conrelid = 'players_player'::regclass AND contype = 'u' ORDER BY conname"
+)
 
 
 def _catalogue() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -27,9 +33,11 @@ def _catalogue() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
 
 def _insert(cursor, fed_ids: list[str]) -> None:
     cursor.execute(
-        "INSERT INTO players_player (fed_id, surname, given_name, sex, club, region, federation, title, "
+        "INSERT INTO players_player (fed_id, surname, given_name, sex, club, region, federation, "
+        "title, "
         "affiliated, name_key, created_at, updated_at) "
-        "SELECT f, 'Bulk', 'Row', 'M', '', '', 'ESP', '', true, 'bulk row', now(), now() FROM unnest(%s::text[]) f",
+        "SELECT f, 'Bulk', 'Row', 'M', '', '', 'ESP', '', true, 'bulk row', now(), now() FROM "
+        "unnest(%s::text[]) f",
         [fed_ids],
     )
 

@@ -1,5 +1,6 @@
 """The named permissions (core/rules.py and each app's rules.py) against the roles' groups, the
 queries that list the same objects, the services that enforce them and the names the code uses."""
+
 from __future__ import annotations
 
 import re
@@ -77,13 +78,24 @@ def office():
         "ratings.view_protest": [protest],
         "ratings.decide_protest": [None, protest],
     }
-    return {"users": users, "objects": objects, "mine": mine, "rated": rated, "theirs": theirs,
-            "protest": protest, "published": published, "players": players}
+    return {
+        "users": users,
+        "objects": objects,
+        "mine": mine,
+        "rated": rated,
+        "theirs": theirs,
+        "protest": protest,
+        "published": published,
+        "players": players,
+    }
 
 
 def test_every_rule_is_listed_here() -> None:
-    ours = {name for name in rules.permissions.permissions
-            if name.split(".")[0] in {"core", "players", "periods", "tournaments", "ratings"}}
+    ours = {
+        name
+        for name in rules.permissions.permissions
+        if name.split(".")[0] in {"core", "players", "periods", "tournaments", "ratings"}
+    }
     assert ours == set(MODEL_PERMISSION) | PUBLIC
 
 
@@ -102,12 +114,15 @@ def test_no_rule_gives_a_role_more_than_its_groups_model_permissions(office) -> 
 
 def test_the_rules_by_role(office) -> None:
     u, mine, rated, theirs = office["users"], office["mine"], office["rated"], office["theirs"]
-    assert [u["arbiter"].has_perm("tournaments.manage_tournament", t) for t in (mine, rated, theirs)] == [
-        True, True, False]
-    assert [u["arbiter"].has_perm("tournaments.submit_report", t) for t in (mine, rated, theirs)] == [
-        True, False, False]
-    assert [u["officer"].has_perm("tournaments.submit_report", t) for t in (mine, rated, theirs)] == [
-        True, True, True]
+    assert [
+        u["arbiter"].has_perm("tournaments.manage_tournament", t) for t in (mine, rated, theirs)
+    ] == [True, True, False]
+    assert [
+        u["arbiter"].has_perm("tournaments.submit_report", t) for t in (mine, rated, theirs)
+    ] == [True, False, False]
+    assert [
+        u["officer"].has_perm("tournaments.submit_report", t) for t in (mine, rated, theirs)
+    ] == [True, True, True]
     assert not u["arbiter"].has_perm("tournaments.approve_registration", mine)
     protest, published = office["protest"], office["published"]
     assert u["player"].has_perm("ratings.view_protest", protest)
@@ -135,26 +150,45 @@ def test_services_refuse_through_the_rules(office) -> None:
     with pytest.raises(PermissionDenied):
         tournament_services.tournament_approve_late(tournament=office["mine"], officer=u["arbiter"])
     with pytest.raises(tournament_services.ReportLocked):
-        tournament_services.report_upload(tournament=office["rated"], user=u["arbiter"], data=b"x", filename="r.csv")
+        tournament_services.report_upload(
+            tournament=office["rated"], user=u["arbiter"], data=b"x", filename="r.csv"
+        )
     with pytest.raises(PermissionDenied):
-        tournament_services.report_upload(tournament=office["theirs"], user=u["arbiter"], data=b"x",
-                                          filename="r.csv")
+        tournament_services.report_upload(
+            tournament=office["theirs"], user=u["arbiter"], data=b"x", filename="r.csv"
+        )
     with pytest.raises(PermissionDenied):
         protests.protest_decide(protest=office["protest"], user=u["player"], upheld=True)
     with pytest.raises(PermissionDenied):
-        protests.protest_submit(published=office["published"], player=None, user=u["arbiter"], text="x")
+        protests.protest_submit(
+            published=office["published"], player=None, user=u["arbiter"], text="x"
+        )
     office["protest"].refresh_from_db()
     assert office["protest"].status == "submitted"
 
 
 #: permission_required("…"), has_perm("…") and {% has_perm "…" %}, in code and templates.
-PERMISSION_NAME = re.compile(r"""(?:permission_required|has_perm)\(?\s*["']([a-z_]+\.[a-z_]+)["']""")
+PERMISSION_NAME = re.compile(
+    r"""(?:permission_required|has_perm)\(?\s*["']([a-z_]+\.[a-z_]+)["']"""
+)
 
 
 def test_every_permission_the_code_names_is_registered() -> None:
     base = Path(settings.BASE_DIR)
-    files = [p for folder in ("core", "players", "periods", "tournaments", "ratings", "templates", "config")
-             for p in (base / folder).rglob("*") if p.suffix in (".py", ".html")]
+    files = [
+        p
+        for folder in (
+            "core",
+            "players",
+            "periods",
+            "tournaments",
+            "ratings",
+            "templates",
+            "config",
+        )
+        for p in (base / folder).rglob("*")
+        if p.suffix in (".py", ".html")
+    ]
     named = {m for p in files for m in PERMISSION_NAME.findall(p.read_text(encoding="utf-8"))}
     assert len(named) > 10
     assert {n for n in named if not rules.perm_exists(n)} == set()

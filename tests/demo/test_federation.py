@@ -1,4 +1,5 @@
 """The demo federation command and the synthetic-federation generator."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -27,12 +28,17 @@ def test_demo_federation_players_systems_users_lists_and_tournaments() -> None:
     _demo()
     assert Player.objects.count() >= 2000
     # Accented names in each language (fixed names, independent of the random draw).
-    for surname, given in (("Núñez Martínez", "José Mª"), ("Puig i Vilaró", "Núria"),
-                           ("Gonçalves da Conceição", "João")):
+    for surname, given in (
+        ("Núñez Martínez", "José Mª"),
+        ("Puig i Vilaró", "Núria"),
+        ("Gonçalves da Conceição", "João"),
+    ):
         p = Player.objects.get(surname=surname, given_name=given)
         assert p.name_key == full_name_key(surname, given)
     for needle in ("ñ", "ç", "à", "ò", "ã", "í"):
-        assert Player.objects.filter(Q(surname__contains=needle) | Q(given_name__contains=needle)).exists(), needle
+        assert Player.objects.filter(
+            Q(surname__contains=needle) | Q(given_name__contains=needle)
+        ).exists(), needle
     assert Player.objects.filter(federation="POR").exists()
     assert not Player.objects.filter(name_key="").exists()
     women = Player.objects.filter(sex="F").count() / Player.objects.count()
@@ -40,7 +46,10 @@ def test_demo_federation_players_systems_users_lists_and_tournaments() -> None:
     assert Player.objects.exclude(title="").exists()
 
     assert dict(RatingSystem.objects.values_list("code", "ruleset")) == {
-        "std": "fide-2024", "fce-rapid": "fce", "cnxc": "cnxc-2000"}
+        "std": "fide-2024",
+        "fce-rapid": "fce",
+        "cnxc": "cnxc-2000",
+    }
     assert RatingSystem.objects.get(code="cnxc").cycle == "semestral"
 
     users = get_user_model().objects
@@ -64,7 +73,9 @@ def test_demo_federation_players_systems_users_lists_and_tournaments() -> None:
 
     open_std = RatingPeriod.objects.get(system__code="std", status=PeriodStatus.OPEN)
     tournaments = Tournament.objects.filter(period=open_std)
-    assert {"registered", "report_received", "validated"} <= set(tournaments.values_list("status", flat=True))
+    assert {"registered", "report_received", "validated"} <= set(
+        tournaments.values_list("status", flat=True)
+    )
     assert {"swiss", "round_robin"} <= set(tournaments.values_list("system", flat=True))
     games = Game.objects.filter(tournament__period=open_std)
     assert games.filter(kind="played").count() > 100
@@ -77,17 +88,25 @@ def test_demo_federation_players_systems_users_lists_and_tournaments() -> None:
         assert g.black_score is not None
         assert g.white_score + g.black_score == 1
     for tp in TournamentPlayer.objects.filter(tournament__period=open_std):
-        scored = sum(g.white_score for g in tp.white_games.all()) + sum(g.black_score for g in tp.black_games.all())  # type: ignore[misc, operator]  # a black game has a black score
+        scored = sum(g.white_score for g in tp.white_games.all()) + sum(
+            g.black_score  # type: ignore[misc, operator]  # a black score is set
+            for g in tp.black_games.all()
+        )
         assert tp.declared_points == scored, tp
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("today", [
-    dt.date(2026, 11, 15),  # a 30-day month: fide-2024 closes on the 28th (list 1 Dec minus 3 days, 7.1.3)
-    dt.date(2026, 11, 30),  # after that closing date
-    dt.date(2027, 2, 10),  # February: closes on the 26th
-    dt.date(2026, 12, 31),  # a 31-day month: closes on the 29th
-])
+@pytest.mark.parametrize(
+    "today",
+    [
+        dt.date(
+            2026, 11, 15
+        ),  # a 30-day month: fide-2024 closes on the 28th (list 1 Dec minus 3 days, 7.1.3)
+        dt.date(2026, 11, 30),  # after that closing date
+        dt.date(2027, 2, 10),  # February: closes on the 26th
+        dt.date(2026, 12, 31),  # a 31-day month: closes on the 29th
+    ],
+)
 def test_demo_tournaments_are_in_the_period_the_assignment_rules_give(today: dt.date) -> None:
     """Each demo tournament is in the period ratings.selectors.period_for_tournament gives it
     (the rules a real registration and report follow), and that is the open standard period:
@@ -100,7 +119,9 @@ def test_demo_tournaments_are_in_the_period_the_assignment_rules_give(today: dt.
     demo_federation_create(players=150, seed=5, today=today)
     open_std = RatingPeriod.objects.get(system__code="std", status=PeriodStatus.OPEN)
     assert open_std.start == today.replace(day=1)
-    closing = {11: dt.date(2026, 11, 28), 2: dt.date(2027, 2, 26), 12: dt.date(2026, 12, 29)}[today.month]
+    closing = {11: dt.date(2026, 11, 28), 2: dt.date(2027, 2, 26), 12: dt.date(2026, 12, 29)}[
+        today.month
+    ]
     assert open_std.closing_date == closing
     tournaments = list(Tournament.objects.filter(rating_system__code="std"))
     assert len(tournaments) == 5 and {t.period_id for t in tournaments} == {open_std.pk}
@@ -108,8 +129,13 @@ def test_demo_tournaments_are_in_the_period_the_assignment_rules_give(today: dt.
         received = timezone.localdate(t.report_received_at) if t.report_received_at else None
         assert t.end_date <= closing, t.name
         assert received is None or received <= min(today, closing), t.name
-        assignment = period_for_tournament(tournament=t, received_on=received or min(today, closing))
-        assert (assignment.period, assignment.late) == (open_std, False), (t.name, assignment.reason)
+        assignment = period_for_tournament(
+            tournament=t, received_on=received or min(today, closing)
+        )
+        assert (assignment.period, assignment.late) == (open_std, False), (
+            t.name,
+            assignment.reason,
+        )
     galicia = Tournament.objects.get(name="Open de Galicia")
     assert galicia.status == "registered" and galicia.report_received_at is None
 
@@ -117,19 +143,37 @@ def test_demo_tournaments_are_in_the_period_the_assignment_rules_give(today: dt.
 @pytest.mark.django_db
 def test_demo_federation_twice_does_not_duplicate() -> None:
     _demo()
-    counts = (Player.objects.count(), PublishedList.objects.count(), Game.objects.count(),
-              get_user_model().objects.count())
+    counts = (
+        Player.objects.count(),
+        PublishedList.objects.count(),
+        Game.objects.count(),
+        get_user_model().objects.count(),
+    )
     out = _demo()
     assert "already present" in out
-    assert counts == (Player.objects.count(), PublishedList.objects.count(), Game.objects.count(),
-                      get_user_model().objects.count())
+    assert counts == (
+        Player.objects.count(),
+        PublishedList.objects.count(),
+        Game.objects.count(),
+        get_user_model().objects.count(),
+    )
 
 
 @pytest.mark.django_db
 def test_generate_federation_exact_counts() -> None:
     out = StringIO()
-    call_command("generate_federation", "--players", "2000", "--games", "1500", "--seed", "2",
-                 "--system-code", "synth-test", stdout=out)
+    call_command(
+        "generate_federation",
+        "--players",
+        "2000",
+        "--games",
+        "1500",
+        "--seed",
+        "2",
+        "--system-code",
+        "synth-test",
+        stdout=out,
+    )
     system = RatingSystem.objects.get(code="synth-test")
     assert system.ruleset == "fide-2024"
     assert Player.objects.count() == 2000
@@ -148,8 +192,11 @@ def test_generate_federation_exact_counts() -> None:
     # The engine's 7.2.2 a cut-off for the period that ended the day before, worked by hand:
     # the same day one year earlier.
     day_before = first_start - dt.timedelta(days=1)
-    cutoff = dt.date(day_before.year - 1, day_before.month, min(day_before.day, 28) if day_before.month == 2
-                     else day_before.day)
+    cutoff = dt.date(
+        day_before.year - 1,
+        day_before.month,
+        min(day_before.day, 28) if day_before.month == 2 else day_before.day,
+    )
     rated = PlayerRating.objects.filter(system=system, rating__isnull=False)
     assert rated.filter(last_game_date__lte=cutoff).exists()
     assert not rated.filter(last_game_date__lte=cutoff).exclude(activity="inactive").exists()

@@ -1,4 +1,5 @@
 """Period cycles and the assignment of tournaments to periods."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -16,20 +17,73 @@ pytestmark = pytest.mark.django_db
 D = dt.date
 
 
-@pytest.mark.parametrize(("ruleset", "cycle", "day", "want"), [
-    # fide-2024 7.1.3: the closing date is 3 days before the list (1 March -> 26 February).
-    ("fide-2024", "monthly", D(2026, 2, 14), (D(2026, 2, 1), D(2026, 2, 28), D(2026, 2, 26), D(2026, 3, 1))),
-    ("fide-2024", "monthly", D(2026, 11, 30), (D(2026, 11, 1), D(2026, 11, 30), D(2026, 11, 28), D(2026, 12, 1))),
-    ("fide-2024", "monthly", D(2028, 2, 1), (D(2028, 2, 1), D(2028, 2, 29), D(2028, 2, 27), D(2028, 3, 1))),
-    ("fce", "monthly", D(2026, 12, 31), (D(2026, 12, 1), D(2026, 12, 31), D(2026, 12, 31), D(2027, 1, 1))),
-    ("fide-2000", "quarterly", D(2026, 5, 3), (D(2026, 4, 1), D(2026, 6, 30), D(2026, 6, 30), D(2026, 7, 1))),
-    ("fide-2000", "monthly", D(2026, 5, 3), (D(2026, 5, 1), D(2026, 5, 31), D(2026, 5, 31), D(2026, 6, 1))),
-    # feda-1996: closing dates 30 November and 31 May; lists of 1 January and 1 July.
-    ("feda-1996", "semestral", D(2026, 1, 10), (D(2025, 12, 1), D(2026, 5, 31), D(2026, 5, 31), D(2026, 7, 1))),
-    ("feda-1996", "semestral", D(2026, 12, 2), (D(2026, 12, 1), D(2027, 5, 31), D(2027, 5, 31), D(2027, 7, 1))),
-    ("feda-1996", "semestral", D(2026, 11, 30), (D(2026, 6, 1), D(2026, 11, 30), D(2026, 11, 30), D(2027, 1, 1))),
-    ("cnxc-2000", "semestral", D(2026, 7, 1), (D(2026, 7, 1), D(2026, 12, 31), D(2026, 12, 31), D(2027, 1, 1))),
-])
+@pytest.mark.parametrize(
+    ("ruleset", "cycle", "day", "want"),
+    [
+        # fide-2024 7.1.3: the closing date is 3 days before the list (1 March -> 26 February).
+        (
+            "fide-2024",
+            "monthly",
+            D(2026, 2, 14),
+            (D(2026, 2, 1), D(2026, 2, 28), D(2026, 2, 26), D(2026, 3, 1)),
+        ),
+        (
+            "fide-2024",
+            "monthly",
+            D(2026, 11, 30),
+            (D(2026, 11, 1), D(2026, 11, 30), D(2026, 11, 28), D(2026, 12, 1)),
+        ),
+        (
+            "fide-2024",
+            "monthly",
+            D(2028, 2, 1),
+            (D(2028, 2, 1), D(2028, 2, 29), D(2028, 2, 27), D(2028, 3, 1)),
+        ),
+        (
+            "fce",
+            "monthly",
+            D(2026, 12, 31),
+            (D(2026, 12, 1), D(2026, 12, 31), D(2026, 12, 31), D(2027, 1, 1)),
+        ),
+        (
+            "fide-2000",
+            "quarterly",
+            D(2026, 5, 3),
+            (D(2026, 4, 1), D(2026, 6, 30), D(2026, 6, 30), D(2026, 7, 1)),
+        ),
+        (
+            "fide-2000",
+            "monthly",
+            D(2026, 5, 3),
+            (D(2026, 5, 1), D(2026, 5, 31), D(2026, 5, 31), D(2026, 6, 1)),
+        ),
+        # feda-1996: closing dates 30 November and 31 May; lists of 1 January and 1 July.
+        (
+            "feda-1996",
+            "semestral",
+            D(2026, 1, 10),
+            (D(2025, 12, 1), D(2026, 5, 31), D(2026, 5, 31), D(2026, 7, 1)),
+        ),
+        (
+            "feda-1996",
+            "semestral",
+            D(2026, 12, 2),
+            (D(2026, 12, 1), D(2027, 5, 31), D(2027, 5, 31), D(2027, 7, 1)),
+        ),
+        (
+            "feda-1996",
+            "semestral",
+            D(2026, 11, 30),
+            (D(2026, 6, 1), D(2026, 11, 30), D(2026, 11, 30), D(2027, 1, 1)),
+        ),
+        (
+            "cnxc-2000",
+            "semestral",
+            D(2026, 7, 1),
+            (D(2026, 7, 1), D(2026, 12, 31), D(2026, 12, 31), D(2027, 1, 1)),
+        ),
+    ],
+)
 def test_period_dates_follow_each_cycle(ruleset, cycle, day, want) -> None:
     system = make_system(ruleset=ruleset, cycle=cycle)
     got = period_selectors.period_dates(system=system, day=day)
@@ -56,12 +110,17 @@ def test_tournament_assignment_on_time_late_and_too_late() -> None:
     late = period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 29))
     assert late.period == dec and late.late
     period_services.period_close(period=nov)
-    assert period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 27)).period == dec
+    assert (
+        period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 11, 27)).period
+        == dec
+    )
     # In time for the third list (1 February 2027), whose period is not open yet.
     waiting = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 2))
     assert waiting.period is None and waiting.late and "not open yet" in waiting.reason
     refused = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 30))
-    assert refused.period is None and "Too late" in refused.reason and "2027-01-29" in refused.reason
+    assert (
+        refused.period is None and "Too late" in refused.reason and "2027-01-29" in refused.reason
+    )
     with pytest.raises(Refused):
         tournament_services.tournament_assign_period(tournament=t, received_on=D(2027, 1, 30))
     tournament_services.tournament_assign_period(tournament=t, received_on=D(2026, 12, 2))
@@ -94,9 +153,9 @@ def test_a_late_report_goes_to_the_second_or_third_list_and_after_the_third_is_r
     t = make_tournament(system, make_user(), start_date=D(2026, 11, 16), end_date=D(2026, 11, 20))
     for received, want in [
         (D(2026, 11, 28), (nov, False)),  # by its own list's closing date
-        (D(2026, 11, 29), (dec, True)),   # before the second list's closing date
+        (D(2026, 11, 29), (dec, True)),  # before the second list's closing date
         (D(2026, 12, 29), (dec, True)),
-        (D(2026, 12, 30), (jan, True)),   # before the third list's closing date
+        (D(2026, 12, 30), (jan, True)),  # before the third list's closing date
         (D(2027, 1, 29), (jan, True)),
     ]:
         got = period_selectors.period_for_tournament(tournament=t, received_on=received)
@@ -116,7 +175,9 @@ def test_a_late_report_goes_to_the_second_or_third_list_and_after_the_third_is_r
     assert closed.period is None and "closed" in closed.reason and "Too late" not in closed.reason
 
 
-def test_month_end_allowance_sends_a_report_after_the_closing_date_to_the_next_list_not_late() -> None:
+def test_month_end_allowance_sends_a_report_after_the_closing_date_to_the_next_list_not_late() -> (
+    None
+):
     system = make_system()
     nov, dec, jan, feb = _months(system, D(2026, 11, 5), 4)
     # 27 November: 3 days left in a 30-day month; its own lists are 1 December (it ends by
@@ -167,18 +228,23 @@ def test_outside_the_allowance_a_report_after_the_closing_date_is_late() -> None
     later = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 4))
     assert (later.period, later.late) == (jan, True)
     refused = period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 30))
-    assert refused.period is None and "Too late" in refused.reason and "2027-01-29" in refused.reason
+    assert (
+        refused.period is None and "Too late" in refused.reason and "2027-01-29" in refused.reason
+    )
 
 
-@pytest.mark.parametrize(("end", "late"), [
-    (D(2026, 11, 25), False),  # 26–30 November left: exactly five days
-    (D(2026, 11, 24), True),   # six days
-    (D(2026, 11, 30), False),  # the last day of the month
-    (D(2026, 12, 26), False),  # 31-day month: 27–31 December, five days
-    (D(2026, 12, 25), True),
-    (D(2027, 2, 23), False),   # February 2027 (28 days): 24–28, five days
-    (D(2027, 2, 22), True),
-])
+@pytest.mark.parametrize(
+    ("end", "late"),
+    [
+        (D(2026, 11, 25), False),  # 26–30 November left: exactly five days
+        (D(2026, 11, 24), True),  # six days
+        (D(2026, 11, 30), False),  # the last day of the month
+        (D(2026, 12, 26), False),  # 31-day month: 27–31 December, five days
+        (D(2026, 12, 25), True),
+        (D(2027, 2, 23), False),  # February 2027 (28 days): 24–28, five days
+        (D(2027, 2, 22), True),
+    ],
+)
 def test_month_end_allowance_boundary(end, late) -> None:
     system = make_system()
     own, nxt, _after = _three_months(system, end)
@@ -195,7 +261,10 @@ def test_no_month_end_allowance_in_other_regulations(ruleset, cycle) -> None:
     t = make_tournament(system, make_user(), start_date=D(2026, 11, 23), end_date=D(2026, 11, 27))
     got = period_selectors.period_for_tournament(tournament=t, received_on=D(2026, 12, 3))
     assert (got.period, got.late) == (dec, True)
-    assert period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 4)).period is None
+    assert (
+        period_selectors.period_for_tournament(tournament=t, received_on=D(2027, 1, 4)).period
+        is None
+    )
 
 
 # --------------------------------------------------------------------------- check = assignment
@@ -234,8 +303,15 @@ def _fide_2024_expected(end: dt.date, received: dt.date) -> tuple[dt.date, bool]
 def _facts(ruleset: str, cycle: str, end: dt.date):
     from tournaments.checks import TournamentFacts
 
-    return TournamentFacts(ruleset=ruleset, cycle=cycle, rate_of_play="standard", pairing_system="swiss",
-                           start_date=end - dt.timedelta(days=4), end_date=end, minutes_for_60_moves=120.0)
+    return TournamentFacts(
+        ruleset=ruleset,
+        cycle=cycle,
+        rate_of_play="standard",
+        pairing_system="swiss",
+        start_date=end - dt.timedelta(days=4),
+        end_date=end,
+        minutes_for_60_moves=120.0,
+    )
 
 
 def _too_late(problems) -> bool:
@@ -267,7 +343,9 @@ def test_fide_2024_check_and_assignment_agree_with_9_1_over_a_range_of_dates() -
         for days in range(0, 131):
             received = end + dt.timedelta(days=days)
             want = _fide_2024_expected(end, received)
-            got = period_selectors.period_for_tournament(tournament=tournament, received_on=received)
+            got = period_selectors.period_for_tournament(
+                tournament=tournament, received_on=received
+            )
             too_late = _too_late(deadline_checks(facts, received_on=received))
             assert too_late == (got.period is None) == (want is None), (end, received, got, want)
             if want is None:
@@ -280,18 +358,23 @@ def test_fide_2024_check_and_assignment_agree_with_9_1_over_a_range_of_dates() -
     assert all(seen.values()), seen  # every case met
 
 
-@pytest.mark.parametrize(("ruleset", "cycle", "closings"), [
-    # feda-1996 8.13: closing dates 30 November and 31 May; 8.13a: later -> the next list;
-    # 10.14: more than one period late is refused.
-    ("feda-1996", "semestral", [(5, 31), (11, 30)]),
-    # fide-2000: quarters (9.11); monthly (9.4, 9.43: end of month); fce: monthly lists (9.1);
-    # cnxc-2000 4.1: competitions finished by 30 June / 31 December. One late list.
-    ("fide-2000", "quarterly", [(3, 31), (6, 30), (9, 30), (12, 31)]),
-    ("fide-2000", "monthly", None),
-    ("fce", "monthly", None),
-    ("cnxc-2000", "semestral", [(6, 30), (12, 31)]),
-])
-def test_other_regulations_check_and_assignment_agree_on_one_late_list(ruleset, cycle, closings) -> None:
+@pytest.mark.parametrize(
+    ("ruleset", "cycle", "closings"),
+    [
+        # feda-1996 8.13: closing dates 30 November and 31 May; 8.13a: later -> the next list;
+        # 10.14: more than one period late is refused.
+        ("feda-1996", "semestral", [(5, 31), (11, 30)]),
+        # fide-2000: quarters (9.11); monthly (9.4, 9.43: end of month); fce: monthly lists (9.1);
+        # cnxc-2000 4.1: competitions finished by 30 June / 31 December. One late list.
+        ("fide-2000", "quarterly", [(3, 31), (6, 30), (9, 30), (12, 31)]),
+        ("fide-2000", "monthly", None),
+        ("fce", "monthly", None),
+        ("cnxc-2000", "semestral", [(6, 30), (12, 31)]),
+    ],
+)
+def test_other_regulations_check_and_assignment_agree_on_one_late_list(
+    ruleset, cycle, closings
+) -> None:
     from types import SimpleNamespace
 
     from tournaments.checks import deadline_checks
@@ -299,23 +382,34 @@ def test_other_regulations_check_and_assignment_agree_on_one_late_list(ruleset, 
     def closing_dates():
         for year in range(2026, 2030):
             if closings is None:  # the last day of every month
-                yield from (_add_months(D(year, m, 1), 1) - dt.timedelta(days=1) for m in range(1, 13))
+                yield from (
+                    _add_months(D(year, m, 1), 1) - dt.timedelta(days=1) for m in range(1, 13)
+                )
             else:
                 yield from (D(year, m, d) for m, d in closings)
 
     all_closings = sorted(closing_dates())
     system = make_system(ruleset=ruleset, cycle=cycle)
     _open_all(system, D(2026, 1, 1), D(2029, 1, 1))
-    for end in [D(2026, 6, 1) + dt.timedelta(days=i) for i in range(0, 550, 11)] + [D(2026, 11, 30), D(2026, 12, 1)]:
+    for end in [D(2026, 6, 1) + dt.timedelta(days=i) for i in range(0, 550, 11)] + [
+        D(2026, 11, 30),
+        D(2026, 12, 1),
+    ]:
         own_closing = next(c for c in all_closings if c >= end)
         next_closing = next(c for c in all_closings if c > own_closing)
         tournament = SimpleNamespace(rating_system=system, end_date=end, report_received_at=None)
         facts = _facts(ruleset, cycle, end)
-        boundaries = [own_closing, own_closing + dt.timedelta(days=1), next_closing,
-                      next_closing + dt.timedelta(days=1)]
+        boundaries = [
+            own_closing,
+            own_closing + dt.timedelta(days=1),
+            next_closing,
+            next_closing + dt.timedelta(days=1),
+        ]
         sampled = [end + dt.timedelta(days=i) for i in range(0, 420, 9)]
         for received in sorted(set(boundaries + sampled)):
-            got = period_selectors.period_for_tournament(tournament=tournament, received_on=received)
+            got = period_selectors.period_for_tournament(
+                tournament=tournament, received_on=received
+            )
             too_late = _too_late(deadline_checks(facts, received_on=received))
             refused = received > next_closing
             assert too_late == (got.period is None) == refused, (end, received, got)
@@ -347,8 +441,12 @@ def test_migration_0009_moves_only_old_default_closing_dates_of_open_fide_2024_p
     fide = make_system(ruleset="fide-2024")
     old_default = make_period(fide, dt.date(2026, 11, 1), closing_date=dt.date(2026, 11, 30))
     by_hand = make_period(fide, dt.date(2026, 12, 1), closing_date=dt.date(2026, 12, 20))
-    published = make_period(fide, dt.date(2026, 10, 1), closing_date=dt.date(2026, 10, 31), status="published")
-    fce = make_period(make_system(ruleset="fce"), dt.date(2026, 11, 1), closing_date=dt.date(2026, 11, 30))
+    published = make_period(
+        fide, dt.date(2026, 10, 1), closing_date=dt.date(2026, 10, 31), status="published"
+    )
+    fce = make_period(
+        make_system(ruleset="fce"), dt.date(2026, 11, 1), closing_date=dt.date(2026, 11, 30)
+    )
     # The models as they were at that migration (RatingPeriod still in the ratings app).
     apps = MigrationLoader(connection).project_state(("ratings", "0009_rated_since")).apps
     migration.fide_2024_closing_dates(apps, None)

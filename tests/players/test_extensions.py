@@ -1,4 +1,5 @@
 """The extensions players/migrations/0005 creates are there and work on the test database."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """Player search (players.selectors.player_search): names in any order, with or without
 accents or commas, initials, parts of names, exact IDs, ranking, pages, the trigram index."""
+
 from __future__ import annotations
 
 import random
@@ -22,28 +23,50 @@ def raul() -> Player:
     make_player(surname="García López", given_name="Ana")
     make_player(surname="Gómez Ruiz", given_name="Raúl")
     make_player(surname="Martínez", given_name="Rosa")
-    return make_player(surname="García Núñez", given_name="Raúl", fed_id="ESP-12345", fide_id=2212345)
+    return make_player(
+        surname="García Núñez", given_name="Raúl", fed_id="ESP-12345", fide_id=2212345
+    )
 
 
 def found(query: str) -> list[str]:
     return [p.fed_id for p in player_search(query=query, page=1, per_page=50).players]
 
 
-@pytest.mark.parametrize("query", [
-    "Raúl García", "Raul Garcia", "Garcia, Raul", "garcia raul", "GARCÍA, R.", "Garcia, R.",
-    "R. García", "garc raú", "nunez", "Núñez García", "garcia nunez raul", "g n r",
-])
-def test_name_in_any_order_with_or_without_accents_commas_or_initials(raul: Player, query: str) -> None:
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Raúl García",
+        "Raul Garcia",
+        "Garcia, Raul",
+        "garcia raul",
+        "GARCÍA, R.",
+        "Garcia, R.",
+        "R. García",
+        "garc raú",
+        "nunez",
+        "Núñez García",
+        "garcia nunez raul",
+        "g n r",
+    ],
+)
+def test_name_in_any_order_with_or_without_accents_commas_or_initials(
+    raul: Player, query: str
+) -> None:
     assert raul.fed_id in found(query)
 
 
-@pytest.mark.parametrize(("query", "absent"), [
-    ("Raúl García", "Gómez Ruiz"),       # every word must match: Gómez Ruiz has no García
-    ("Garcia, R.", "García López"),      # the initial R does not start Ana
-    ("Garcia, A.", "García Núñez"),
-])
+@pytest.mark.parametrize(
+    ("query", "absent"),
+    [
+        ("Raúl García", "Gómez Ruiz"),  # every word must match: Gómez Ruiz has no García
+        ("Garcia, R.", "García López"),  # the initial R does not start Ana
+        ("Garcia, A.", "García Núñez"),
+    ],
+)
 def test_every_word_must_match(raul: Player, query: str, absent: str) -> None:
-    assert absent not in [p.surname for p in player_search(query=query, page=1, per_page=50).players]
+    assert absent not in [
+        p.surname for p in player_search(query=query, page=1, per_page=50).players
+    ]
 
 
 def test_nothing_found_renders_a_hint(client, raul: Player) -> None:
@@ -77,8 +100,8 @@ def test_ids_are_found_exactly(raul: Player) -> None:
         result = player_search(query=query, page=1, per_page=50)
         assert [p.pk for p in result.players] == [raul.pk], query
         assert result.kind == "id" and result.total == 1
-    assert found("22123") == ["22123"]          # a federation ID made of digits
-    assert found("9") == ["22123"]              # FIDE ID 9, not every ID containing a 9
+    assert found("22123") == ["22123"]  # a federation ID made of digits
+    assert found("9") == ["22123"]  # FIDE ID 9, not every ID containing a 9
     assert found("221234") == []
 
 
@@ -92,8 +115,11 @@ def test_pages() -> None:
     last = player_search(query="puig joan", page=3, per_page=10)
     assert len(last.players) == 3 and not last.has_next and last.previous_page == 2
     assert (last.start_index, last.end_index) == (21, 23)
-    pages = [p.pk for page in (1, 2, 3)
-             for p in player_search(query="puig joan", page=page, per_page=10).players]
+    pages = [
+        p.pk
+        for page in (1, 2, 3)
+        for p in player_search(query="puig joan", page=page, per_page=10).players
+    ]
     assert len(pages) == len(set(pages)) == 23
     beyond = player_search(query="puig joan", page=99, per_page=10)
     assert beyond.page == 3 and [p.pk for p in beyond.players] == [p.pk for p in last.players]
@@ -133,8 +159,15 @@ def test_name_search_uses_the_trigram_index() -> None:
     for i in range(3000):
         surname = "".join(rng.sample(syllables, 3)).title()
         given = "".join(rng.sample(syllables, 2)).title()
-        rows.append(Player(fed_id=f"X{i}", surname=surname, given_name=given, sex="M",
-                           name_key=full_name_key(surname, given)))
+        rows.append(
+            Player(
+                fed_id=f"X{i}",
+                surname=surname,
+                given_name=given,
+                sex="M",
+                name_key=full_name_key(surname, given),
+            )
+        )
     Player.objects.bulk_create(rows)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE players_player")
@@ -157,9 +190,9 @@ def test_empty_query_lists_everyone_by_name() -> None:
 
 def test_a_broad_query_ranks_a_capped_set_with_the_closest_first(client) -> None:
     for n in range(12):
-        make_player(surname=f"Comas{chr(97 + n)} Vidal", given_name="Pere")   # inside the name
-    make_player(surname="Vidal", given_name="Marc")                            # starts with it
-    exact = make_player(surname="Vidal", given_name="")                        # equal to it
+        make_player(surname=f"Comas{chr(97 + n)} Vidal", given_name="Pere")  # inside the name
+    make_player(surname="Vidal", given_name="Marc")  # starts with it
+    exact = make_player(surname="Vidal", given_name="")  # equal to it
     result = player_search(query="vidal", page=1, per_page=50, cap=5)
     assert result.capped and 6 <= result.total <= 11
     assert [p.surname for p in result.players[:2]] == ["Vidal", "Vidal"]

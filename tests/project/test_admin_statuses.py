@@ -1,5 +1,6 @@
 """Statuses are read-only in the admin: they change through the services, never by hand.
 Published lists and their entries (and the calculation and import records) are view-only."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -35,11 +36,28 @@ from tournaments.models import Report, Tournament
 pytestmark = pytest.mark.django_db
 
 #: Fields that hold a workflow state, wherever a model has them…
-STATUS_FIELDS = {"status", "needs_recalculation", "progress", "phase", "decided_by", "decided_at", "decision",
-                 "late_registration", "approved_by", "approved_at", "closed_at", "calculated_at",
-                 "published_at", "validated_at", "rated_at", "report_received_at"}
+STATUS_FIELDS = {
+    "status",
+    "needs_recalculation",
+    "progress",
+    "phase",
+    "decided_by",
+    "decided_at",
+    "decision",
+    "late_registration",
+    "approved_by",
+    "approved_at",
+    "closed_at",
+    "calculated_at",
+    "published_at",
+    "validated_at",
+    "rated_at",
+    "report_received_at",
+}
 #: …and the player's rating statuses, which a publication advances.
-MODEL_STATUS_FIELDS: dict[type[Model], set[str]] = {PlayerRating: {"kind", "activity", "out_of_list", "flagged_lists"}}
+MODEL_STATUS_FIELDS: dict[type[Model], set[str]] = {
+    PlayerRating: {"kind", "activity", "out_of_list", "flagged_lists"}
+}
 
 
 def test_every_admin_shows_status_fields_read_only(rf) -> None:
@@ -96,7 +114,9 @@ def officer_client() -> Client:
 @pytest.fixture
 def superuser_client() -> Client:
     client = Client()
-    client.force_login(get_user_model().objects.create_superuser("root", "root@example.org", "pw-12345678"))
+    client.force_login(
+        get_user_model().objects.create_superuser("root", "root@example.org", "pw-12345678")
+    )
     return client
 
 
@@ -105,7 +125,9 @@ def _post_change(client: Client, obj: Any, changes: dict[str, Any]) -> Any:
     page = client.get(url)
     assert page.status_code == 200
     response = client.post(url, {**_form_data(page), **changes, "_save": "Save"})
-    assert response.status_code == 302, response.context["adminform"].form.errors if response.context else ""
+    assert response.status_code == 302, (
+        response.context["adminform"].form.errors if response.context else ""
+    )
     obj.refresh_from_db()
     return obj
 
@@ -119,27 +141,59 @@ def test_a_status_posted_in_the_admin_does_not_change(request, who) -> None:
     player = make_player()
     protest = make_protest(make_published_list(period, [player]), player, make_user())
 
-    tournament = _post_change(client, tournament, {
-        "name": "Renamed open", "status": "published", "late_registration": "", "approved_by": "1"})
+    tournament = _post_change(
+        client,
+        tournament,
+        {
+            "name": "Renamed open",
+            "status": "published",
+            "late_registration": "",
+            "approved_by": "1",
+        },
+    )
     assert tournament.name == "Renamed open"  # the form was saved…
     assert (tournament.status, tournament.late_registration, tournament.approved_by_id) == (
-        "registered", True, None)  # …without its statuses
+        "registered",
+        True,
+        None,
+    )  # …without its statuses
 
-    period = _post_change(client, period, {"closing_date": "2026-11-25", "status": "published",
-                                           "needs_recalculation": "on"})
+    period = _post_change(
+        client,
+        period,
+        {"closing_date": "2026-11-25", "status": "published", "needs_recalculation": "on"},
+    )
     assert str(period.closing_date) == "2026-11-25"
     assert (period.status, period.needs_recalculation) == ("open", False)
 
-    protest = _post_change(client, protest, {"text": "Amended grounds", "status": "upheld",
-                                             "decision": "Upheld by hand"})
+    protest = _post_change(
+        client,
+        protest,
+        {"text": "Amended grounds", "status": "upheld", "decision": "Upheld by hand"},
+    )
     assert protest.text == "Amended grounds"
     assert (protest.status, protest.decision) == ("submitted", "")
-    assert Tournament.objects.count() == 1 and RatingPeriod.objects.count() == 1 and Protest.objects.count() == 1
+    assert (
+        Tournament.objects.count() == 1
+        and RatingPeriod.objects.count() == 1
+        and Protest.objects.count() == 1
+    )
 
 
 def test_a_report_status_posted_in_the_admin_does_not_change(superuser_client) -> None:
     tournament = make_tournament(make_system(), make_user())
-    report = Report.objects.create(tournament=tournament, submission=1, filename="r.trf", format="trf16",
-                                   data=b"", sha256="", size=0, status="rejected", uploaded_by=make_user())
-    report = _post_change(superuser_client, report, {"filename": "renamed.trf", "status": "accepted"})
+    report = Report.objects.create(
+        tournament=tournament,
+        submission=1,
+        filename="r.trf",
+        format="trf16",
+        data=b"",
+        sha256="",
+        size=0,
+        status="rejected",
+        uploaded_by=make_user(),
+    )
+    report = _post_change(
+        superuser_client, report, {"filename": "renamed.trf", "status": "accepted"}
+    )
     assert report.filename == "renamed.trf" and report.status == "rejected"

@@ -21,6 +21,7 @@ the other arbiter's, a list import job. Each request runs in a savepoint that is
 a POST (close, publish, approve…) leaves the same objects to the next case; POSTs carry a valid
 payload, so an allowed POST does its work rather than answering 400.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -85,102 +86,193 @@ class Case:
 
 
 def _csv_crosstable() -> SimpleUploadedFile:
-    return SimpleUploadedFile("rr.csv", (
-        b'No,Name,FIDE ID,Fed ID,Rating,1,2,3\n1,"Roca, Pau",,24001,2000,x,1,1\n'
-        b'2,"Sala, Eva",,24002,1900,0,x,=\n3,"Puig, Joan",,,,0,=,x\n'))
+    return SimpleUploadedFile(
+        "rr.csv",
+        (
+            b'No,Name,FIDE ID,Fed ID,Rating,1,2,3\n1,"Roca, Pau",,24001,2000,x,1,1\n'
+            b'2,"Sala, Eva",,24002,1900,0,x,=\n3,"Puig, Joan",,,,0,=,x\n'
+        ),
+    )
 
 
 def _registration(w: Any) -> dict[str, Any]:
     start = timezone.localdate() + dt.timedelta(days=40)
-    return {"name": "Magistral", "city": "León", "federation": "ESP", "start_date": start,
-            "end_date": start + dt.timedelta(days=2), "system": "round_robin", "base_minutes": 90,
-            "increment_seconds": 30, "extra_minutes": 0, "chief_arbiter": "X", "rating_system": w.system.pk}
+    return {
+        "name": "Magistral",
+        "city": "León",
+        "federation": "ESP",
+        "start_date": start,
+        "end_date": start + dt.timedelta(days=2),
+        "system": "round_robin",
+        "base_minutes": 90,
+        "increment_seconds": 30,
+        "extra_minutes": 0,
+        "chief_arbiter": "X",
+        "rating_system": w.system.pk,
+    }
 
 
-CROSSTABLE = {"size": 3, "name_1": "Vidal, Marc", "name_2": "García López, Ana", "name_3": "Nuevo, Uno",
-              "cell_1_2": "1", "cell_2_1": "0", "cell_1_3": "½", "cell_3_1": "½", "cell_2_3": "0",
-              "cell_3_2": "1"}
+CROSSTABLE = {
+    "size": 3,
+    "name_1": "Vidal, Marc",
+    "name_2": "García López, Ana",
+    "name_3": "Nuevo, Uno",
+    "cell_1_2": "1",
+    "cell_2_1": "0",
+    "cell_1_3": "½",
+    "cell_3_1": "½",
+    "cell_2_3": "0",
+    "cell_3_2": "1",
+}
 
 EXPECTED: dict[str, Case] = {
     # ---- site
     "": Case(lambda w: "/", EVERYONE, EVERYONE),  # home: the view does not restrict methods
     "healthz": Case(lambda w: "/healthz", EVERYONE, NO_METHOD),
     "healthz/web": Case(lambda w: "/healthz/web", EVERYONE, NO_METHOD),
-    "accounts/login/": Case(lambda w: "/accounts/login/", EVERYONE, EVERYONE),  # POST {}: the form again
+    "accounts/login/": Case(
+        lambda w: "/accounts/login/", EVERYONE, EVERYONE
+    ),  # POST {}: the form again
     "accounts/logout/": Case(lambda w: "/accounts/logout/", NO_METHOD, EVERYONE),
     # ---- players (public; the views do not restrict methods)
     "players/": Case(lambda w: "/players/", EVERYONE, EVERYONE),
     "players/<str:fed_id>/": Case(lambda w: f"/players/{w.players[0].fed_id}/", EVERYONE, EVERYONE),
     # ---- tournaments
     "tournaments/": Case(lambda w: "/tournaments/?mine=1", EVERYONE, EVERYONE),
-    "tournaments/register/": Case(lambda w: "/tournaments/register/", ARBITERS, ARBITERS, _registration),
+    "tournaments/register/": Case(
+        lambda w: "/tournaments/register/", ARBITERS, ARBITERS, _registration
+    ),
     "tournaments/<int:pk>/": Case(lambda w: f"/tournaments/{w.tournament.pk}/", EVERYONE, EVERYONE),
-    "tournaments/<int:pk>/manage/": Case(lambda w: f"/tournaments/{w.tournament.pk}/manage/", RUNS_IT, RUNS_IT),
+    "tournaments/<int:pk>/manage/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/manage/", RUNS_IT, RUNS_IT
+    ),
     "tournaments/<int:pk>/upload/": Case(
-        lambda w: f"/tournaments/{w.tournament.pk}/upload/", NO_METHOD, RUNS_IT,
-        lambda w: {"file": _csv_crosstable(), "format": "auto"}),
+        lambda w: f"/tournaments/{w.tournament.pk}/upload/",
+        NO_METHOD,
+        RUNS_IT,
+        lambda w: {"file": _csv_crosstable(), "format": "auto"},
+    ),
     "tournaments/<int:pk>/crosstable/": Case(
-        lambda w: f"/tournaments/{w.tournament.pk}/crosstable/", RUNS_IT, RUNS_IT, lambda w: CROSSTABLE),
-    "tournaments/<int:pk>/players/": Case(lambda w: f"/tournaments/{w.tournament.pk}/players/", RUNS_IT, RUNS_IT),
-    "tournaments/<int:pk>/approve/": Case(lambda w: f"/tournaments/{w.tournament.pk}/approve/", NO_METHOD, OFFICERS),
+        lambda w: f"/tournaments/{w.tournament.pk}/crosstable/",
+        RUNS_IT,
+        RUNS_IT,
+        lambda w: CROSSTABLE,
+    ),
+    "tournaments/<int:pk>/players/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/players/", RUNS_IT, RUNS_IT
+    ),
+    "tournaments/<int:pk>/approve/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/approve/", NO_METHOD, OFFICERS
+    ),
     # ---- rating systems and published lists (public)
     "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
     "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),
-    "ratings/lists/<int:pk>/": Case(lambda w: f"/ratings/lists/{w.published.pk}/", EVERYONE, EVERYONE),
-    "ratings/lists/<int:pk>/diff/": Case(lambda w: f"/ratings/lists/{w.published.pk}/diff/", EVERYONE, EVERYONE),
+    "ratings/lists/<int:pk>/": Case(
+        lambda w: f"/ratings/lists/{w.published.pk}/", EVERYONE, EVERYONE
+    ),
+    "ratings/lists/<int:pk>/diff/": Case(
+        lambda w: f"/ratings/lists/{w.published.pk}/diff/", EVERYONE, EVERYONE
+    ),
     "ratings/lists/<int:pk>/downloads/": Case(
-        lambda w: f"/ratings/lists/{w.published.pk}/downloads/", EVERYONE, NO_METHOD),
+        lambda w: f"/ratings/lists/{w.published.pk}/downloads/", EVERYONE, NO_METHOD
+    ),
     r"ratings/^lists/(?P<pk>[0-9]+)/download\.(?P<fmt>csv|json|txt|xml)$": Case(
-        lambda w: f"/ratings/lists/{w.published.pk}/download.csv", EVERYONE, NO_METHOD),
+        lambda w: f"/ratings/lists/{w.published.pk}/download.csv", EVERYONE, NO_METHOD
+    ),
     # ---- list imports (officers)
     "ratings/lists/import/": Case(
-        lambda w: "/ratings/lists/import/", OFFICERS, OFFICERS,
-        lambda w: {"system": w.system.pk, "format": "csv",
-                   "file": SimpleUploadedFile("list.csv", b"fed_id,surname,given_name,rating\n")}),
-    "ratings/lists/import/<int:pk>/": Case(lambda w: f"/ratings/lists/import/{w.job.pk}/", OFFICERS, NO_METHOD),
+        lambda w: "/ratings/lists/import/",
+        OFFICERS,
+        OFFICERS,
+        lambda w: {
+            "system": w.system.pk,
+            "format": "csv",
+            "file": SimpleUploadedFile("list.csv", b"fed_id,surname,given_name,rating\n"),
+        },
+    ),
+    "ratings/lists/import/<int:pk>/": Case(
+        lambda w: f"/ratings/lists/import/{w.job.pk}/", OFFICERS, NO_METHOD
+    ),
     "ratings/lists/import/<int:pk>/progress/": Case(
-        lambda w: f"/ratings/lists/import/{w.job.pk}/progress/", OFFICERS, NO_METHOD),
+        lambda w: f"/ratings/lists/import/{w.job.pk}/progress/", OFFICERS, NO_METHOD
+    ),
     "ratings/lists/import/<int:pk>/requeue/": Case(
-        lambda w: f"/ratings/lists/import/{w.job.pk}/requeue/", NO_METHOD, OFFICERS),
+        lambda w: f"/ratings/lists/import/{w.job.pk}/requeue/", NO_METHOD, OFFICERS
+    ),
     # ---- rating periods (officers)
-    "ratings/<slug:code>/open-next/": Case(lambda w: f"/ratings/{w.system.code}/open-next/", NO_METHOD, OFFICERS),
-    "ratings/periods/<int:pk>/": Case(lambda w: f"/ratings/periods/{w.period.pk}/", OFFICERS, OFFICERS),
+    "ratings/<slug:code>/open-next/": Case(
+        lambda w: f"/ratings/{w.system.code}/open-next/", NO_METHOD, OFFICERS
+    ),
+    "ratings/periods/<int:pk>/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/", OFFICERS, OFFICERS
+    ),
     "ratings/periods/<int:pk>/progress/": Case(
-        lambda w: f"/ratings/periods/{w.period.pk}/progress/", OFFICERS, OFFICERS),
-    "ratings/periods/<int:pk>/close/": Case(lambda w: f"/ratings/periods/{w.period.pk}/close/", NO_METHOD, OFFICERS),
+        lambda w: f"/ratings/periods/{w.period.pk}/progress/", OFFICERS, OFFICERS
+    ),
+    "ratings/periods/<int:pk>/close/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/close/", NO_METHOD, OFFICERS
+    ),
     "ratings/periods/<int:pk>/calculate/": Case(
-        lambda w: f"/ratings/periods/{w.period.pk}/calculate/", NO_METHOD, OFFICERS),
+        lambda w: f"/ratings/periods/{w.period.pk}/calculate/", NO_METHOD, OFFICERS
+    ),
     "ratings/periods/<int:pk>/publish/": Case(
-        lambda w: f"/ratings/periods/{w.period.pk}/publish/", NO_METHOD, OFFICERS, lambda w: {"note": "v2"}),
-    "ratings/periods/<int:pk>/rerate/": Case(lambda w: f"/ratings/periods/{w.period.pk}/rerate/", NO_METHOD, OFFICERS),
+        lambda w: f"/ratings/periods/{w.period.pk}/publish/",
+        NO_METHOD,
+        OFFICERS,
+        lambda w: {"note": "v2"},
+    ),
+    "ratings/periods/<int:pk>/rerate/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/rerate/", NO_METHOD, OFFICERS
+    ),
     "ratings/periods/<int:pk>/review/tournaments/": Case(
-        lambda w: f"/ratings/periods/{w.period.pk}/review/tournaments/", OFFICERS, OFFICERS),
+        lambda w: f"/ratings/periods/{w.period.pk}/review/tournaments/", OFFICERS, OFFICERS
+    ),
     "ratings/periods/<int:pk>/review/statuses/": Case(
-        lambda w: f"/ratings/periods/{w.period.pk}/review/statuses/", OFFICERS, OFFICERS),
+        lambda w: f"/ratings/periods/{w.period.pk}/review/statuses/", OFFICERS, OFFICERS
+    ),
     "ratings/periods/<int:pk>/review/players/<int:player_id>/": Case(
-        lambda w: f"/ratings/periods/{w.period.pk}/review/players/{w.players[1].pk}/", OFFICERS, OFFICERS),
+        lambda w: f"/ratings/periods/{w.period.pk}/review/players/{w.players[1].pk}/",
+        OFFICERS,
+        OFFICERS,
+    ),
     # ---- protests
     "ratings/lists/<int:pk>/protest/": Case(
-        lambda w: f"/ratings/lists/{w.published.pk}/protest/", PLAYERS, PLAYERS,
-        lambda w: {"text": "Round 2 was a draw."}),
+        lambda w: f"/ratings/lists/{w.published.pk}/protest/",
+        PLAYERS,
+        PLAYERS,
+        lambda w: {"text": "Round 2 was a draw."},
+    ),
     "ratings/protests/": Case(lambda w: "/ratings/protests/", OFFICERS, OFFICERS),
-    "ratings/protests/<int:pk>/": Case(lambda w: f"/ratings/protests/{w.protest.pk}/", OWNS_IT, OWNS_IT),
+    "ratings/protests/<int:pk>/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/", OWNS_IT, OWNS_IT
+    ),
     "ratings/protests/<int:pk>/decide/": Case(
-        lambda w: f"/ratings/protests/{w.protest.pk}/decide/", NO_METHOD, OFFICERS,
-        lambda w: {"upheld": "0", "decision": "The result stands."}),
+        lambda w: f"/ratings/protests/{w.protest.pk}/decide/",
+        NO_METHOD,
+        OFFICERS,
+        lambda w: {"upheld": "0", "decision": "The result stands."},
+    ),
     # ---- the read-only API (DRF) and its schema
     "api/": Case(lambda w: "/api/", EVERYONE, API_WRITE),
     "api/<drf_format_suffix:format>": Case(lambda w: "/api/.json", EVERYONE, API_WRITE),
     "api/^players/$": Case(lambda w: "/api/players/", EVERYONE, API_WRITE),
-    r"api/^players\.(?P<format>[a-z0-9]+)/?$": Case(lambda w: "/api/players.json", EVERYONE, API_WRITE),
-    "api/^players/(?P<fed_id>[^/.]+)/$": Case(lambda w: f"/api/players/{w.players[0].fed_id}/", EVERYONE, API_WRITE),
+    r"api/^players\.(?P<format>[a-z0-9]+)/?$": Case(
+        lambda w: "/api/players.json", EVERYONE, API_WRITE
+    ),
+    "api/^players/(?P<fed_id>[^/.]+)/$": Case(
+        lambda w: f"/api/players/{w.players[0].fed_id}/", EVERYONE, API_WRITE
+    ),
     r"api/^players/(?P<fed_id>[^/.]+)\.(?P<format>[a-z0-9]+)/?$": Case(
-        lambda w: f"/api/players/{w.players[0].fed_id}.json", EVERYONE, API_WRITE),
+        lambda w: f"/api/players/{w.players[0].fed_id}.json", EVERYONE, API_WRITE
+    ),
     "api/^lists/$": Case(lambda w: "/api/lists/", EVERYONE, API_WRITE),
     r"api/^lists\.(?P<format>[a-z0-9]+)/?$": Case(lambda w: "/api/lists.json", EVERYONE, API_WRITE),
-    "api/^lists/(?P<pk>[^/.]+)/$": Case(lambda w: f"/api/lists/{w.published.pk}/", EVERYONE, API_WRITE),
+    "api/^lists/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/lists/{w.published.pk}/", EVERYONE, API_WRITE
+    ),
     r"api/^lists/(?P<pk>[^/.]+)\.(?P<format>[a-z0-9]+)/?$": Case(
-        lambda w: f"/api/lists/{w.published.pk}.json", EVERYONE, API_WRITE),
+        lambda w: f"/api/lists/{w.published.pk}.json", EVERYONE, API_WRITE
+    ),
     "api/schema/": Case(lambda w: "/api/schema/", EVERYONE, NO_METHOD),
 }
 
@@ -188,7 +280,9 @@ EXPECTED: dict[str, Case] = {
 EXCLUDED_PREFIXES = ("admin/", "i18n/")
 
 
-def url_patterns(resolver: URLResolver | None = None, prefix: str = "") -> Iterator[tuple[str, Any]]:
+def url_patterns(
+    resolver: URLResolver | None = None, prefix: str = ""
+) -> Iterator[tuple[str, Any]]:
     """(the full pattern, the view) for every URL pattern, through every include()."""
     for entry in (resolver or get_resolver()).url_patterns:
         if isinstance(entry, URLResolver):
@@ -204,8 +298,12 @@ def checked_patterns() -> dict[str, Any]:
 
 def test_every_url_pattern_has_an_entry() -> None:
     patterns = set(checked_patterns())
-    assert not patterns - set(EXPECTED), f"URL patterns with no expected outcomes: {sorted(patterns - set(EXPECTED))}"
-    assert not set(EXPECTED) - patterns, f"entries for no URL pattern: {sorted(set(EXPECTED) - patterns)}"
+    assert not patterns - set(EXPECTED), (
+        f"URL patterns with no expected outcomes: {sorted(patterns - set(EXPECTED))}"
+    )
+    assert not set(EXPECTED) - patterns, (
+        f"entries for no URL pattern: {sorted(set(EXPECTED) - patterns)}"
+    )
     for case in EXPECTED.values():
         assert len(case.get) == len(case.post) == len(ROLES)
 
@@ -213,10 +311,15 @@ def test_every_url_pattern_has_an_entry() -> None:
 def test_every_view_of_the_apps_checks_a_named_permission() -> None:
     """ratings/views/*, tournaments/views.py and players/views.py use
     core.permissions.permission_required, which marks the view with its permission."""
-    apps_views = {p: v for p, v in checked_patterns().items()
-                  if v.__module__.startswith(("ratings.views", "tournaments.views", "players.views"))}
+    apps_views = {
+        p: v
+        for p, v in checked_patterns().items()
+        if v.__module__.startswith(("ratings.views", "tournaments.views", "players.views"))
+    }
     assert len(apps_views) > 30
-    unmarked = sorted(p for p, v in apps_views.items() if not getattr(v, "permission_required", None))
+    unmarked = sorted(
+        p for p, v in apps_views.items() if not getattr(v, "permission_required", None)
+    )
     assert not unmarked, f"views without permission_required: {unmarked}"
 
 
@@ -253,8 +356,13 @@ def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
     protest = make_protest(published, players[0], player)
     make_protest(published, players[1], other_player)  # and the other player has his protest
     return SimpleNamespace(
-        system=system, period=period, players=players, published=published, tournament=tournament,
-        protest=protest, job=make_import_job(system, officer),
+        system=system,
+        period=period,
+        players=players,
+        published=published,
+        tournament=tournament,
+        protest=protest,
+        job=make_import_job(system, officer),
         users=(None, player, other_player, arbiter, other_arbiter, officer, admin),
     )
 
@@ -278,7 +386,9 @@ def test_authorization_matrix(world: SimpleNamespace) -> None:
                     got = outcome(response)
                 checked += 1
                 if got != want:
-                    mismatches.append(f"{method} {path} ({pattern}) as {role}: expected {want}, got {got}"
-                                      f" ({response.status_code} {response.get('Location', '')})")
+                    mismatches.append(
+                        f"{method} {path} ({pattern}) as {role}: expected {want}, got {got}"
+                        f" ({response.status_code} {response.get('Location', '')})"
+                    )
     assert checked == len(EXPECTED) * 2 * len(ROLES)
     assert not mismatches, "\n".join(mismatches)

@@ -1,4 +1,5 @@
 """The tree stays clean: ruff on everything, mypy on the whole project (pyproject.toml)."""
+
 from __future__ import annotations
 
 import shutil
@@ -10,15 +11,27 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE_LIBRARIES = ["ratings.engine.*", "tournaments.reports.*", "config.embedded_db", "config.localrun"]
+PURE_LIBRARIES = [
+    "ratings.engine.*",
+    "tournaments.reports.*",
+    "config.embedded_db",
+    "config.localrun",
+]
 
 
-@pytest.mark.skipif(shutil.which("ruff") is None and not (Path(sys.executable).parent / "ruff").exists(),
-                    reason="ruff is not installed")
+@pytest.mark.skipif(
+    shutil.which("ruff") is None and not (Path(sys.executable).parent / "ruff").exists(),
+    reason="ruff is not installed",
+)
 def test_ruff_finds_nothing() -> None:
     ruff = Path(sys.executable).parent / "ruff"
-    result = subprocess.run([str(ruff) if ruff.exists() else "ruff", "check", "."], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [str(ruff) if ruff.exists() else "ruff", "check", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -28,8 +41,14 @@ def test_mypy_finds_nothing() -> None:
     (config/mypy_settings.py) must not need SECRET_KEY, DATABASE_URL or a database. The cache
     in .mypy_cache makes a second run take seconds (a cold one, under a minute)."""
     pytest.importorskip("mypy")
-    result = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True,
-                            text=True, timeout=300, env={"PATH": "/usr/bin:/bin"})
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PATH": "/usr/bin:/bin"},
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Success: no issues found" in result.stdout
 

@@ -1,4 +1,5 @@
 """The base layout, navigation per role, public pages, login/logout and the admin."""
+
 from __future__ import annotations
 
 import pytest
@@ -73,9 +74,15 @@ def test_login_and_logout(client) -> None:
 
 def test_groups_carry_their_permissions() -> None:
     roles.roles_ensure()
-    officer = set(Group.objects.get(name=roles.RATING_OFFICER).permissions.values_list("codename", flat=True))
-    arbiter = set(Group.objects.get(name=roles.ARBITER).permissions.values_list("codename", flat=True))
-    player = set(Group.objects.get(name=roles.PLAYER).permissions.values_list("codename", flat=True))
+    officer = set(
+        Group.objects.get(name=roles.RATING_OFFICER).permissions.values_list("codename", flat=True)
+    )
+    arbiter = set(
+        Group.objects.get(name=roles.ARBITER).permissions.values_list("codename", flat=True)
+    )
+    player = set(
+        Group.objects.get(name=roles.PLAYER).permissions.values_list("codename", flat=True)
+    )
     assert {"add_publishedlist", "change_ratingperiod", "change_protest"} <= officer
     assert {"add_tournament", "add_report"} <= arbiter and "add_publishedlist" not in arbiter
     assert player == {"add_protest", "view_protest"}

@@ -1,5 +1,6 @@
 """.pre-commit-config.yaml: local hooks that run the project's own tools from .venv, and the
 import contracts of pyproject.toml that one of them (lint-imports) enforces."""
+
 from __future__ import annotations
 
 import shlex
@@ -17,8 +18,11 @@ VENV_BIN = Path(sys.executable).parent
 
 def hooks() -> dict[str, dict]:
     config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())
-    return {hook["id"]: {**hook, "repo": repo["repo"]}
-            for repo in config["repos"] for hook in repo["hooks"]}
+    return {
+        hook["id"]: {**hook, "repo": repo["repo"]}
+        for repo in config["repos"]
+        for hook in repo["hooks"]
+    }
 
 
 def test_the_hooks_are_there_and_local() -> None:
@@ -51,8 +55,14 @@ def _lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
     lint = VENV_BIN / "lint-imports"
     if not lint.exists():
         pytest.skip("import-linter is not installed")
-    return subprocess.run([str(lint), "--no-cache"], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(cwd), "PATH": "/usr/bin:/bin"})
+    return subprocess.run(
+        [str(lint), "--no-cache"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(cwd), "PATH": "/usr/bin:/bin"},
+    )
 
 
 def test_the_import_contracts_hold() -> None:
@@ -80,21 +90,27 @@ def _small_tree(root: Path) -> None:
     for contract in config["contracts"]:
         names |= {m for m in contract.get("forbidden_modules", []) if m.split(".")[0] in names}
         for container in contract.get("containers", []):
-            names |= {f"{container}.{m.strip()}" for layer in contract["layers"] for m in layer.split("|")}
+            names |= {
+                f"{container}.{m.strip()}" for layer in contract["layers"] for m in layer.split("|")
+            }
     for name in sorted(names):  # every module a contract names must exist
         package = root.joinpath(*name.split("."))
         package.mkdir(parents=True, exist_ok=True)
         (package / "__init__.py").write_text("")
 
 
-@pytest.mark.parametrize(("module", "imports", "name"), [
-    ("core/helpers.py", "import periods", "App layers"),  # a lower layer importing a higher one
-    ("periods/models.py", "import tournaments", "App layers"),
-    ("ratings/engine/maths.py", "import ratings.calculation", "nothing of the apps"),
-    ("ratings/calculation/runs.py", "import ratings.publication", "Ratings capability layers"),
-])
-def test_the_contracts_catch_an_import_against_the_layers(tmp_path: Path, module: str, imports: str,
-                                                         name: str) -> None:
+@pytest.mark.parametrize(
+    ("module", "imports", "name"),
+    [
+        ("core/helpers.py", "import periods", "App layers"),  # a lower layer importing a higher one
+        ("periods/models.py", "import tournaments", "App layers"),
+        ("ratings/engine/maths.py", "import ratings.calculation", "nothing of the apps"),
+        ("ratings/calculation/runs.py", "import ratings.publication", "Ratings capability layers"),
+    ],
+)
+def test_the_contracts_catch_an_import_against_the_layers(
+    tmp_path: Path, module: str, imports: str, name: str
+) -> None:
     _small_tree(tmp_path)
     (tmp_path / module).write_text(imports + "\n")
     result = _lint_imports(tmp_path)

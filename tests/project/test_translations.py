@@ -1,8 +1,10 @@
-"""Spanish, Catalan and Portuguese translations: catalogues complete, compiled and used by the pages.
+"""Spanish, Catalan and Portuguese translations: catalogues complete, compiled and used by the
+pages.
 
 The .po files are parsed here (no gettext tools needed), the committed .mo files are read with
 the standard library, and pages are rendered with Accept-Language or after set_language.
 """
+
 from __future__ import annotations
 
 import ast
@@ -87,7 +89,11 @@ def parse_po(path: Path) -> list[Entry]:
 
 
 def _messages(lang: str) -> list[Entry]:
-    return [e for e in parse_po(LOCALE / lang / "LC_MESSAGES" / "django.po") if e.msgid and not e.obsolete]
+    return [
+        e
+        for e in parse_po(LOCALE / lang / "LC_MESSAGES" / "django.po")
+        if e.msgid and not e.obsolete
+    ]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -107,11 +113,17 @@ def test_po_file_is_complete(lang: str) -> None:
         assert e.msgid is not None  # _messages() keeps entries with a msgid
         if e.msgid_plural is not None:
             assert sorted(e.msgstr) == list(range(nplurals)), e.msgid
-            assert sorted(PLACEHOLDER.findall(e.msgstr[0])) == sorted(PLACEHOLDER.findall(e.msgid)), e.msgid
+            assert sorted(PLACEHOLDER.findall(e.msgstr[0])) == sorted(
+                PLACEHOLDER.findall(e.msgid)
+            ), e.msgid
             for n in range(1, nplurals):
-                assert sorted(PLACEHOLDER.findall(e.msgstr[n])) == sorted(PLACEHOLDER.findall(e.msgid_plural)), e.msgid
+                assert sorted(PLACEHOLDER.findall(e.msgstr[n])) == sorted(
+                    PLACEHOLDER.findall(e.msgid_plural)
+                ), e.msgid
         else:
-            assert sorted(PLACEHOLDER.findall(e.msgstr[0])) == sorted(PLACEHOLDER.findall(e.msgid)), e.msgid
+            assert sorted(PLACEHOLDER.findall(e.msgstr[0])) == sorted(
+                PLACEHOLDER.findall(e.msgid)
+            ), e.msgid
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -185,7 +197,8 @@ def test_representative_strings_translate(lang: str) -> None:
         template = fide_2024._K_WHY[K_RULE_UNDER_30_GAMES]
         assert template == "K = 40: fewer than 30 rated games completed (%(games)s)"
         assert gettext(template) % {"games": 12} == K_UNDER_30[lang]
-        # Every report problem template (tournaments/reports) and every K reason is in the catalogue.
+        # Every report problem template (tournaments/reports) and every K reason is in the
+        # catalogue.
         for text in [*problems.TEMPLATES.values(), *fide_2024._K_WHY.values()]:
             assert gettext(text) != text, text
         assert "%(counter)s" not in ngettext(
@@ -203,10 +216,15 @@ def _engine_templates() -> dict[str, str]:
     engine = Path(settings.BASE_DIR) / "ratings" / "engine"
     for path in sorted(engine.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_":
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "_"
+            ):
                 (arg,) = node.args
                 assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), (
-                    f"{path}:{node.lineno}: _() of a non-literal is not extracted")
+                    f"{path}:{node.lineno}: _() of a non-literal is not extracted"
+                )
                 found.setdefault(arg.value, f"{path.relative_to(settings.BASE_DIR)}:{node.lineno}")
     return found
 
@@ -220,7 +238,9 @@ def test_every_engine_template_is_translated(lang: str) -> None:
     missing = [where for text, where in templates.items() if text not in catalogue]
     assert not missing, f"{lang}: engine templates not in the catalogue (makemessages): {missing}"
     for text in templates:
-        assert sorted(PLACEHOLDER.findall(catalogue[text].msgstr[0])) == sorted(PLACEHOLDER.findall(text)), text
+        assert sorted(PLACEHOLDER.findall(catalogue[text].msgstr[0])) == sorted(
+            PLACEHOLDER.findall(text)
+        ), text
 
 
 @pytest.mark.django_db

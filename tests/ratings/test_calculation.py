@@ -1,4 +1,5 @@
 """Calculation and publication through the services (PostgreSQL, eager Celery)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -30,7 +31,9 @@ from tournaments.models import Game, TournamentPlayer
 pytestmark = pytest.mark.django_db
 
 
-def test_calculate_writes_a_draft_with_ruleset_and_engine_version(django_capture_on_commit_callbacks) -> None:
+def test_calculate_writes_a_draft_with_ruleset_and_engine_version(
+    django_capture_on_commit_callbacks,
+) -> None:
     system, period, players, tournament = build()
     with django_capture_on_commit_callbacks(execute=True):
         period_services.period_close(period=period)
@@ -48,10 +51,13 @@ def test_calculate_writes_a_draft_with_ruleset_and_engine_version(django_capture
     assert {r.engine_version for r in rows.values()} == {ENGINE_VERSION}
     lines = calculation_selectors.draft_player(run=run, player_id=players[0].pk)["lines"]
     assert [(g.opponent, g.opponent_rating, g.score, g.expected, g.change, g.k) for g in lines] == [
-        (players[1], 2100, 1.0, 0.36, 12.8, 20)]
+        (players[1], 2100, 1.0, 0.36, 12.8, 20)
+    ]
     (packed,) = DraftTournament.objects.filter(run=run)
     assert (packed.line_count, packed.player_count, packed.ruleset) == (2, 2, "fide-2024")
-    assert DraftExcluded.objects.filter(run=run, code="forfeit", article="fide-2024 5.1").count() == 1
+    assert (
+        DraftExcluded.objects.filter(run=run, code="forfeit", article="fide-2024 5.1").count() == 1
+    )
     period.refresh_from_db()
     assert period.status == PeriodStatus.CALCULATED
     tournament.refresh_from_db()
@@ -83,7 +89,8 @@ def test_recalculate_replaces_the_draft_and_publish_makes_an_immutable_version(
     assert nxt.status == PeriodStatus.OPEN and nxt.end == dt.date(2026, 12, 31)
     # A correction: the game becomes a draw; recalculate and publish version 2 with a diff.
     Game.objects.filter(tournament=tournament, round=1, white__player=players[0]).update(
-        result="1/2-1/2", white_score=0.5, black_score=0.5)
+        result="1/2-1/2", white_score=0.5, black_score=0.5
+    )
     with django_capture_on_commit_callbacks(execute=True):
         runs.calculation_request(period=period, user=officer)
     v2 = publication.list_publish(period=period, user=officer, note="correction")
@@ -114,8 +121,12 @@ def test_an_open_period_cannot_be_calculated() -> None:
 
 
 @pytest.mark.parametrize("ruleset", ["fide-2000", "feda-1996", "fce", "cnxc-2000"])
-def test_other_regulations_go_through_rate_period(ruleset, django_capture_on_commit_callbacks) -> None:
-    cycle = {"fide-2000": "quarterly", "feda-1996": "semestral", "cnxc-2000": "semestral"}.get(ruleset, "monthly")
+def test_other_regulations_go_through_rate_period(
+    ruleset, django_capture_on_commit_callbacks
+) -> None:
+    cycle = {"fide-2000": "quarterly", "feda-1996": "semestral", "cnxc-2000": "semestral"}.get(
+        ruleset, "monthly"
+    )
     system, period, players, tournament = build(ruleset, cycle=cycle)
     with django_capture_on_commit_callbacks(execute=True):
         period_services.period_close(period=period)
@@ -131,30 +142,46 @@ def test_bulk_path_agrees_with_rate_period(django_capture_on_commit_callbacks) -
     with django_capture_on_commit_callbacks(execute=True):
         period_services.period_close(period=period)
         engine = runs.calculation_request(period=period)
-    with override_settings(RATINGS_BULK_MIN_GAMES=0), django_capture_on_commit_callbacks(execute=True):
+    with (
+        override_settings(RATINGS_BULK_MIN_GAMES=0),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         bulk = runs.calculation_request(period=period)
     bulk.refresh_from_db()
     assert bulk.method == "bulk", bulk.error
-    got = set(DraftResult.objects.filter(run=bulk).values_list(
-        "player_id", "rating_after", "change", "k", "games", "status"))
+    got = set(
+        DraftResult.objects.filter(run=bulk).values_list(
+            "player_id", "rating_after", "change", "k", "games", "status"
+        )
+    )
     assert (players[0].pk, 2013, 13, 20, 1, "rated") in got
     assert (players[1].pk, 2087, -13, 20, 1, "rated") in got
     # The 2200 player's only game was against an unrated player: untouched, no draft row (the
     # publication carries his entry over unchanged).
     assert len(got) == 3 and (players[3].pk, None, 0, None, 1, "unrated") in got
     published = publication.list_publish(period=period)
-    entries = dict(ListEntry.objects.filter(published_list=published).values_list("player_id", "rating"))
-    assert entries == {players[0].pk: 2013, players[1].pk: 2087, players[2].pk: 2200, players[3].pk: None}
+    entries = dict(
+        ListEntry.objects.filter(published_list=published).values_list("player_id", "rating")
+    )
+    assert entries == {
+        players[0].pk: 2013,
+        players[1].pk: 2087,
+        players[2].pk: 2200,
+        players[3].pk: None,
+    }
     assert published.entry_count == 4
     assert DraftTournament.objects.get(run=bulk).line_count == 2
     lines = calculation_selectors.draft_player(run=bulk, player_id=players[1].pk)["lines"]
     assert [(g.opponent, g.opponent_rating, g.score, g.expected, g.change, g.k) for g in lines] == [
-        (players[0], 2000, 0.0, 0.64, -12.8, 20)]
+        (players[0], 2000, 0.0, 0.64, -12.8, 20)
+    ]
     assert DraftExcluded.objects.filter(run=bulk, code="forfeit").count() == 1
     del engine
 
 
-def test_bulk_path_correction_restarts_from_the_state_before_the_period(django_capture_on_commit_callbacks) -> None:
+def test_bulk_path_correction_restarts_from_the_state_before_the_period(
+    django_capture_on_commit_callbacks,
+) -> None:
     with override_settings(RATINGS_BULK_MIN_GAMES=0):
         _bulk_correction(django_capture_on_commit_callbacks)
 
@@ -167,7 +194,8 @@ def _bulk_correction(django_capture_on_commit_callbacks) -> None:
     v1 = publication.list_publish(period=period)
     assert PlayerRating.objects.get(player=players[0], system=system).rating == 2013
     Game.objects.filter(tournament=tournament, round=1, white__player=players[0]).update(
-        result="1/2-1/2", white_score=0.5, black_score=0.5)
+        result="1/2-1/2", white_score=0.5, black_score=0.5
+    )
     with django_capture_on_commit_callbacks(execute=True):
         run = runs.calculation_request(period=period)
     run.refresh_from_db()
@@ -175,15 +203,30 @@ def _bulk_correction(django_capture_on_commit_callbacks) -> None:
     v2 = publication.list_publish(period=period, note="correction")
     entries = dict(ListEntry.objects.filter(published_list=v2).values_list("player_id", "rating"))
     # From 2000 and 2100 again (not from 2013/2087): a draw, +3 / -3; the 2200 player carried over.
-    assert entries == {players[0].pk: 2003, players[1].pk: 2097, players[2].pk: 2200, players[3].pk: None}
+    assert entries == {
+        players[0].pk: 2003,
+        players[1].pk: 2097,
+        players[2].pk: 2200,
+        players[3].pk: None,
+    }
     assert (v1.entry_count, v2.entry_count) == (4, 4)
     assert PlayerRating.objects.get(player=players[0], system=system).rating == 2003
 
 
-@pytest.mark.parametrize("value", [
-    "x", 3, 2.5, True, None, dt.date(2026, 3, 1), [1, dt.date(2026, 1, 2), ("a", 2)],
-    {"k": dt.date(2026, 1, 1), 3: [None]}, ("t1", "t2"),
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "x",
+        3,
+        2.5,
+        True,
+        None,
+        dt.date(2026, 3, 1),
+        [1, dt.date(2026, 1, 2), ("a", 2)],
+        {"k": dt.date(2026, 1, 1), 3: [None]},
+        ("t1", "t2"),
+    ],
+)
 def test_notes_params_stored_as_json_would_write_them(value) -> None:
     """Decision parameters go into a JSON column as json.dumps(default=str) writes them
     (without the text round trip)."""
@@ -210,12 +253,19 @@ def test_bulk_game_lines_packed_like_the_engine_paths_lines() -> None:
     b = (w + rng.integers(1, players, n)) % players
     ws2 = rng.integers(0, 3, n)
     t = rng.choice(np.array([900, 5, 77, 31, 400]), n)
-    out = SimpleNamespace(white_expected_milli=rng.integers(0, 1001, n), k=rng.choice(np.array([10, 20, 40]), players))
+    out = SimpleNamespace(
+        white_expected_milli=rng.integers(0, 1001, n), k=rng.choice(np.array([10, 20, 40]), players)
+    )
     e, kw, kb = out.white_expected_milli, out.k[w], out.k[b]
     reference = draft.tournament_rows(
-        np.concatenate([t, t]), np.concatenate([pid[w], pid[b]]), np.concatenate([pid[b], pid[w]]),
-        np.concatenate([rating[b], rating[w]]), np.concatenate([ws2, 2 - ws2]), np.concatenate([kw, kb]),
-        np.concatenate([e, 1000 - e]) / 1000, np.concatenate([kw * (ws2 * 500 - e), kb * (e - ws2 * 500)]) / 1000,
+        np.concatenate([t, t]),
+        np.concatenate([pid[w], pid[b]]),
+        np.concatenate([pid[b], pid[w]]),
+        np.concatenate([rating[b], rating[w]]),
+        np.concatenate([ws2, 2 - ws2]),
+        np.concatenate([kw, kb]),
+        np.concatenate([e, 1000 - e]) / 1000,
+        np.concatenate([kw * (ws2 * 500 - e), kb * (e - ws2 * 500)]) / 1000,
     )
     got = bulk_path.bulk_tournament_rows(w, b, ws2, t, pid, rating, out)
     assert [r[0] for r in got] == [5, 31, 77, 400, 900]
@@ -239,27 +289,53 @@ def _late_report_after_first_list():
     a, b, u = (make_player(birth_year=1980) for _ in range(3))
     for p, r in ((a, 2000), (b, 2100)):
         PlayerRating.objects.create(player=p, system=system, rating=r, games=50, kind="effective")
-    PlayerRating.objects.create(player=u, system=system, rating=1800, games=50, kind="effective",
-                                rated_since=dt.date(2026, 12, 1))
-    late = make_tournament(system, arbiter, status="validated", period=period, start_date=dt.date(2026, 11, 14),
-                           end_date=dt.date(2026, 11, 20))
-    december = make_tournament(system, arbiter, status="validated", period=period,
-                               start_date=dt.date(2026, 12, 5), end_date=dt.date(2026, 12, 10))
+    PlayerRating.objects.create(
+        player=u,
+        system=system,
+        rating=1800,
+        games=50,
+        kind="effective",
+        rated_since=dt.date(2026, 12, 1),
+    )
+    late = make_tournament(
+        system,
+        arbiter,
+        status="validated",
+        period=period,
+        start_date=dt.date(2026, 11, 14),
+        end_date=dt.date(2026, 11, 20),
+    )
+    december = make_tournament(
+        system,
+        arbiter,
+        status="validated",
+        period=period,
+        start_date=dt.date(2026, 12, 5),
+        end_date=dt.date(2026, 12, 10),
+    )
     for t, opponent in ((late, a), (december, b)):
         tu = TournamentPlayer.objects.create(tournament=t, player=u, start_rank=1, name=str(u))
-        to = TournamentPlayer.objects.create(tournament=t, player=opponent, start_rank=2, name=str(opponent))
-        Game.objects.create(tournament=t, round=1, white=tu, black=to, result="1-0", white_score=1, black_score=0)
+        to = TournamentPlayer.objects.create(
+            tournament=t, player=opponent, start_rank=2, name=str(opponent)
+        )
+        Game.objects.create(
+            tournament=t, round=1, white=tu, black=to, result="1-0", white_score=1, black_score=0
+        )
     return system, period, (a, b, u), late
 
 
 @pytest.mark.parametrize("bulk", [False, True])
-def test_8_2_4_rated_for_himself_unrated_for_his_opponents(django_capture_on_commit_callbacks, bulk) -> None:
+def test_8_2_4_rated_for_himself_unrated_for_his_opponents(
+    django_capture_on_commit_callbacks, bulk
+) -> None:
     """fide-2024 8.2.4: U's game of the tournament that ended before his first list counts for
     him but not for his opponent A; the December game counts for both. The engine path and
     the PostgreSQL bulk path apply it alike."""
     system, period, (a, b, u), late = _late_report_after_first_list()
-    with override_settings(RATINGS_BULK_MIN_GAMES=0 if bulk else 10**9), \
-            django_capture_on_commit_callbacks(execute=True):
+    with (
+        override_settings(RATINGS_BULK_MIN_GAMES=0 if bulk else 10**9),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         period_services.period_close(period=period)
         run = runs.calculation_request(period=period)
     run.refresh_from_db()
@@ -268,7 +344,10 @@ def test_8_2_4_rated_for_himself_unrated_for_his_opponents(django_capture_on_com
     rows = {r.player_id: r for r in DraftResult.objects.filter(run=run)}
     assert rows[u.pk].games == 2  # both his games count for him
     assert rows[b.pk].games == 1
-    assert a.pk not in rows or (rows[a.pk].games, rows[a.pk].change) == (0, 0)  # U was unrated for A
+    assert a.pk not in rows or (rows[a.pk].games, rows[a.pk].change) == (
+        0,
+        0,
+    )  # U was unrated for A
     assert "rated_after_first_list" in rows[u.pk].flags
     note = next(n for n in rows[u.pk].notes if n["code"] == "rated_after_first_list")
     assert note["article"] == "fide-2024 8.2.4" and note["params"] == {"tournament": str(late.pk)}
@@ -286,14 +365,25 @@ def test_first_rating_publication_records_rated_since(django_capture_on_commit_c
     arbiter = make_user()
     rated = [make_player(birth_year=1980) for _ in range(5)]
     for i, p in enumerate(rated):
-        PlayerRating.objects.create(player=p, system=system, rating=1900 + 20 * i, games=50, kind="effective")
+        PlayerRating.objects.create(
+            player=p, system=system, rating=1900 + 20 * i, games=50, kind="effective"
+        )
     newcomer = make_player(birth_year=1990)
     t = make_tournament(system, arbiter, status="validated", period=period)
-    tn = TournamentPlayer.objects.create(tournament=t, player=newcomer, start_rank=1, name=str(newcomer))
+    tn = TournamentPlayer.objects.create(
+        tournament=t, player=newcomer, start_rank=1, name=str(newcomer)
+    )
     for r, p in enumerate(rated, start=1):
         tp = TournamentPlayer.objects.create(tournament=t, player=p, start_rank=r + 1, name=str(p))
-        Game.objects.create(tournament=t, round=r, white=tn, black=tp, result="1/2-1/2",
-                            white_score=0.5, black_score=0.5)
+        Game.objects.create(
+            tournament=t,
+            round=r,
+            white=tn,
+            black=tp,
+            result="1/2-1/2",
+            white_score=0.5,
+            black_score=0.5,
+        )
     with django_capture_on_commit_callbacks(execute=True):
         period_services.period_close(period=period)
         runs.calculation_request(period=period)
@@ -304,7 +394,9 @@ def test_first_rating_publication_records_rated_since(django_capture_on_commit_c
     assert PlayerRating.objects.get(player=rated[0], system=system).rated_since is None
 
 
-def test_bulk_path_explains_its_decisions_as_the_engine_does(django_capture_on_commit_callbacks) -> None:
+def test_bulk_path_explains_its_decisions_as_the_engine_does(
+    django_capture_on_commit_callbacks,
+) -> None:
     """The bulk path words its decisions with the engine's notes: the same flags, articles,
     templates and parameters as the engine path, for K lowered by the 700 rule (8.3.3), a
     rating below the floor (7.2.1), a player going inactive and one active again (7.2.2)."""
@@ -314,7 +406,9 @@ def test_bulk_path_explains_its_decisions_as_the_engine_does(django_capture_on_c
 
     def rated(rating, games, **state):
         p = make_player(birth_year=1980)
-        PlayerRating.objects.create(player=p, system=system, rating=rating, games=games, kind="effective", **state)
+        PlayerRating.objects.create(
+            player=p, system=system, rating=rating, games=games, kind="effective", **state
+        )
         return p
 
     opponents = [rated(1500, 100) for _ in range(18)]
@@ -323,30 +417,53 @@ def test_bulk_path_explains_its_decisions_as_the_engine_does(django_capture_on_c
     back = rated(1700, 100, activity="inactive", last_game_date=dt.date(2025, 1, 10))
     idle = rated(1800, 100, last_game_date=dt.date(2025, 6, 1))  # no game for over a year
     t = make_tournament(system, arbiter, status="validated", period=period)
-    tp = {p.pk: TournamentPlayer.objects.create(tournament=t, player=p, start_rank=n + 1, name=str(p))
-          for n, p in enumerate([*opponents, busy, sinking, back])}
-    pairs = [(busy, o, "1/2-1/2") for o in opponents] + [(sinking, opponents[0], "0-1"),
-                                                         (sinking, opponents[1], "0-1"), (back, opponents[2], "1-0")]
+    tp = {
+        p.pk: TournamentPlayer.objects.create(tournament=t, player=p, start_rank=n + 1, name=str(p))
+        for n, p in enumerate([*opponents, busy, sinking, back])
+    }
+    pairs = [(busy, o, "1/2-1/2") for o in opponents] + [
+        (sinking, opponents[0], "0-1"),
+        (sinking, opponents[1], "0-1"),
+        (back, opponents[2], "1-0"),
+    ]
     for r, (w, b, res) in enumerate(pairs, start=1):
         ws = {"1-0": 1, "0-1": 0, "1/2-1/2": 0.5}[res]
-        Game.objects.create(tournament=t, round=r, white=tp[w.pk], black=tp[b.pk], result=res,
-                            white_score=ws, black_score=1 - ws)
+        Game.objects.create(
+            tournament=t,
+            round=r,
+            white=tp[w.pk],
+            black=tp[b.pk],
+            result=res,
+            white_score=ws,
+            black_score=1 - ws,
+        )
     with django_capture_on_commit_callbacks(execute=True):
         period_services.period_close(period=period)
     drafts = {}
     for bulk in (False, True):
-        with override_settings(RATINGS_BULK_MIN_GAMES=0 if bulk else 10**9), \
-                django_capture_on_commit_callbacks(execute=True):
+        with (
+            override_settings(RATINGS_BULK_MIN_GAMES=0 if bulk else 10**9),
+            django_capture_on_commit_callbacks(execute=True),
+        ):
             run = runs.calculation_request(period=period)
         run.refresh_from_db()
         assert run.method == ("bulk" if bulk else "engine"), run.error
         drafts[bulk] = {d.player_id: d for d in DraftResult.objects.filter(run=run)}
-    expected_flags = {busy.pk: ["k_700"], sinking.pk: ["below_floor"], back.pk: ["reactivated"], idle.pk: ["inactive"]}
+    expected_flags = {
+        busy.pk: ["k_700"],
+        sinking.pk: ["below_floor"],
+        back.pk: ["reactivated"],
+        idle.pk: ["inactive"],
+    }
     for pk, flags in expected_flags.items():
         engine, bulk_draft = drafts[False][pk], drafts[True][pk]
         assert engine.flags == flags and bulk_draft.flags == flags
         assert [n for n in engine.notes if n["code"] != "k"] == bulk_draft.notes
-        assert (engine.rating_after, engine.change, engine.k, engine.status) == \
-            (bulk_draft.rating_after, bulk_draft.change, bulk_draft.k, bulk_draft.status)
+        assert (engine.rating_after, engine.change, engine.k, engine.status) == (
+            bulk_draft.rating_after,
+            bulk_draft.change,
+            bulk_draft.k,
+            bulk_draft.status,
+        )
     assert drafts[True][busy.pk].k == 700 // 18
     assert drafts[True][idle.pk].notes[0]["params"] == {"last": "2025-06-01"}

@@ -3,6 +3,7 @@ runs (a timer thread, through a second connection, also inside the draft's trans
 worker SIGKILLed mid-run stops beating, and the watchdog — the beat task's service — marks the
 run lost (its lock is free), says so on the period's page and queues it again, and the new
 run completes. A run whose lock is held is never called lost, however old its beat."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -32,7 +33,9 @@ def run_of(pk: int) -> CalculationRun:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_killed_worker_is_found_lost_and_its_run_queued_again(celery_broker, stalled_writes, client) -> None:
+def test_a_killed_worker_is_found_lost_and_its_run_queued_again(
+    celery_broker, stalled_writes, client
+) -> None:
     system, period, players, tournament = build()
     period_services.period_close(period=period)
     stalled_writes.arm()
@@ -42,7 +45,11 @@ def test_a_killed_worker_is_found_lost_and_its_run_queued_again(celery_broker, s
     # The timer thread beats during the long step, from inside the write transaction.
     first = run_of(dead.pk).heartbeat_at
     assert first is not None
-    wait_for(lambda: (run_of(dead.pk).heartbeat_at or first) > first, timeout=10, what="a later heartbeat")
+    wait_for(
+        lambda: (run_of(dead.pk).heartbeat_at or first) > first,
+        timeout=10,
+        what="a later heartbeat",
+    )
     # Alive (its lock is held): never lost, even judged ten minutes from now.
     assert runs.calculation_runs_watch(now=timezone.now() + LATER) == []
     assert run_of(dead.pk).status == JobStatus.RUNNING
@@ -57,8 +64,11 @@ def test_a_killed_worker_is_found_lost_and_its_run_queued_again(celery_broker, s
     assert marked == [dead.pk]
     lost = run_of(dead.pk)
     assert lost.status == JobStatus.LOST and lost.finished_at is not None
-    new = CalculationRun.objects.get(period=period, status__in=(JobStatus.QUEUED, JobStatus.RUNNING,
-                                                                JobStatus.SUCCEEDED), pk__gt=dead.pk)
+    new = CalculationRun.objects.get(
+        period=period,
+        status__in=(JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.SUCCEEDED),
+        pk__gt=dead.pk,
+    )
     assert f"Queued again as run {new.pk}" in lost.error
     wait_for(lambda: run_of(new.pk).status == JobStatus.SUCCEEDED, what="the run queued again")
     assert run_of(new.pk).attempts == 2  # the lost one's attempt and its own
@@ -76,8 +86,11 @@ def _running_run(attempts: int, beat_minutes_ago: float) -> CalculationRun:
     period_services.period_close(period=period)
     run = runs.calculation_request(period=period, enqueue=False)
     CalculationRun.objects.filter(pk=run.pk).update(
-        status=JobStatus.RUNNING, attempts=attempts, started_at=timezone.now() - LATER,
-        heartbeat_at=timezone.now() - dt.timedelta(minutes=beat_minutes_ago))
+        status=JobStatus.RUNNING,
+        attempts=attempts,
+        started_at=timezone.now() - LATER,
+        heartbeat_at=timezone.now() - dt.timedelta(minutes=beat_minutes_ago),
+    )
     return run
 
 
@@ -96,7 +109,8 @@ def test_watchdog_threshold_and_attempts(django_capture_on_commit_callbacks) -> 
     assert again.attempts == 1
     # Lost again on its second attempt: failed, not queued a third time.
     CalculationRun.objects.filter(pk=again.pk).update(
-        status=JobStatus.RUNNING, attempts=2, heartbeat_at=timezone.now() - LATER)
+        status=JobStatus.RUNNING, attempts=2, heartbeat_at=timezone.now() - LATER
+    )
     with django_capture_on_commit_callbacks() as sent:
         (failed,) = runs.calculation_runs_watch()
     assert failed.pk == again.pk and failed.status == JobStatus.FAILED and "2. time" in failed.error
@@ -106,17 +120,25 @@ def test_watchdog_threshold_and_attempts(django_capture_on_commit_callbacks) -> 
 
 @pytest.mark.django_db
 @override_settings(JOBS_HEARTBEAT_STALE_MINUTES=5)
-def test_watchdog_queues_a_lost_import_again_then_fails_it(django_capture_on_commit_callbacks) -> None:
+def test_watchdog_queues_a_lost_import_again_then_fails_it(
+    django_capture_on_commit_callbacks,
+) -> None:
     system = make_system()
     job = import_jobs.list_import_request(system=system, data=b"x", format="csv", enqueue=False)
-    ListImportJob.objects.filter(pk=job.pk).update(status=JobStatus.RUNNING, attempts=1,
-                                                   heartbeat_at=timezone.now() - LATER)
+    ListImportJob.objects.filter(pk=job.pk).update(
+        status=JobStatus.RUNNING, attempts=1, heartbeat_at=timezone.now() - LATER
+    )
     with django_capture_on_commit_callbacks() as sent:
         assert import_jobs.list_import_jobs_watch() == [job.pk]
     job.refresh_from_db()
-    assert job.status == JobStatus.QUEUED and job.phase == import_jobs.LOST_REQUEUED and len(sent) == 1
-    ListImportJob.objects.filter(pk=job.pk).update(status=JobStatus.RUNNING, attempts=import_jobs.MAX_ATTEMPTS,
-                                                   heartbeat_at=timezone.now() - LATER)
+    assert (
+        job.status == JobStatus.QUEUED and job.phase == import_jobs.LOST_REQUEUED and len(sent) == 1
+    )
+    ListImportJob.objects.filter(pk=job.pk).update(
+        status=JobStatus.RUNNING,
+        attempts=import_jobs.MAX_ATTEMPTS,
+        heartbeat_at=timezone.now() - LATER,
+    )
     assert import_jobs.list_import_jobs_watch() == [job.pk]
     job.refresh_from_db()
     assert job.status == JobStatus.FAILED and job.error == import_jobs.WORKER_LOST
@@ -125,5 +147,8 @@ def test_watchdog_queues_a_lost_import_again_then_fails_it(django_capture_on_com
 def test_the_beat_sends_the_watchdogs_every_minute() -> None:
     schedule = settings.CELERY_BEAT_SCHEDULE
     assert schedule["watch-calculation-runs"] == {"task": "ratings.watch_runs", "schedule": 60.0}
-    assert schedule["watch-list-import-jobs"] == {"task": "ratings.watch_import_jobs", "schedule": 60.0}
+    assert schedule["watch-list-import-jobs"] == {
+        "task": "ratings.watch_import_jobs",
+        "schedule": 60.0,
+    }
     assert {"ratings.watch_runs", "ratings.watch_import_jobs"} <= set(app.tasks)

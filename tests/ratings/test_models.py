@@ -1,4 +1,5 @@
 """Database constraints for what must never happen."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -20,7 +21,6 @@ from tests.factories import (
 from tournaments.models import Game, TournamentPlayer
 
 pytestmark = pytest.mark.django_db
-
 
 
 @pytest.fixture
@@ -53,13 +53,19 @@ def test_orm_refuses_to_delete_a_published_entry_or_list(published: PublishedLis
 def test_postgresql_refuses_raw_sql_update_of_an_entry(published: PublishedList) -> None:
     with pytest.raises(IntegrityError, match="immutable"), transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute("UPDATE ratings_listentry SET rating = 1 WHERE published_list_id = %s", [published.pk])
+            cursor.execute(
+                "UPDATE ratings_listentry SET rating = 1 WHERE published_list_id = %s",
+                [published.pk],
+            )
     assert sorted(published.entries.values_list("rating", flat=True)) == [2000, 2001]  # type: ignore[type-var]  # no NULL here
 
 
 def test_postgresql_refuses_raw_sql_delete_of_entries_and_lists(published: PublishedList) -> None:
-    for sql in ("DELETE FROM ratings_listentry", "DELETE FROM ratings_publishedlist",
-                "UPDATE ratings_publishedlist SET note = 'edited'"):
+    for sql in (
+        "DELETE FROM ratings_listentry",
+        "DELETE FROM ratings_publishedlist",
+        "UPDATE ratings_publishedlist SET note = 'edited'",
+    ):
         with pytest.raises(IntegrityError, match="immutable"), transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute(sql)
@@ -73,9 +79,15 @@ def test_postgresql_refuses_truncate_of_entries_and_lists(published: PublishedLi
     # calculation runs refer to it with constraints.
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-    for sql in ("TRUNCATE ratings_listentry", "TRUNCATE ratings_publishedlist CASCADE",
-                "TRUNCATE ratings_listentry, ratings_publishedlist CASCADE"):
-        with pytest.raises(IntegrityError, match="immutable: TRUNCATE on ratings_"), transaction.atomic():
+    for sql in (
+        "TRUNCATE ratings_listentry",
+        "TRUNCATE ratings_publishedlist CASCADE",
+        "TRUNCATE ratings_listentry, ratings_publishedlist CASCADE",
+    ):
+        with (
+            pytest.raises(IntegrityError, match="immutable: TRUNCATE on ratings_"),
+            transaction.atomic(),
+        ):
             with connection.cursor() as cursor:
                 cursor.execute(sql)
     assert ListEntry.objects.count() == 2 and PublishedList.objects.count() == 1
@@ -97,11 +109,19 @@ def test_a_correction_is_a_new_version(published: PublishedList) -> None:
         make_published_list(published.period, players, version=2)
 
 
-def test_two_entries_for_one_player_in_one_list_version_are_refused(published: PublishedList) -> None:
+def test_two_entries_for_one_player_in_one_list_version_are_refused(
+    published: PublishedList,
+) -> None:
     player = published.entries.first().player
     with pytest.raises(IntegrityError), transaction.atomic():
-        ListEntry.objects.create(published_list=published, player=player, rating=1500, status="rated",
-                                 ruleset="fide-2024", engine_version="test")
+        ListEntry.objects.create(
+            published_list=published,
+            player=player,
+            rating=1500,
+            status="rated",
+            ruleset="fide-2024",
+            engine_version="test",
+        )
 
 
 def test_a_game_against_oneself_is_refused() -> None:
@@ -109,8 +129,15 @@ def test_a_game_against_oneself_is_refused() -> None:
     tournament = make_tournament(system, make_user())
     tp = TournamentPlayer.objects.create(tournament=tournament, start_rank=1, name="Solo, Han")
     with pytest.raises(IntegrityError), transaction.atomic():
-        Game.objects.create(tournament=tournament, round=1, white=tp, black=tp, result="1-0",
-                            white_score=1, black_score=0)
+        Game.objects.create(
+            tournament=tournament,
+            round=1,
+            white=tp,
+            black=tp,
+            result="1-0",
+            white_score=1,
+            black_score=0,
+        )
 
 
 def test_a_period_must_not_end_before_it_starts() -> None:

@@ -1,4 +1,5 @@
 """Officer pages: close, calculate (eager Celery), review, publish, diff, protests."""
+
 from __future__ import annotations
 
 import pytest
@@ -29,7 +30,12 @@ def test_only_officers_may_close_calculate_or_publish(client) -> None:
         response = client.post(reverse(url, args=[period.pk]))
         assert response.status_code == 302 and "login" in response["Location"]
     client.force_login(make_user(role=ARBITER))
-    for url in ("ratings:period", "ratings:period_close", "ratings:period_calculate", "ratings:period_publish"):
+    for url in (
+        "ratings:period",
+        "ratings:period_close",
+        "ratings:period_calculate",
+        "ratings:period_publish",
+    ):
         assert client.post(reverse(url, args=[period.pk])).status_code == 403
     period.refresh_from_db()
     assert period.status == PeriodStatus.OPEN
@@ -66,11 +72,15 @@ def test_second_calculate_request_gets_a_clear_refusal(officer_client) -> None:
     system, period, players, tournament = build()
     period_services.period_close(period=period)
     runs.calculation_request(period=period, enqueue=False)  # queued, no worker yet
-    response = officer_client.post(reverse("ratings:period_calculate", args=[period.pk]), follow=True)
+    response = officer_client.post(
+        reverse("ratings:period_calculate", args=[period.pk]), follow=True
+    )
     assert "already queued" in response.content.decode()
 
 
-def test_player_protests_within_the_deadline_and_officer_upholds(client, django_capture_on_commit_callbacks) -> None:
+def test_player_protests_within_the_deadline_and_officer_upholds(
+    client, django_capture_on_commit_callbacks
+) -> None:
     system, period, players, tournament = build()
     period_services.period_close(period=period)
     with django_capture_on_commit_callbacks(execute=True):
@@ -80,11 +90,15 @@ def test_player_protests_within_the_deadline_and_officer_upholds(client, django_
     players[0].user = user
     players[0].save()
     client.force_login(user)
-    client.post(reverse("ratings:protest_create", args=[published.pk]), {"text": "Round 1 was a draw."})
+    client.post(
+        reverse("ratings:protest_create", args=[published.pk]), {"text": "Round 1 was a draw."}
+    )
     protest = Protest.objects.get()
     assert protest.player == players[0]
     client.force_login(make_user(role=RATING_OFFICER))
-    client.post(reverse("ratings:protest_decide", args=[protest.pk]), {"upheld": "1", "decision": "ok"})
+    client.post(
+        reverse("ratings:protest_decide", args=[protest.pk]), {"upheld": "1", "decision": "ok"}
+    )
     protest.refresh_from_db()
     period.refresh_from_db()
     assert protest.status == "upheld" and period.needs_recalculation
@@ -101,9 +115,14 @@ def test_protest_after_the_deadline_is_refused() -> None:
     published = make_published_list(period, players[:1])
     PublishedList.objects.filter(pk=published.pk)  # immutable: build an old one instead
     old = PublishedList.objects.create(
-        system=system, period=period, version=2, list_date=period.list_date,
-        published_at=timezone.now() - dt.timedelta(days=system.protest_days + 1), ruleset="fide-2024",
-        engine_version="test")
+        system=system,
+        period=period,
+        version=2,
+        list_date=period.list_date,
+        published_at=timezone.now() - dt.timedelta(days=system.protest_days + 1),
+        ruleset="fide-2024",
+        engine_version="test",
+    )
     user = make_user(role=PLAYER)
     players[0].user = user
     players[0].save()

@@ -2,6 +2,7 @@
 (issue 17 item 6): the state at the start of the period is read as it was then (the published
 run's before-values, the after-state of the list in force), not from PlayerRating, which the
 publication moved on. Both calculation paths."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -36,12 +37,23 @@ def game(t, white, black, result="1-0"):
     for p in (white, black):
         tp = TournamentPlayer.objects.filter(tournament=t, player=p).first()
         if tp is None:
-            tp = TournamentPlayer.objects.create(tournament=t, player=p, name=str(p),
-                                                 start_rank=TournamentPlayer.objects.filter(tournament=t).count() + 1)
+            tp = TournamentPlayer.objects.create(
+                tournament=t,
+                player=p,
+                name=str(p),
+                start_rank=TournamentPlayer.objects.filter(tournament=t).count() + 1,
+            )
         tps.append(tp)
     rnd = Game.objects.filter(tournament=t).count() + 1
-    return Game.objects.create(tournament=t, round=rnd, white=tps[0], black=tps[1], result=result,
-                               white_score=ws, black_score=1 - ws)
+    return Game.objects.create(
+        tournament=t,
+        round=rnd,
+        white=tps[0],
+        black=tps[1],
+        result=result,
+        white_score=ws,
+        black_score=1 - ws,
+    )
 
 
 def build():
@@ -53,8 +65,14 @@ def build():
     c, x, n = (make_player(birth_year=1980) for _ in range(3))
     rated = [make_player(birth_year=1980) for _ in range(5)]
     for p, r in [(c, 2390), (x, 2390)] + [(p, 1900 + 20 * i) for i, p in enumerate(rated)]:
-        PlayerRating.objects.create(player=p, system=system, rating=r, games=50, kind="effective",
-                                    last_game_date=dt.date(2026, 6, 1))
+        PlayerRating.objects.create(
+            player=p,
+            system=system,
+            rating=r,
+            games=50,
+            kind="effective",
+            last_game_date=dt.date(2026, 6, 1),
+        )
     t = make_tournament(system, arbiter, status="validated", period=period)
     game(t, c, x)
     for p in rated:
@@ -63,25 +81,40 @@ def build():
 
 
 def draft_rows(run):
-    return {r.player_id: {k: v for k, v in model_to_dict(r).items() if k not in ("id", "run")}
-            for r in DraftResult.objects.filter(run=run)}
+    return {
+        r.player_id: {k: v for k, v in model_to_dict(r).items() if k not in ("id", "run")}
+        for r in DraftResult.objects.filter(run=run)
+    }
 
 
 def draft_lines(run):
     return {
-        t.tournament_id: (bytes(t.lines), t.line_count, t.player_count, t.change_sum, t.change_max, t.change_min)
+        t.tournament_id: (
+            bytes(t.lines),
+            t.line_count,
+            t.player_count,
+            t.change_sum,
+            t.change_max,
+            t.change_min,
+        )
         for t in DraftTournament.objects.filter(run=run)
     }
 
 
 def excluded(run):
-    return sorted((e.tournament_id, e.white_key, e.black_key, e.round, e.code, e.article)
-                  for e in DraftExcluded.objects.filter(run=run))
+    return sorted(
+        (e.tournament_id, e.white_key, e.black_key, e.round, e.code, e.article)
+        for e in DraftExcluded.objects.filter(run=run)
+    )
 
 
 def entries(published):
-    return {e.player_id: {k: v for k, v in model_to_dict(e).items() if k not in ("id", "published_list")}
-            for e in ListEntry.objects.filter(published_list=published)}
+    return {
+        e.player_id: {
+            k: v for k, v in model_to_dict(e).items() if k not in ("id", "published_list")
+        }
+        for e in ListEntry.objects.filter(published_list=published)
+    }
 
 
 def calc(period, bulk, capture):
@@ -96,13 +129,20 @@ def calc(period, bulk, capture):
 
 
 @pytest.mark.parametrize("bulk", [False, True])
-def test_rerun_of_a_published_period_changes_nothing(django_capture_on_commit_callbacks, bulk) -> None:
+def test_rerun_of_a_published_period_changes_nothing(
+    django_capture_on_commit_callbacks, bulk
+) -> None:
     system, period, _arbiter, (c, x, n, rated), _t = build()
     first = calc(period, bulk, django_capture_on_commit_callbacks)
     assert first.method == ("bulk" if bulk else "engine")
     v1 = publication.list_publish(period=period)
     row_c = DraftResult.objects.get(run=first, player=c)
-    assert (row_c.rating_after, row_c.k, row_c.reached_2400, row_c.reached_2400_before) == (2400, 20, True, False)
+    assert (row_c.rating_after, row_c.k, row_c.reached_2400, row_c.reached_2400_before) == (
+        2400,
+        20,
+        True,
+        False,
+    )
     row_n = DraftResult.objects.get(run=first, player=n)
     assert row_n.rating_before is None and row_n.rating_after is not None  # his first rating
     # PlayerRating moved on: C has reached 2400, N is rated since this list.
@@ -122,7 +162,9 @@ def test_rerun_of_a_published_period_changes_nothing(django_capture_on_commit_ca
 
 
 @pytest.mark.parametrize("bulk", [False, True])
-def test_rerating_a_later_period_starts_from_the_corrected_one(django_capture_on_commit_callbacks, bulk) -> None:
+def test_rerating_a_later_period_starts_from_the_corrected_one(
+    django_capture_on_commit_callbacks, bulk
+) -> None:
     """November is corrected after December was published: C's win becomes a draw, so he
     never reached 2400. December re-run starts from the corrected November: 2390 and K 20 (not
     PlayerRating's 2405 and K 10, nor the before-values of December's first run)."""
@@ -139,17 +181,26 @@ def test_rerating_a_later_period_starts_from_the_corrected_one(django_capture_on
     assert (row.rating_before, row.k, row.rating_after) == (2400, 10, 2405)  # 8.3.3: K 10 once 2400
 
     # The correction of November.
-    Game.objects.filter(tournament=t, white__player=c).update(result="1/2-1/2", white_score=0.5, black_score=0.5)
+    Game.objects.filter(tournament=t, white__player=c).update(
+        result="1/2-1/2", white_score=0.5, black_score=0.5
+    )
     calc(nov, bulk, django_capture_on_commit_callbacks)
     publication.list_publish(period=nov, note="correction")
     dec.refresh_from_db()
     assert dec.needs_recalculation and dec.status == PeriodStatus.PUBLISHED
-    assert PlayerRating.objects.get(player=c, system=system).reached_2400  # untouched: December is later
+    assert PlayerRating.objects.get(
+        player=c, system=system
+    ).reached_2400  # untouched: December is later
 
     dec_again = calc(dec, bulk, django_capture_on_commit_callbacks)
     assert dec_again.status == "succeeded", dec_again.error
     row = DraftResult.objects.get(run=dec_again, player=c)
-    assert (row.rating_before, row.reached_2400_before, row.k, row.rating_after) == (2390, False, 20, 2400)
+    assert (row.rating_before, row.reached_2400_before, row.k, row.rating_after) == (
+        2390,
+        False,
+        20,
+        2400,
+    )
     # N's state as November left it (rated since its list), not changed by the correction.
     row_n = DraftResult.objects.get(run=dec_again, player=n)
     assert row_n.rating_before is not None and row_n.rated_since_before == nov.list_date

@@ -3,6 +3,7 @@
 Each test makes PostgreSQL refuse what a REFERENCES constraint would refuse, through raw SQL
 (the ORM has its own on_delete rules, tested at the end).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -34,9 +35,13 @@ def published() -> PublishedList:
 
 
 def _entry_insert(list_id: int, player_id: int) -> tuple[str, list[object]]:
-    return ("INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, games, total_games, "
-            "status, inactive, provisional, ruleset, engine_version) "
-            "VALUES (%s, %s, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x')", [list_id, player_id])
+    return (
+        "INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, games, "
+        "total_games, "
+        "status, inactive, provisional, ruleset, engine_version) "
+        "VALUES (%s, %s, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x')",
+        [list_id, player_id],
+    )
 
 
 def test_an_entry_for_a_missing_player_is_refused(published: PublishedList) -> None:
@@ -54,10 +59,14 @@ def test_an_entry_for_a_missing_list_is_refused(published: PublishedList) -> Non
 def test_one_bad_row_among_many_refuses_the_whole_statement(published: PublishedList) -> None:
     good = [make_player().pk for _ in range(50)]
     with pytest.raises(IntegrityError, match="does not exist"):
-        _sql("INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, games, total_games, "
-             "status, inactive, provisional, ruleset, engine_version) "
-             "SELECT %s, p, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x' FROM unnest(%s::bigint[]) p",
-             [published.pk, [*good, MISSING]])
+        _sql(
+            "INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, games, "
+            "total_games, "
+            "status, inactive, provisional, ruleset, engine_version) "
+            "SELECT %s, p, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x' FROM "
+            "unnest(%s::bigint[]) p",
+            [published.pk, [*good, MISSING]],
+        )
     assert ListEntry.objects.count() == 2
 
 
@@ -67,22 +76,34 @@ def test_a_list_and_its_entries_written_in_one_statement_are_accepted() -> None:
     system = make_system()
     period = make_period(system)
     players = [make_player().pk for _ in range(3)]
-    _sql("WITH e AS (INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, games, "
-         "total_games, status, inactive, provisional, ruleset, engine_version) "
-         "SELECT 424242, p, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x' FROM unnest(%s::bigint[]) p "
-         "RETURNING 1) "
-         "INSERT INTO ratings_publishedlist (id, system_id, period_id, version, list_date, published_at, ruleset, "
-         "engine_version, note, entry_count) SELECT 424242, %s, %s, 1, '2026-01-01', now(), 'fide-2024', 'x', '', "
-         "count(*) FROM e", [players, system.pk, period.pk])
+    _sql(
+        "WITH e AS (INSERT INTO ratings_listentry (published_list_id, player_id, rating, change, "
+        "games, "
+        "total_games, status, inactive, provisional, ruleset, engine_version) "
+        "SELECT 424242, p, 2000, 0, 0, 0, 'rated', false, false, 'fide-2024', 'x' FROM "
+        "unnest(%s::bigint[]) p "
+        "RETURNING 1) "
+        "INSERT INTO ratings_publishedlist (id, system_id, period_id, version, list_date, "
+        "published_at, ruleset, "
+        "engine_version, note, entry_count) SELECT 424242, %s, %s, 1, '2026-01-01', now(), "
+        "'fide-2024', 'x', '', "
+        "count(*) FROM e",
+        [players, system.pk, period.pk],
+    )
     assert PublishedList.objects.get(pk=424242).entry_count == 3
     assert ListEntry.objects.filter(published_list_id=424242).count() == 3
 
 
 def test_a_player_state_for_a_missing_player_or_system_is_refused() -> None:
     system = make_system()
-    insert = ("INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity, out_of_list, "
-              "reached_2400, reached_2200, flagged_lists, prior_results, ruleset, engine_version, updated_at) "
-              "VALUES (%s, %s, 2000, 0, 'effective', 'active', false, false, false, 0, '[]', '', '', now())")
+    insert = (
+        "INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity, "
+        "out_of_list, "
+        "reached_2400, reached_2200, flagged_lists, prior_results, ruleset, engine_version, "
+        "updated_at) "
+        "VALUES (%s, %s, 2000, 0, 'effective', 'active', false, false, false, 0, '[]', '', '', "
+        "now())"
+    )
     with pytest.raises(IntegrityError, match=f"player {MISSING} does not exist"):
         _sql(insert, [MISSING, system.pk])
     with pytest.raises(IntegrityError, match=f"rating system {MISSING} does not exist"):
@@ -95,7 +116,9 @@ def test_moving_a_player_state_to_a_missing_player_is_refused() -> None:
     state = PlayerRating.objects.create(player=make_player(), system=make_system(), rating=2000)
     with pytest.raises(IntegrityError, match=f"player {MISSING} does not exist"):
         _sql("UPDATE ratings_playerrating SET player_id = %s WHERE id = %s", [MISSING, state.pk])
-    _sql("UPDATE ratings_playerrating SET rating = 2100 WHERE id = %s", [state.pk])  # keys unchanged: no check
+    _sql(
+        "UPDATE ratings_playerrating SET rating = 2100 WHERE id = %s", [state.pk]
+    )  # keys unchanged: no check
     state.refresh_from_db()
     assert (state.player_id, state.rating) != (MISSING, 2000)
 
@@ -135,14 +158,22 @@ def test_a_rating_change_updates_the_state_without_index_writes() -> None:
         cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'ratings_playerrating'")
         assert "fillfactor=50" in (cursor.fetchone()[0] or [])
     system = make_system()
-    states = [PlayerRating.objects.create(player=make_player(), system=system, rating=2000 + i) for i in range(20)]
-    counts = ("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables "
-              "WHERE relname = 'ratings_playerrating'")
+    states = [
+        PlayerRating.objects.create(player=make_player(), system=system, rating=2000 + i)
+        for i in range(20)
+    ]
+    counts = (
+        "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables "
+        "WHERE relname = 'ratings_playerrating'"
+    )
     with connection.cursor() as cursor:
         cursor.execute(counts)
         updated_before, hot_before = cursor.fetchone()
-        cursor.execute("UPDATE ratings_playerrating SET rating = rating + 7, games = games + 9, "
-                       "activity = 'inactive', last_game_date = now() WHERE id = ANY(%s)", [[s.pk for s in states]])
+        cursor.execute(
+            "UPDATE ratings_playerrating SET rating = rating + 7, games = games + 9, "
+            "activity = 'inactive', last_game_date = now() WHERE id = ANY(%s)",
+            [[s.pk for s in states]],
+        )
         cursor.execute(counts)
         updated, hot = cursor.fetchone()
     assert updated - updated_before == 20

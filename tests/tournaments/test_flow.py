@@ -1,4 +1,5 @@
 """The arbiter's flow through the services and the views: register, upload, match, validate."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -17,12 +18,24 @@ from tournaments.models import Game, Report, Tournament, TournamentPlayer
 pytestmark = pytest.mark.django_db
 
 
-def trf_line(rank: int, name: str, cells: list[str], *, rating: int | None = None, fide_id: str = "",
-             sex: str = "m", birth: str = "", points: float | None = None) -> str:
+def trf_line(
+    rank: int,
+    name: str,
+    cells: list[str],
+    *,
+    rating: int | None = None,
+    fide_id: str = "",
+    sex: str = "m",
+    birth: str = "",
+    points: float | None = None,
+) -> str:
     """A TRF16 `001` line, column by column (FIDE specification: rank 5-8, sex 10, name 15-47,
     rating 49-52, federation 54-56, FIDE ID 58-68, birth 70-79, points 81-84, round 1 at 92)."""
     pts = f"{points:4.1f}" if points is not None else "    "
-    line = (f"001 {rank:4d} {sex}    {name:<33} {rating or '':>4} ESP {fide_id:>11} {birth:<10} {pts} {rank:4d}")
+    line = (
+        f"001 {rank:4d} {sex}    {name:<33} {rating or '':>4} ESP {fide_id:>11} {birth:<10} {pts} "
+        f"{rank:4d}"
+    )
     assert len(line) == 89
     return line + "".join("  " + c for c in cells)
 
@@ -30,14 +43,39 @@ def trf_line(rank: int, name: str, cells: list[str], *, rating: int | None = Non
 def sample_trf(*, unknown_name: str = "Nuevo Jugador, Pedro") -> bytes:
     """4-player round robin, 3 rounds (hand-written; points: 2.5, 2, 1.5, 0)."""
     lines = [
-        "012 Open de prueba", "022 Sitges", "032 ESP", "102 A. Arbiter", "XXR 3",
-        trf_line(1, "MUÑOZ PEREZ, JOSE", ["   4 w 1", "   2 w =", "   3 b 1"], rating=2250,
-                 fide_id="2200001", points=2.5),
-        trf_line(2, "Garcia Lopez, Ana", ["   3 w =", "   1 b =", "   4 w 1"], rating=1950, sex="w",
-                 birth="1990/05/01", points=2.0),
-        trf_line(3, unknown_name, ["   2 b =", "   4 b 1", "   1 w 0"], birth="2001/01/01", points=1.5),
-        trf_line(4, "Vidal, Marc", ["   1 b 0", "   3 w 0", "   2 b 0"], rating=2100, fide_id="2200004",
-                 points=0.0),
+        "012 Open de prueba",
+        "022 Sitges",
+        "032 ESP",
+        "102 A. Arbiter",
+        "XXR 3",
+        trf_line(
+            1,
+            "MUÑOZ PEREZ, JOSE",
+            ["   4 w 1", "   2 w =", "   3 b 1"],
+            rating=2250,
+            fide_id="2200001",
+            points=2.5,
+        ),
+        trf_line(
+            2,
+            "Garcia Lopez, Ana",
+            ["   3 w =", "   1 b =", "   4 w 1"],
+            rating=1950,
+            sex="w",
+            birth="1990/05/01",
+            points=2.0,
+        ),
+        trf_line(
+            3, unknown_name, ["   2 b =", "   4 b 1", "   1 w 0"], birth="2001/01/01", points=1.5
+        ),
+        trf_line(
+            4,
+            "Vidal, Marc",
+            ["   1 b 0", "   3 w 0", "   2 b 0"],
+            rating=2100,
+            fide_id="2200004",
+            points=0.0,
+        ),
     ]
     return ("\n".join(lines) + "\n").encode("utf-8")
 
@@ -48,21 +86,34 @@ def setup():
     arbiter = make_user("arbiter1", role=roles.ARBITER)
     officer = make_user("officer1", role=roles.RATING_OFFICER)
     start = timezone.localdate() + dt.timedelta(days=10)
-    tournament = make_tournament(system, arbiter, start_date=start, end_date=start + dt.timedelta(days=2))
-    Tournament.objects.filter(pk=tournament.pk).update(system="round_robin")  # the factory's `system` is the rating system
+    tournament = make_tournament(
+        system, arbiter, start_date=start, end_date=start + dt.timedelta(days=2)
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(
+        system="round_robin"
+    )  # the factory's `system` is the rating system
     tournament.refresh_from_db()
     jose = make_player(surname="Muñoz Pérez", given_name="José", fide_id=2200001)
     ana = make_player(surname="García López", given_name="Ana", sex="F", birth_year=1990)
     marc = make_player(surname="Vidal", given_name="Marc", fide_id=2200004)
-    return {"system": system, "arbiter": arbiter, "officer": officer, "tournament": tournament,
-            "jose": jose, "ana": ana, "marc": marc}
+    return {
+        "system": system,
+        "arbiter": arbiter,
+        "officer": officer,
+        "tournament": tournament,
+        "jose": jose,
+        "ana": ana,
+        "marc": marc,
+    }
 
 
 def upload(client, tournament, data: bytes, name: str = "report.trf", fmt: str = "auto"):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    return client.post(reverse("tournaments:upload", args=[tournament.pk]),
-                       {"file": SimpleUploadedFile(name, data), "format": fmt})
+    return client.post(
+        reverse("tournaments:upload", args=[tournament.pk]),
+        {"file": SimpleUploadedFile(name, data), "format": fmt},
+    )
 
 
 def test_upload_matches_registry_and_waits_for_the_unknown_player(client, setup) -> None:
@@ -88,7 +139,9 @@ def test_upload_matches_registry_and_waits_for_the_unknown_player(client, setup)
     page = client.get(reverse("tournaments:matching", args=[t.pk])).content.decode()
     assert 'class="match-new"' in page and page.count('class="match-matched"') == 3
 
-    response = client.post(reverse("tournaments:matching", args=[t.pk]), {"pick_3": "new", "fedid_3": "N-77"})
+    response = client.post(
+        reverse("tournaments:matching", args=[t.pk]), {"pick_3": "new", "fedid_3": "N-77"}
+    )
     assert response.status_code == 302
     t.refresh_from_db()
     assert t.status == "validated" and t.validated_at is not None
@@ -108,7 +161,11 @@ def test_a_new_upload_supersedes_and_keeps_picks(client, setup) -> None:
     upload(client, t, sample_trf())
     client.post(reverse("tournaments:matching", args=[t.pk]), {"pick_3": "new"})
     assert upload(client, t, sample_trf() + b"\n").status_code == 302
-    reports = list(Report.objects.filter(tournament=t).order_by("submission").values_list("submission", "status"))
+    reports = list(
+        Report.objects.filter(tournament=t)
+        .order_by("submission")
+        .values_list("submission", "status")
+    )
     assert reports == [(1, "superseded"), (2, "accepted")]
     t.refresh_from_db()
     assert t.status == "validated"
@@ -122,7 +179,12 @@ def test_a_new_upload_supersedes_and_keeps_picks(client, setup) -> None:
         (b"\x00\x01\x02\x03" * 100, "r.trf", "binary", 400),
         (b"012 Open\n001    1 m\x00   Name\n", "r.trf", "binary", 400),
         ("012 Open\n001    1 m    Name".encode("utf-16"), "r.trf", "utf16", 400),
-        (b"No,Name,FIDE ID,Fed ID,Rating,1,2\n1,A,,,,x,1\n2,B,,,,0,x\n", "r.trf", "format_mismatch", 400),
+        (
+            b"No,Name,FIDE ID,Fed ID,Rating,1,2\n1,A,,,,x,1\n2,B,,,,0,x\n",
+            "r.trf",
+            "format_mismatch",
+            400,
+        ),
         (b"hello world\nthis is not a report\n", "r.dat", "unknown_format", 400),
     ],
 )
@@ -187,7 +249,9 @@ def test_after_rating_only_an_officer_changes_the_report(client, setup) -> None:
     client.force_login(setup["arbiter"])
     upload(client, t, sample_trf())
     client.post(reverse("tournaments:matching", args=[t.pk]), {"pick_3": "new"})
-    Tournament.objects.filter(pk=t.pk).update(status="rated", rated_at=timezone.now(), period=period)
+    Tournament.objects.filter(pk=t.pk).update(
+        status="rated", rated_at=timezone.now(), period=period
+    )
     response = upload(client, t, sample_trf())
     assert response.status_code == 403
     assert Report.objects.filter(tournament=t).count() == 1
@@ -204,9 +268,19 @@ def test_registration_deadline_and_approval(client, setup) -> None:
     client.force_login(setup["arbiter"])
     start = timezone.localdate() + dt.timedelta(days=10)
     period = make_period(system, start=(start + dt.timedelta(days=2)).replace(day=1))
-    base = {"name": "Magistral", "city": "León", "federation": "ESP", "start_date": start,
-            "end_date": start + dt.timedelta(days=2), "system": "round_robin", "base_minutes": 90,
-            "increment_seconds": 30, "extra_minutes": 0, "chief_arbiter": "X", "rating_system": system.pk}
+    base = {
+        "name": "Magistral",
+        "city": "León",
+        "federation": "ESP",
+        "start_date": start,
+        "end_date": start + dt.timedelta(days=2),
+        "system": "round_robin",
+        "base_minutes": 90,
+        "increment_seconds": 30,
+        "extra_minutes": 0,
+        "chief_arbiter": "X",
+        "rating_system": system.pk,
+    }
     response = client.post(reverse("tournaments:register"), {**base, "top_rating": 2650})
     assert response.status_code == 302
     on_time = Tournament.objects.get(name="Magistral")
@@ -215,7 +289,9 @@ def test_registration_deadline_and_approval(client, setup) -> None:
     client.post(reverse("tournaments:register"), {**base, "name": "Super", "top_rating": 2750})
     late = Tournament.objects.get(name="Super")
     assert late.late_registration is True and late.approved_by is None  # 30 days (fide-2024 0.2)
-    client.post(reverse("tournaments:register"), {**base, "name": "Femenino", "top_woman_rating": 2510})
+    client.post(
+        reverse("tournaments:register"), {**base, "name": "Femenino", "top_woman_rating": 2510}
+    )
     assert Tournament.objects.get(name="Femenino").late_registration is True
     # The arbiter cannot approve; the officer can, and it is recorded.
     assert client.post(reverse("tournaments:approve", args=[late.pk])).status_code == 403
@@ -259,7 +335,9 @@ def test_ambiguous_names_need_a_pick(client, setup) -> None:
 
 def test_regulation_error_blocks_validation(client, setup) -> None:
     t = setup["tournament"]
-    Tournament.objects.filter(pk=t.pk).update(base_minutes=60, increment_seconds=0)  # 60 < 90 (fide-2024 1.1)
+    Tournament.objects.filter(pk=t.pk).update(
+        base_minutes=60, increment_seconds=0
+    )  # 60 < 90 (fide-2024 1.1)
     client.force_login(setup["arbiter"])
     upload(client, t, sample_trf())
     client.post(reverse("tournaments:matching", args=[t.pk]), {"pick_3": "new"})
@@ -275,9 +353,20 @@ def test_crosstable_form(client, setup) -> None:
     client.force_login(setup["arbiter"])
     url = reverse("tournaments:crosstable", args=[t.pk])
     assert client.get(url + "?size=3").status_code == 200
-    data = {"size": 3, "name_1": "Vidal, Marc", "fide_id_1": "2200004", "rating_1": 2100,
-            "name_2": "García López, Ana", "name_3": "Nuevo, Uno",
-            "cell_1_2": "1", "cell_2_1": "0", "cell_1_3": "½", "cell_3_1": "½", "cell_2_3": "0", "cell_3_2": "1"}
+    data = {
+        "size": 3,
+        "name_1": "Vidal, Marc",
+        "fide_id_1": "2200004",
+        "rating_1": 2100,
+        "name_2": "García López, Ana",
+        "name_3": "Nuevo, Uno",
+        "cell_1_2": "1",
+        "cell_2_1": "0",
+        "cell_1_3": "½",
+        "cell_3_1": "½",
+        "cell_2_3": "0",
+        "cell_3_2": "1",
+    }
     bad = {**data, "cell_3_2": "0"}
     response = client.post(url, bad)
     assert response.status_code == 422
@@ -302,8 +391,14 @@ def test_an_upload_is_one_transaction(setup, monkeypatch) -> None:
 
     monkeypatch.setattr(services, "_write_games", broken)
     with pytest.raises(RuntimeError):
-        services.report_upload(tournament=t, user=setup["arbiter"], data=sample_trf(), filename="r.trf")
-    assert not Report.objects.exists() and not TournamentPlayer.objects.exists() and not Game.objects.exists()
+        services.report_upload(
+            tournament=t, user=setup["arbiter"], data=sample_trf(), filename="r.trf"
+        )
+    assert (
+        not Report.objects.exists()
+        and not TournamentPlayer.objects.exists()
+        and not Game.objects.exists()
+    )
     t.refresh_from_db()
     assert t.status == "registered" and t.report_received_at is None
 
@@ -311,13 +406,17 @@ def test_an_upload_is_one_transaction(setup, monkeypatch) -> None:
 def test_messages_name_the_field_line_and_column(client, setup) -> None:
     t = setup["tournament"]
     client.force_login(setup["arbiter"])
-    bad = sample_trf().replace(b"   1 m    MU", b"   X m    MU")  # start rank of line 6 is not a number
+    bad = sample_trf().replace(
+        b"   1 m    MU", b"   X m    MU"
+    )  # start rank of line 6 is not a number
     response = upload(client, t, bad)
     assert response.status_code == 422
     html = response.content.decode()
     assert "start_rank: X is not a valid number" in html
     report = Report.objects.get(tournament=t)
-    assert {(p["line"], p["column"]) for p in report.problems if p["code"] == "malformed_number"} == {(6, 5)}
+    assert {
+        (p["line"], p["column"]) for p in report.problems if p["code"] == "malformed_number"
+    } == {(6, 5)}
 
 
 def test_confirmation_after_rating_needs_an_officer(client, setup) -> None:
@@ -325,5 +424,8 @@ def test_confirmation_after_rating_needs_an_officer(client, setup) -> None:
     client.force_login(setup["arbiter"])
     upload(client, t, sample_trf())
     Tournament.objects.filter(pk=t.pk).update(status="published")
-    assert client.post(reverse("tournaments:matching", args=[t.pk]), {"pick_3": "new"}).status_code == 403
+    assert (
+        client.post(reverse("tournaments:matching", args=[t.pk]), {"pick_3": "new"}).status_code
+        == 403
+    )
     assert not Player.objects.filter(surname="Nuevo Jugador").exists()

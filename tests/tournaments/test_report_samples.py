@@ -1,4 +1,6 @@
-"""Real files from ../shared/data/trf through the upload view: never a 500, rows only when accepted."""
+"""Real files from ../shared/data/trf through the upload view: never a 500, rows only when
+accepted."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -27,10 +29,14 @@ def test_real_trf_files_upload_without_server_error(client, name) -> None:
     system = make_system(ruleset="fide-2024")
     arbiter = make_user(role=roles.ARBITER)
     start = timezone.localdate() + dt.timedelta(days=40)
-    tournament = make_tournament(system, arbiter, start_date=start, end_date=start + dt.timedelta(days=5))
+    tournament = make_tournament(
+        system, arbiter, start_date=start, end_date=start + dt.timedelta(days=5)
+    )
     client.force_login(arbiter)
-    response = client.post(reverse("tournaments:upload", args=[tournament.pk]),
-                           {"file": SimpleUploadedFile(name, data), "format": "auto"})
+    response = client.post(
+        reverse("tournaments:upload", args=[tournament.pk]),
+        {"file": SimpleUploadedFile(name, data), "format": "auto"},
+    )
     assert response.status_code in (302, 400, 422)
     report = Report.objects.get(tournament=tournament)
     lines = TournamentPlayer.objects.filter(tournament=tournament).count()
@@ -47,15 +53,32 @@ def test_csv_and_feda_companion(client) -> None:
     system = make_system(ruleset="feda-1996", cycle="semestral")
     arbiter = make_user(role=roles.ARBITER)
     start = timezone.localdate() + dt.timedelta(days=40)
-    tournament = make_tournament(system, arbiter, start_date=start, end_date=start + dt.timedelta(days=1))
+    tournament = make_tournament(
+        system, arbiter, start_date=start, end_date=start + dt.timedelta(days=1)
+    )
     client.force_login(arbiter)
     url = reverse("tournaments:upload", args=[tournament.pk])
-    csv = b"No,Name,FIDE ID,Fed ID,Rating,1,2,3\n1,\"Roca, Pau\",,24001,2000,x,1,1\n2,\"Sala, Eva\",,24002,1900,0,x,=\n3,\"Puig, Joan\",,,,0,=,x\n"
-    assert client.post(url, {"file": SimpleUploadedFile("rr.csv", csv), "format": "auto"}).status_code == 302
+    csv = (
+        b'No,Name,FIDE ID,Fed ID,Rating,1,2,3\n1,"Roca, Pau",,24001,2000,x,1,1\n2,"Sala, '
+        b'Eva",,24002,1900,0,x,=\n3,"Puig, Joan",,,,0,=,x\n'
+    )
+    assert (
+        client.post(url, {"file": SimpleUploadedFile("rr.csv", csv), "format": "auto"}).status_code
+        == 302
+    )
     assert TournamentPlayer.objects.filter(tournament=tournament).count() == 3
-    feda = b"24001,Roca Pau,M,ESP,01-01-80,2,2,1900\n24002,Sala Eva,F,ESP,02-02-85,0.5,2,1950\n00000000,Puig Joan,M,ESP,03-03-90,0.5,2,1950\n"
-    assert client.post(url, {"file": SimpleUploadedFile("rr.asc", feda), "format": "feda"}).status_code == 302
+    feda = (
+        b"24001,Roca Pau,M,ESP,01-01-80,2,2,1900\n24002,Sala "
+        b"Eva,F,ESP,02-02-85,0.5,2,1950\n00000000,Puig Joan,M,ESP,03-03-90,0.5,2,1950\n"
+    )
+    assert (
+        client.post(url, {"file": SimpleUploadedFile("rr.asc", feda), "format": "feda"}).status_code
+        == 302
+    )
     statuses = dict(Report.objects.filter(tournament=tournament).values_list("format", "status"))
-    assert statuses == {"csv": "accepted", "feda": "accepted"}  # the ASCII file accompanies the crosstable
+    assert statuses == {
+        "csv": "accepted",
+        "feda": "accepted",
+    }  # the ASCII file accompanies the crosstable
     assert TournamentPlayer.objects.filter(tournament=tournament).count() == 3
     assert TournamentPlayer.objects.get(tournament=tournament, start_rank=1).fed_id == "24001"

@@ -54,8 +54,15 @@ _EMPTY_CELL = ""  # in the matrix: no game (blank, the diagonal marks, "not play
 # Cells as usually written → their code (or ``_EMPTY_CELL``); anything else is read by
 # ``_cell`` (stripped, case-folded, several games in one cell).
 _CELL_CODES: dict[str, str] = {
-    **dict.fromkeys(_HALF, "="), "1": "1", "0": "0", "+": "+", "-": "-", "1.0": "1",
-    "0.0": "0", **{e: _EMPTY_CELL for e in _EMPTY}, "X": _EMPTY_CELL,
+    **dict.fromkeys(_HALF, "="),
+    "1": "1",
+    "0": "0",
+    "+": "+",
+    "-": "-",
+    "1.0": "1",
+    "0.0": "0",
+    **{e: _EMPTY_CELL for e in _EMPTY},
+    "X": _EMPTY_CELL,
 }
 
 
@@ -76,8 +83,11 @@ def _role(text: str) -> str | None:
 def is_csv_header(line: str) -> bool:
     d = guess_delimiter(line)
     cells = [f.text for f in split_fields(line, d)]
-    return len(cells) >= 3 and "1" in cells and any(
-        _role(c) == "name" for c in cells if not c.isdigit())
+    return (
+        len(cells) >= 3
+        and "1" in cells
+        and any(_role(c) == "name" for c in cells if not c.isdigit())
+    )
 
 
 def _code(cell: str) -> str | None:
@@ -130,7 +140,7 @@ class _Row:
     def release(self) -> None:
         """Keep only what columns need once the row is read."""
         if self._columns is None and self._starts is None:
-            self._starts = array("q", accumulate(map(len, self.cells[:self.real]), initial=0))
+            self._starts = array("q", accumulate(map(len, self.cells[: self.real]), initial=0))
         self.cells = []
 
     def column(self, idx: int | None) -> int | None:
@@ -141,41 +151,68 @@ class _Row:
         if self._columns is not None:
             return self._columns[idx]
         if self._starts is None:  # where each field starts (one C-level pass)
-            self._starts = array("q", accumulate(map(len, self.cells[:self.real]), initial=0))
+            self._starts = array("q", accumulate(map(len, self.cells[: self.real]), initial=0))
         # field idx starts after idx delimiters and the fields before it; its column is
         # that of its first non-blank character, as split_fields gives it
         start = self._starts[idx] + idx
-        part = self.line[start:self._starts[idx + 1] + idx]
+        part = self.line[start : self._starts[idx + 1] + idx]
         lead = len(part) - len(part.lstrip(" \t"))
         return start + 1 + (lead if lead < len(part) else 0)
 
 
-def _header(head_no: int, head_fields: list[Field], problems: ProblemList
-            ) -> tuple[dict[str, int], list[int]]:
+def _header(
+    head_no: int, head_fields: list[Field], problems: ProblemList
+) -> tuple[dict[str, int], list[int]]:
     roles: dict[str, int] = {}
     result_cols: list[int] = []  # field index of opponent 1..n
     for idx, f in enumerate(head_fields):
         if is_ascii_digits(f.text):
             if len(result_cols) == SMALLINT_MAX:  # more columns than start ranks: one problem
-                problems.append(error("number_out_of_range", line=head_no, column=f.column,
-                                      field="round", value=f.text, low=1, high=SMALLINT_MAX))
+                problems.append(
+                    error(
+                        "number_out_of_range",
+                        line=head_no,
+                        column=f.column,
+                        field="round",
+                        value=f.text,
+                        low=1,
+                        high=SMALLINT_MAX,
+                    )
+                )
             if len(result_cols) >= SMALLINT_MAX:
                 continue
             try:
                 number = read_int(f.text, low=1)
             except NumberError as exc:
-                problems.append(error("number_out_of_range", line=head_no, column=f.column,
-                                      field="round", value=f.text, low=exc.low or 1,
-                                      high=exc.high or SMALLINT_MAX))
+                problems.append(
+                    error(
+                        "number_out_of_range",
+                        line=head_no,
+                        column=f.column,
+                        field="round",
+                        value=f.text,
+                        low=exc.low or 1,
+                        high=exc.high or SMALLINT_MAX,
+                    )
+                )
             else:
                 if number != len(result_cols) + 1:
-                    problems.append(error("csv_header", line=head_no, column=f.column,
-                                          detail=f"column {f.text} out of order"))
+                    problems.append(
+                        error(
+                            "csv_header",
+                            line=head_no,
+                            column=f.column,
+                            detail=f"column {f.text} out of order",
+                        )
+                    )
             result_cols.append(idx)
             continue
         if f.text.isdigit():  # ², ٣…: digits for str.isdigit, not a column number
-            problems.append(error("malformed_number", line=head_no, column=f.column,
-                                  field="round", value=f.text))
+            problems.append(
+                error(
+                    "malformed_number", line=head_no, column=f.column, field="round", value=f.text
+                )
+            )
             continue
         if len(roles) < len(_ALIASES):
             role = _role(f.text)
@@ -197,18 +234,32 @@ def parse_crosstable_csv(text: str) -> ParsedReport:
     head_fields = split_fields(head, delimiter)
     roles, result_cols = _header(head_no, head_fields, problems)
     if "name" not in roles or not result_cols:
-        problems.append(error("csv_header", line=head_no, column=1,
-                              detail="a Name column and result columns 1…n are required"))
+        problems.append(
+            error(
+                "csv_header",
+                line=head_no,
+                column=1,
+                detail="a Name column and result columns 1…n are required",
+            )
+        )
         return ParsedReport(header=header, problems=sort_problems(problems))
     rows = numbered[1:]
     n = len(result_cols)
     if len(rows) != n:
-        problems.append(error("csv_not_square", line=head_no, column=1, rows=len(rows),
-                              columns=n))
+        problems.append(error("csv_not_square", line=head_no, column=1, rows=len(rows), columns=n))
     if len(rows) > SMALLINT_MAX:  # start ranks are smallints
         lineno, _line = rows[SMALLINT_MAX]
-        problems.append(error("number_out_of_range", line=lineno, column=1, field="start_rank",
-                              value=len(rows), low=1, high=SMALLINT_MAX))
+        problems.append(
+            error(
+                "number_out_of_range",
+                line=lineno,
+                column=1,
+                field="start_rank",
+                value=len(rows),
+                low=1,
+                high=SMALLINT_MAX,
+            )
+        )
         rows = rows[:SMALLINT_MAX]
     players: list[ReportPlayer] = []
     columns: dict[tuple[int, str], int] = {}
@@ -230,8 +281,16 @@ def parse_crosstable_csv(text: str) -> ParsedReport:
             return row.column(roles.get(role))
 
         if "no" in roles and cell("no") != str(i):
-            problems.append(error("csv_row_number", line=lineno, column=col("no"), field="no",
-                                  row=i, value=cell("no")))
+            problems.append(
+                error(
+                    "csv_row_number",
+                    line=lineno,
+                    column=col("no"),
+                    field="no",
+                    row=i,
+                    value=cell("no"),
+                )
+            )
         rating: int | None = None
         r_raw = cell("rating")
         if r_raw:
@@ -240,65 +299,121 @@ def parse_crosstable_csv(text: str) -> ParsedReport:
             except NumberError as exc:
                 problems.append(_number_problem(exc, lineno, col("rating"), "rating", r_raw))
             if rating is not None and rating > RATING_MAX:
-                problems.append(warning("invalid_rating", line=lineno, column=col("rating"),
-                                        field="rating", rank=i, value=rating))
+                problems.append(
+                    warning(
+                        "invalid_rating",
+                        line=lineno,
+                        column=col("rating"),
+                        field="rating",
+                        rank=i,
+                        value=rating,
+                    )
+                )
                 rating = None
         fide_id = cell("fide_id")
         if fide_id and not is_ascii_digits(fide_id):
-            problems.append(error("malformed_number", line=lineno, column=col("fide_id"),
-                                  field="fide_id", value=fide_id))
+            problems.append(
+                error(
+                    "malformed_number",
+                    line=lineno,
+                    column=col("fide_id"),
+                    field="fide_id",
+                    value=fide_id,
+                )
+            )
             fide_id = ""
         elif len(fide_id.lstrip("0")) > FIDE_ID_DIGITS:
-            problems.append(error("number_out_of_range", line=lineno, column=col("fide_id"),
-                                  field="fide_id", value=fide_id, low=0,
-                                  high="9" * FIDE_ID_DIGITS))
+            problems.append(
+                error(
+                    "number_out_of_range",
+                    line=lineno,
+                    column=col("fide_id"),
+                    field="fide_id",
+                    value=fide_id,
+                    low=0,
+                    high="9" * FIDE_ID_DIGITS,
+                )
+            )
             fide_id = ""
         points: float | None = None
         p_raw = cell("points").replace("½", ".5")
         try:
             points = read_points(p_raw)
         except NumberError as exc:
-            problems.append(_number_problem(exc, lineno, col("points"), "points",
-                                            cell("points")))
+            problems.append(_number_problem(exc, lineno, col("points"), "points", cell("points")))
         rank: int | None = None
         rank_raw = cell("rank").rstrip(".")
         if is_ascii_digits(rank_raw):  # "3-4", "=3": a shared place, read as no rank
             try:
                 rank = read_int(rank_raw) or None
             except NumberError as exc:
-                problems.append(warning(exc.code, line=lineno, column=col("rank"),
-                                        field="rank", value=rank_raw, low=exc.low,
-                                        high=exc.high))
+                problems.append(
+                    warning(
+                        exc.code,
+                        line=lineno,
+                        column=col("rank"),
+                        field="rank",
+                        value=rank_raw,
+                        low=exc.low,
+                        high=exc.high,
+                    )
+                )
         name = " ".join(cell("name").split())
         if not name:
-            problems.append(error("missing_name", line=lineno, column=col("name"),
-                                  field="name", rank=i))
+            problems.append(
+                error("missing_name", line=lineno, column=col("name"), field="name", rank=i)
+            )
         fed_id = cell("fed_id")
-        players.append(ReportPlayer(
-            start_rank=i, name=name, rating=rating,
-            fide_id="" if not fide_id.strip("0") else fide_id,
-            national_id=fed_id.lstrip("0") if is_ascii_digits(fed_id) else fed_id,
-            declared_points=points, rank=rank, line=lineno,
-        ))
-        raw_cells = (row.cells[first_result:first_result + n] if consecutive
-                     else [row.cells[idx] for idx in result_cols])
+        players.append(
+            ReportPlayer(
+                start_rank=i,
+                name=name,
+                rating=rating,
+                fide_id="" if not fide_id.strip("0") else fide_id,
+                national_id=fed_id.lstrip("0") if is_ascii_digits(fed_id) else fed_id,
+                declared_points=points,
+                rank=rank,
+                line=lineno,
+            )
+        )
+        raw_cells = (
+            row.cells[first_result : first_result + n]
+            if consecutive
+            else [row.cells[idx] for idx in result_cols]
+        )
         codes: list[Cell | None] = list(map(_CELL_CODES.get, raw_cells))
         if i <= n:  # the diagonal: blank or x, * …
             own = codes[i - 1]
             if own != _EMPTY_CELL and (
-                    own is not None or raw_cells[i - 1].strip().lower() not in _EMPTY):
-                problems.append(error("self_paired", line=lineno,
-                                      column=row.column(result_cols[i - 1]), field="result",
-                                      round="-", rank=i))
+                own is not None or raw_cells[i - 1].strip().lower() not in _EMPTY
+            ):
+                problems.append(
+                    error(
+                        "self_paired",
+                        line=lineno,
+                        column=row.column(result_cols[i - 1]),
+                        field="result",
+                        round="-",
+                        rank=i,
+                    )
+                )
             codes[i - 1] = _EMPTY_CELL
         if None in codes:
             for j, code in enumerate(codes):
                 if code is None:
                     code = codes[j] = _cell(raw_cells[j])
                     if code is None:
-                        problems.append(error(
-                            "invalid_result", line=lineno, column=row.column(result_cols[j]),
-                            field="result", round="-", rank=i, value=raw_cells[j].strip()))
+                        problems.append(
+                            error(
+                                "invalid_result",
+                                line=lineno,
+                                column=row.column(result_cols[j]),
+                                field="result",
+                                round="-",
+                                rank=i,
+                                value=raw_cells[j].strip(),
+                            )
+                        )
                         codes[j] = _EMPTY_CELL
         matrix.append(tuple(codes))  # type: ignore[arg-type]  # no None left
         row.release()
@@ -319,26 +434,37 @@ def parse_crosstable_csv(text: str) -> ParsedReport:
     games: Sequence[ReportGame]
     if len(matrix) == n:
         games, game_problems, computed = build_matrix_games(
-            matrix, [row.lineno for row in parsed], cell_column)
+            matrix, [row.lineno for row in parsed], cell_column
+        )
     else:
         games, game_problems = build_crosstable_games(
-            CrossCell(rank=i + 1, opponent=j + 1,
-                      results=code if isinstance(code, tuple) else (code,),
-                      line=parsed[i].lineno, column=parsed[i].column(result_cols[j]))
-            for i, codes in enumerate(matrix) for j, code in enumerate(codes)
-            if code != _EMPTY_CELL and j < len(matrix))
+            CrossCell(
+                rank=i + 1,
+                opponent=j + 1,
+                results=code if isinstance(code, tuple) else (code,),
+                line=parsed[i].lineno,
+                column=parsed[i].column(result_cols[j]),
+            )
+            for i, codes in enumerate(matrix)
+            for j, code in enumerate(codes)
+            if code != _EMPTY_CELL and j < len(matrix)
+        )
         computed = None
     problems += game_problems
     problems += check_points(kept, games, column_of=column_of, computed=computed)
     return ParsedReport(
         header=ReportHeader(format="csv", rounds=n - 1 if n > 2 else None),
-        players=tuple(kept), games=tuple(games), problems=sort_problems(problems),
+        players=tuple(kept),
+        games=tuple(games),
+        problems=sort_problems(problems),
     )
 
 
-def _number_problem(exc: NumberError, line: int, column: int | None, field: str,
-                    value: str) -> Problem:
+def _number_problem(
+    exc: NumberError, line: int, column: int | None, field: str, value: str
+) -> Problem:
     if exc.code == "number_out_of_range":
-        return error(exc.code, line=line, column=column, field=field, value=value,
-                     low=exc.low, high=exc.high)
+        return error(
+            exc.code, line=line, column=column, field=field, value=value, low=exc.low, high=exc.high
+        )
     return error("malformed_number", line=line, column=column, field=field, value=value)

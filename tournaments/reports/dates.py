@@ -13,8 +13,23 @@ _MONTHS = {
         ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     )
 }
-_MONTHS.update({"ene": 1, "abr": 4, "ago": 8, "dic": 12, "mai": 5, "okt": 10, "dez": 12,
-                "set": 9, "out": 10, "gen": 1, "mag": 5, "giu": 6, "lug": 7})
+_MONTHS.update(
+    {
+        "ene": 1,
+        "abr": 4,
+        "ago": 8,
+        "dic": 12,
+        "mai": 5,
+        "okt": 10,
+        "dez": 12,
+        "set": 9,
+        "out": 10,
+        "gen": 1,
+        "mag": 5,
+        "giu": 6,
+        "lug": 7,
+    }
+)
 _NUM3 = re.compile(r"^(\d{1,4})\s*([./\-])\s*(\d{1,2})\s*[./\-]\s*(\d{1,4})\.?$", re.ASCII)
 _TEXT1 = re.compile(r"^([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})$", re.ASCII)  # Jun 26, 2020
 _TEXT2 = re.compile(r"^(\d{1,2})\.?\s+([A-Za-z]{3})[a-z]*\.?,?\s+(\d{4})$", re.ASCII)  # 26 Jun 2020
@@ -138,8 +153,12 @@ def date_readings(text: str) -> list[Reading]:
     elif len(c) == 4 and len(a) <= 2:
         options = [(z, y, x, "dmy"), (z, x, y, "mdy")]
     elif len(a) <= 2 and len(c) <= 2:
-        options = [(_year2(z), y, x, "dmy"), (_year2(x), y, z, "ymd"),
-                   (_year2(z), x, y, "mdy"), (_year2(x), z, y, "ydm")]
+        options = [
+            (_year2(z), y, x, "dmy"),
+            (_year2(x), y, z, "ymd"),
+            (_year2(z), x, y, "mdy"),
+            (_year2(x), z, y, "ydm"),
+        ]
     else:
         return []
     out: list[Reading] = []
@@ -171,8 +190,9 @@ def choose_header_dates(
 ) -> HeaderDates:
     """Read the start and end dates together: the end on or after the start, at most
     ``MAX_SPAN`` apart, the round dates (``132``) between them (round 1 within ``SLACK``
-    of the start), and two dates written alike read alike. Among the readings that fit, the usual ones are preferred; a date
-    is ambiguous when the readings that fit give it more than one value or when the
+    of the start), and two dates written alike read alike. Among the readings that fit, the usual
+    ones are preferred; a date is ambiguous when the readings that fit give it more than one value
+    or when the
     usual reading does not fit. Constraints are dropped (round dates first) when no
     reading fits them all."""
     starts: list[Reading | None] = list(date_readings(start_text)) or [None]
@@ -211,10 +231,13 @@ def choose_header_dates(
     def rank(r: Reading | None, options: list[Reading | None]) -> int:
         return options.index(r)
 
-    best = min(fitting, key=lambda p: (
-        rank(p[0], starts) + rank(p[1], ends),
-        (p[1].date - p[0].date).days if p[0] and p[1] else 0,
-    ))
+    best = min(
+        fitting,
+        key=lambda p: (
+            rank(p[0], starts) + rank(p[1], ends),
+            (p[1].date - p[0].date).days if p[0] and p[1] else 0,
+        ),
+    )
 
     def ambiguous(i: int, options: list[Reading | None]) -> bool:
         chosen = best[i]
@@ -223,5 +246,10 @@ def choose_header_dates(
         values = {r.date for r in (p[i] for p in fitting) if r is not None}
         return len(values) > 1 or rank(chosen, options) > 0
 
-    return HeaderDates(start=best[0], end=best[1], start_ambiguous=ambiguous(0, starts),
-                       end_ambiguous=ambiguous(1, ends), reversed=reversed_)
+    return HeaderDates(
+        start=best[0],
+        end=best[1],
+        start_ambiguous=ambiguous(0, starts),
+        end_ambiguous=ambiguous(1, ends),
+        reversed=reversed_,
+    )

@@ -14,8 +14,15 @@ class ReportDecodeError(ValueError):
     """The upload cannot be read as text. ``code`` is stable, ``message`` is a template;
     ``line`` and ``column`` (1-based) say where, when it is one place (a NUL byte)."""
 
-    def __init__(self, code: str, message: str, *, line: int | None = None,
-                 column: int | None = None, **params: object) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        **params: object,
+    ) -> None:
         self.code = code
         self.template = message
         self.line = line
@@ -73,9 +80,13 @@ def decode_report(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
         line, column = _position(data, data.index(b"\x00"))
         raise ReportDecodeError(
             "binary",
-            _("The file contains a NUL byte (line %(line)s, column %(column)s): "
-              "it is not a text file"),
-            line=line, column=column)
+            _(
+                "The file contains a NUL byte (line %(line)s, column %(column)s): "
+                "it is not a text file"
+            ),
+            line=line,
+            column=column,
+        )
     sample = data[:65536]
     controls = sum(1 for b in sample if b < 0x20 and b not in _TEXT_CONTROLS)
     if controls > max(8, len(sample) // 100):

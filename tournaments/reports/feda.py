@@ -19,8 +19,7 @@ from .records import ParsedReport, ReportHeader, ReportPlayer
 from .text import report_lines
 from .validate import check_players, sort_problems
 
-FIELDS = ("code", "name", "sex", "federation", "birth_date", "points", "games",
-          "opponents_average")
+FIELDS = ("code", "name", "sex", "federation", "birth_date", "points", "games", "opponents_average")
 _SEX = {"m": "m", "v": "m", "h": "m", "f": "w", "w": "w", "d": "w"}
 _DATE = re.compile(r"^(\d{1,2})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{2}|\d{4})$", re.ASCII)
 _JOINED = re.compile(r"^(\d{1,3})\.(\d{4})$", re.ASCII)
@@ -65,30 +64,51 @@ def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
         if len(fields) == 7:
             m = _JOINED.match(fields[6].text)
             if m:
-                problems.append(warning(
-                    "fields_joined", line=lineno, column=fields[6].column, field="games",
-                    value=fields[6].text, first=m.group(1), second=m.group(2)))
+                problems.append(
+                    warning(
+                        "fields_joined",
+                        line=lineno,
+                        column=fields[6].column,
+                        field="games",
+                        value=fields[6].text,
+                        first=m.group(1),
+                        second=m.group(2),
+                    )
+                )
                 col = fields[6].column
-                fields = [*fields[:6], Field(m.group(1), col),
-                          Field(m.group(2), col + len(m.group(1)) + 1)]
+                fields = [
+                    *fields[:6],
+                    Field(m.group(1), col),
+                    Field(m.group(2), col + len(m.group(1)) + 1),
+                ]
         while len(fields) > 8 and not fields[-1].text:
             fields.pop()  # trailing separator
         if len(fields) != 8:
-            problems.append(error("field_count", line=lineno, column=1, expected=8,
-                                  found=len(fields)))
+            problems.append(
+                error("field_count", line=lineno, column=1, expected=8, found=len(fields))
+            )
             continue
         rank = len(players) + 1
         if rank > SMALLINT_MAX:  # start ranks are smallints: the rest is not read
-            problems.append(error("number_out_of_range", line=lineno, column=1,
-                                  field="start_rank", value=rank, low=1, high=SMALLINT_MAX))
+            problems.append(
+                error(
+                    "number_out_of_range",
+                    line=lineno,
+                    column=1,
+                    field="start_rank",
+                    value=rank,
+                    low=1,
+                    high=SMALLINT_MAX,
+                )
+            )
             break
         f = dict(zip(FIELDS, fields, strict=True))
         code_columns[rank] = fields[0].column
 
-        def bad(code: str, name: str, *, _line: int = lineno,
-                _f: dict[str, Field] = f, **params: object) -> None:
-            problems.append(error(code, line=_line, column=_f[name].column, field=name,
-                                  **params))
+        def bad(
+            code: str, name: str, *, _line: int = lineno, _f: dict[str, Field] = f, **params: object
+        ) -> None:
+            problems.append(error(code, line=_line, column=_f[name].column, field=name, **params))
 
         code = f["code"].text.replace(" ", "")
         national_id = ""
@@ -122,8 +142,7 @@ def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
         points: float | None = None
         p_raw = f["points"].text
         p_txt = p_raw.replace(",", ".") if delimiter == ";" else p_raw
-        if _POINTS.fullmatch(p_txt) and float(p_txt) * 2 == int(
-                float(p_txt) * 2):
+        if _POINTS.fullmatch(p_txt) and float(p_txt) * 2 == int(float(p_txt) * 2):
             points = float(p_txt)
         else:
             bad("malformed_number", "points", value=p_raw)
@@ -137,19 +156,35 @@ def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
         if _AVERAGE.fullmatch(a_raw):
             average = int(a_raw)
             if average and not 1000 <= average <= 3000:
-                problems.append(warning("invalid_rating", line=lineno,
-                                        column=f["opponents_average"].column,
-                                        field="opponents_average", rank=rank, value=a_raw))
+                problems.append(
+                    warning(
+                        "invalid_rating",
+                        line=lineno,
+                        column=f["opponents_average"].column,
+                        field="opponents_average",
+                        rank=rank,
+                        value=a_raw,
+                    )
+                )
         else:
             bad("malformed_number", "opponents_average", value=a_raw)
         if points is not None and games is not None and points > games:
             bad("points_exceed_games", "points", rank=rank, points=points, games=games)
-        players.append(ReportPlayer(
-            start_rank=rank, name=name, sex=sex, federation=fed, national_id=national_id,
-            birth_date=birth, birth_year=birth.year if birth else None,
-            declared_points=points, declared_games=games, opponents_average=average,
-            line=lineno,
-        ))
+        players.append(
+            ReportPlayer(
+                start_rank=rank,
+                name=name,
+                sex=sex,
+                federation=fed,
+                national_id=national_id,
+                birth_date=birth,
+                birth_year=birth.year if birth else None,
+                declared_points=points,
+                declared_games=games,
+                opponents_average=average,
+                line=lineno,
+            )
+        )
 
     def column_of(p: ReportPlayer, field: str) -> int | None:
         return code_columns.get(p.start_rank) if field == "national_id" else None
@@ -159,6 +194,8 @@ def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
     if not kept:
         problems.append(error("no_players"))
     return ParsedReport(
-        header=ReportHeader(format="feda"), players=tuple(kept),
-        problems=sort_problems(problems), ignored_lines=tuple(ignored),
+        header=ReportHeader(format="feda"),
+        players=tuple(kept),
+        problems=sort_problems(problems),
+        ignored_lines=tuple(ignored),
     )

@@ -107,9 +107,7 @@ TEMPLATES: dict[str, str] = {
     "format_mismatch": _(
         "The file was declared as %(declared)s but its content looks like %(detected)s"
     ),
-    "unknown_format": _(
-        "The content is not a TRF report, a FEDA ASCII file or a CSV crosstable"
-    ),
+    "unknown_format": _("The content is not a TRF report, a FEDA ASCII file or a CSV crosstable"),
     "no_players": _("The report contains no players"),
     "unknown_line": _("Line ignored: unknown record %(record)s"),
     "column_ruler": _("Line %(lineno)s looks like a column ruler; ignored"),
@@ -128,8 +126,7 @@ TEMPLATES: dict[str, str] = {
     "invalid_colour": _("Round %(round)s: player %(rank)s has colour %(value)s (w, b or -)"),
     "invalid_result": _("Round %(round)s: player %(rank)s has result %(value)s"),
     "bye_draw_sign": _(
-        "Round %(round)s: player %(rank)s has a bye written %(value)s; "
-        "read as a half-point bye (H)"
+        "Round %(round)s: player %(rank)s has a bye written %(value)s; read as a half-point bye (H)"
     ),
     "separator_not_blank": _(
         "Player %(rank)s: %(value)s where a blank column separates the fields; ignored"

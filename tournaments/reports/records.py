@@ -19,9 +19,7 @@ GameKind = Literal[
     "bye_zero",  # Z or blank result: zero-point bye / known absence
     "absent",  # `0000 - -`: absent, board not nominated
 ]
-BYE_KINDS: frozenset[str] = frozenset(
-    {"bye_half", "bye_full", "bye_pab", "bye_zero", "absent"}
-)
+BYE_KINDS: frozenset[str] = frozenset({"bye_half", "bye_full", "bye_pab", "bye_zero", "absent"})
 RATED_KINDS: frozenset[str] = frozenset({"played"})
 
 
@@ -92,13 +90,32 @@ _tuple_new = tuple.__new__
 
 
 def new_game(
-    round: int, white_rank: int, black_rank: int | None, result: str, white_score: float,
-    black_score: float | None, kind: GameKind, line: int | None, colours_known: bool,
+    round: int,
+    white_rank: int,
+    black_rank: int | None,
+    result: str,
+    white_score: float,
+    black_score: float | None,
+    kind: GameKind,
+    line: int | None,
+    colours_known: bool,
 ) -> ReportGame:
     """``ReportGame(...)`` for the parsers' hot loops, every field given: ``tuple.__new__``
     without the named tuple's Python-level ``__new__``."""
-    return _tuple_new(ReportGame, (round, white_rank, black_rank, result, white_score,
-                                   black_score, kind, line, colours_known))
+    return _tuple_new(
+        ReportGame,
+        (
+            round,
+            white_rank,
+            black_rank,
+            result,
+            white_score,
+            black_score,
+            kind,
+            line,
+            colours_known,
+        ),
+    )
 
 
 @dataclass(frozen=True)

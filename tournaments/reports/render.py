@@ -46,8 +46,11 @@ def _cells(games: tuple[ReportGame, ...]) -> dict[int, dict[int, str]]:
             cells[g.white_rank][g.round] = _cell(None, "-", code)
             continue
         wc, bc = ("w", "b") if g.colours_known else ("-", "-")
-        black_result = "-" if g.kind == "forfeit" and g.black_score == 0 and g.result == "-" \
+        black_result = (
+            "-"
+            if g.kind == "forfeit" and g.black_score == 0 and g.result == "-"
             else _MIRROR[g.result]
+        )
         cells[g.white_rank][g.round] = _cell(g.black_rank, wc, g.result)
         cells[g.black_rank][g.round] = _cell(g.white_rank, bc, black_result)
     return cells
@@ -57,12 +60,16 @@ def render_trf(report: ParsedReport) -> str:
     h = report.header
     rounds = max(h.rounds or 0, report.rounds_in_file)
     out = [
-        f"012 {h.name}", f"022 {h.city}", f"032 {h.federation}",
-        f"042 {_d(h.start_date)}", f"052 {_d(h.end_date)}",
+        f"012 {h.name}",
+        f"022 {h.city}",
+        f"032 {h.federation}",
+        f"042 {_d(h.start_date)}",
+        f"052 {_d(h.end_date)}",
         f"062 {len(report.players)}",
         f"072 {sum(1 for p in report.players if p.rating)}",
         f"082 {len(report.teams)}",
-        f"092 {h.tournament_type}", f"102 {h.chief_arbiter}",
+        f"092 {h.tournament_type}",
+        f"102 {h.chief_arbiter}",
     ]
     out += [f"112 {d}" for d in h.deputy_arbiters]
     out.append(f"122 {h.time_control}")

@@ -13,8 +13,15 @@ from .trf import parse_trf
 
 Family = Literal["trf", "feda", "csv"]
 _FAMILY: dict[str, Family] = {
-    "trf": "trf", "trf16": "trf", "trf26": "trf", "trfx": "trf", "txt": "trf", "tab": "trf",
-    "feda": "feda", "ascii": "feda", "csv": "csv",
+    "trf": "trf",
+    "trf16": "trf",
+    "trf26": "trf",
+    "trfx": "trf",
+    "txt": "trf",
+    "tab": "trf",
+    "feda": "feda",
+    "ascii": "feda",
+    "csv": "csv",
 }
 _TRF_PLAYER = re.compile(r"^001 [ \d]{3}\d", re.ASCII)
 _TRF_HEADER = re.compile(r"^(012|022|032|042|052|062|092|102|XXR|142) ", re.ASCII)
@@ -45,18 +52,30 @@ def parse_report(text: str, *, format: str | None = None) -> ParsedReport:
         if declared is None:
             raise ValueError(f"unknown report format {format!r}")
     formats: dict[Family | None, ReportFormat] = {
-        "trf": "trf16", "feda": "feda", "csv": "csv", None: "trf16"}
+        "trf": "trf16",
+        "feda": "feda",
+        "csv": "csv",
+        None: "trf16",
+    }
     fmt = formats[declared or detected]
     if declared and detected and declared != detected:
         return ParsedReport(
             header=ReportHeader(format=fmt),
-            problems=(error("format_mismatch", line=1, column=1, declared=declared.upper(),
-                            detected=detected.upper()),),
+            problems=(
+                error(
+                    "format_mismatch",
+                    line=1,
+                    column=1,
+                    declared=declared.upper(),
+                    detected=detected.upper(),
+                ),
+            ),
         )
     family = declared or detected
     if family is None:
-        return ParsedReport(header=ReportHeader(format=fmt),
-                            problems=(error("unknown_format", line=1, column=1),))
+        return ParsedReport(
+            header=ReportHeader(format=fmt), problems=(error("unknown_format", line=1, column=1),)
+        )
     if family == "trf":
         return parse_trf(text)
     if family == "feda":

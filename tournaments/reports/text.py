@@ -33,8 +33,14 @@ def _control_problems(text: str) -> ProblemList:
         if line == last_line:
             continue  # one problem per line
         last_line = line
-        problems.append(error("control_character", line=line, column=pos - line_start + 1,
-                              value=f"U+{ord(m.group()):04X}"))
+        problems.append(
+            error(
+                "control_character",
+                line=line,
+                column=pos - line_start + 1,
+                value=f"U+{ord(m.group()):04X}",
+            )
+        )
     return problems
 
 

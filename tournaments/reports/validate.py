@@ -17,25 +17,48 @@ from .records import GameKind, ReportGame, ReportPlayer, new_game
 
 # Default points of each result code (FORMATS.md, "Result codes"). Blank counts as Z.
 POINTS: dict[str, float] = {
-    "1": 1.0, "=": 0.5, "0": 0.0,
-    "+": 1.0, "-": 0.0,
-    "W": 1.0, "D": 0.5, "L": 0.0,
-    "H": 0.5, "F": 1.0, "U": 1.0, "Z": 0.0, "": 0.0,
+    "1": 1.0,
+    "=": 0.5,
+    "0": 0.0,
+    "+": 1.0,
+    "-": 0.0,
+    "W": 1.0,
+    "D": 0.5,
+    "L": 0.0,
+    "H": 0.5,
+    "F": 1.0,
+    "U": 1.0,
+    "Z": 0.0,
+    "": 0.0,
 }
 GAME_CODES = frozenset("1=0+-WDL")
 BYE_CODES = frozenset({"H", "F", "U", "Z", ""})
 MIRROR: dict[str, str] = {
-    "1": "0", "0": "1", "=": "=",
-    "+": "-", "-": "+",
-    "W": "L", "L": "W", "D": "D",
+    "1": "0",
+    "0": "1",
+    "=": "=",
+    "+": "-",
+    "-": "+",
+    "W": "L",
+    "L": "W",
+    "D": "D",
 }
 _BYE_KIND: dict[str, GameKind] = {
-    "H": "bye_half", "F": "bye_full", "U": "bye_pab", "Z": "bye_zero", "": "bye_zero",
-    "+": "bye_full", "-": "absent",
+    "H": "bye_half",
+    "F": "bye_full",
+    "U": "bye_pab",
+    "Z": "bye_zero",
+    "": "bye_zero",
+    "+": "bye_full",
+    "-": "absent",
 }
 # Canonical code of each bye kind (`0000 - +` is stored as F, a blank result as Z).
 _CANONICAL: dict[str, str] = {
-    "bye_half": "H", "bye_full": "F", "bye_pab": "U", "bye_zero": "Z", "absent": "-",
+    "bye_half": "H",
+    "bye_full": "F",
+    "bye_pab": "U",
+    "bye_zero": "Z",
+    "absent": "-",
 }
 DUMMY_NAMES = frozenset(
     {"spielfrei", "freilos", "bye", "pab", "exempt", "descansa", "libre", "bye player"}
@@ -69,8 +92,14 @@ class RoundEntry(NamedTuple):
 
 
 _GAME_KIND: dict[str, GameKind] = {
-    "1": "played", "=": "played", "0": "played", "+": "forfeit", "-": "forfeit",
-    "W": "short", "D": "short", "L": "short",
+    "1": "played",
+    "=": "played",
+    "0": "played",
+    "+": "forfeit",
+    "-": "forfeit",
+    "W": "short",
+    "D": "short",
+    "L": "short",
 }
 
 
@@ -101,10 +130,16 @@ def check_players(
     for p in players:
         first = by_rank.get(p.start_rank)
         if first is not None:
-            problems.append(error(
-                "duplicate_start_rank", line=p.line, column=column_of(p, "start_rank"),
-                field="start_rank", rank=p.start_rank, first_line=first.line,
-            ))
+            problems.append(
+                error(
+                    "duplicate_start_rank",
+                    line=p.line,
+                    column=column_of(p, "start_rank"),
+                    field="start_rank",
+                    rank=p.start_rank,
+                    first_line=first.line,
+                )
+            )
             continue
         by_rank[p.start_rank] = p
         kept.append(p)
@@ -114,10 +149,18 @@ def check_players(
             field = "fide_id" if key == p.fide_id else "national_id"
             other = by_id.get(f"{field}:{key}")
             if other is not None:
-                problems.append(error(
-                    "duplicate_id", line=p.line, column=column_of(p, field), field=field,
-                    id=key, rank=p.start_rank, other=other.start_rank, first_line=other.line,
-                ))
+                problems.append(
+                    error(
+                        "duplicate_id",
+                        line=p.line,
+                        column=column_of(p, field),
+                        field=field,
+                        id=key,
+                        rank=p.start_rank,
+                        other=other.start_rank,
+                        first_line=other.line,
+                    )
+                )
             else:
                 by_id[f"{field}:{key}"] = p
     return kept, problems
@@ -147,11 +190,18 @@ def build_games(
         for e in entries:
             key = e.round << 16 | e.rank
             if key in cell:
-                duplicates.append(error(
-                    "two_games_in_round", line=e.line, column=e.opponent_column,
-                    field="opponent", round=e.round, rank=e.rank, opponent=e.rank,
-                    other=cell[key].opponent,
-                ))
+                duplicates.append(
+                    error(
+                        "two_games_in_round",
+                        line=e.line,
+                        column=e.opponent_column,
+                        field="opponent",
+                        round=e.round,
+                        rank=e.rank,
+                        opponent=e.rank,
+                        other=cell[key].opponent,
+                    )
+                )
                 continue
             cell[key] = e
             ordered.append(e)
@@ -172,53 +222,103 @@ def build_games(
                 kind = _BYE_KIND[ra]
                 if ra == "U":
                     pabs[rnd].append(e)
-                games.append(new_game(
-                    rnd, rank, None, _CANONICAL[kind], POINTS[ra], None, kind, line, False))
+                games.append(
+                    new_game(rnd, rank, None, _CANONICAL[kind], POINTS[ra], None, kind, line, False)
+                )
             else:
-                own.append(error(
-                    "game_result_without_opponent", line=line, column=result_col,
-                    field="result", round=rnd, rank=rank, value=ra,
-                ))
+                own.append(
+                    error(
+                        "game_result_without_opponent",
+                        line=line,
+                        column=result_col,
+                        field="result",
+                        round=rnd,
+                        rank=rank,
+                        value=ra,
+                    )
+                )
             continue
         if opp == rank:
-            own.append(error(
-                "self_paired", line=line, column=opp_col, field="opponent",
-                round=rnd, rank=rank,
-            ))
+            own.append(
+                error(
+                    "self_paired",
+                    line=line,
+                    column=opp_col,
+                    field="opponent",
+                    round=rnd,
+                    rank=rank,
+                )
+            )
             continue
         if opp not in known:
-            own.append(error(
-                "unknown_opponent", line=line, column=opp_col, field="opponent",
-                round=rnd, rank=rank, opponent=opp,
-            ))
+            own.append(
+                error(
+                    "unknown_opponent",
+                    line=line,
+                    column=opp_col,
+                    field="opponent",
+                    round=rnd,
+                    rank=rank,
+                    opponent=opp,
+                )
+            )
             continue
         if ra in BYE_CODES:
-            own.append(error(
-                "bye_result_with_opponent", line=line, column=result_col,
-                field="result", round=rnd, rank=rank, value=ra or "blank",
-                opponent=opp,
-            ))
+            own.append(
+                error(
+                    "bye_result_with_opponent",
+                    line=line,
+                    column=result_col,
+                    field="result",
+                    round=rnd,
+                    rank=rank,
+                    value=ra or "blank",
+                    opponent=opp,
+                )
+            )
             continue
         key = rnd << 16 | opp
         first = first_claim.setdefault(key, e)
         if first is not e:
-            claims.append(error(
-                "two_games_in_round", line=line, column=opp_col,
-                field="opponent", round=rnd, rank=rank, opponent=opp, other=first.rank,
-            ))
+            claims.append(
+                error(
+                    "two_games_in_round",
+                    line=line,
+                    column=opp_col,
+                    field="opponent",
+                    round=rnd,
+                    rank=rank,
+                    opponent=opp,
+                    other=first.rank,
+                )
+            )
         other = get_cell(key)
         if other is None:
-            pairing.append(error(
-                "asymmetric_pairing", line=line, column=opp_col, field="opponent",
-                round=rnd, rank=rank, opponent=opp,
-            ))
+            pairing.append(
+                error(
+                    "asymmetric_pairing",
+                    line=line,
+                    column=opp_col,
+                    field="opponent",
+                    round=rnd,
+                    rank=rank,
+                    opponent=opp,
+                )
+            )
             continue
         _rank, _rnd, other_opp, cb, rb, other_line, _oc, other_colour_col, other_result_col = other
         if other_opp != rank or rb in BYE_CODES:
-            pairing.append(error(
-                "asymmetric_pairing", line=line, column=opp_col, field="opponent",
-                round=rnd, rank=rank, opponent=opp,
-            ))
+            pairing.append(
+                error(
+                    "asymmetric_pairing",
+                    line=line,
+                    column=opp_col,
+                    field="opponent",
+                    round=rnd,
+                    rank=rank,
+                    opponent=opp,
+                )
+            )
             continue
         if rank > opp:
             continue  # handled from the other side: each game once
@@ -230,39 +330,86 @@ def build_games(
             code = {"1": "U", "+": "U", "W": "U", "=": "H", "D": "H"}.get(real.result, "Z")
             if code == "U":
                 dummy_pabs[real.round].append(real)
-            games.append(new_game(
-                real.round, real.rank, None, code, POINTS[code], None, _BYE_KIND[code],
-                real.line, False))
+            games.append(
+                new_game(
+                    real.round,
+                    real.rank,
+                    None,
+                    code,
+                    POINTS[code],
+                    None,
+                    _BYE_KIND[code],
+                    real.line,
+                    False,
+                )
+            )
             continue
-        colours_ok = (ca == "w" and cb == "b") or (ca == "b" and cb == "w") or (
-            ca == "-" and cb == "-")
+        colours_ok = (
+            (ca == "w" and cb == "b") or (ca == "b" and cb == "w") or (ca == "-" and cb == "-")
+        )
         if not colours_ok:
-            pairing.append(error(
-                "colour_mismatch", line=other_line, column=other_colour_col, field="colour",
-                round=rnd, rank=opp, opponent=rank, colour=cb, opponent_colour=ca,
-            ))
+            pairing.append(
+                error(
+                    "colour_mismatch",
+                    line=other_line,
+                    column=other_colour_col,
+                    field="colour",
+                    round=rnd,
+                    rank=opp,
+                    opponent=rank,
+                    colour=cb,
+                    opponent_colour=ca,
+                )
+            )
         if MIRROR.get(ra) != rb and not (ra == rb == "-"):
-            pairing.append(error(
-                "result_mismatch", line=other_line, column=other_result_col, field="result",
-                round=rnd, rank=opp, opponent=rank, result=rb, opponent_result=ra,
-            ))
+            pairing.append(
+                error(
+                    "result_mismatch",
+                    line=other_line,
+                    column=other_result_col,
+                    field="result",
+                    round=rnd,
+                    rank=opp,
+                    opponent=rank,
+                    result=rb,
+                    opponent_result=ra,
+                )
+            )
             continue
         if ca == "b" and colours_ok:
-            games.append(new_game(rnd, opp, rank, rb, POINTS[rb], POINTS[ra], _GAME_KIND[ra],
-                                  line, True))
+            games.append(
+                new_game(rnd, opp, rank, rb, POINTS[rb], POINTS[ra], _GAME_KIND[ra], line, True)
+            )
         else:
-            games.append(new_game(rnd, rank, opp, ra, POINTS[ra], POINTS[rb], _GAME_KIND[ra],
-                                  line, colours_ok and ca != "-"))
+            games.append(
+                new_game(
+                    rnd,
+                    rank,
+                    opp,
+                    ra,
+                    POINTS[ra],
+                    POINTS[rb],
+                    _GAME_KIND[ra],
+                    line,
+                    colours_ok and ca != "-",
+                )
+            )
 
     pab_problems = ProblemList()
     for rnd in sorted(set(pabs) | set(dummy_pabs)):
         in_round = pabs.get(rnd, []) + dummy_pabs.get(rnd, [])
         if len(in_round) > 1:
             last = in_round[-1]
-            pab_problems.append(warning(
-                "multiple_pab", line=last.line, column=last.result_column, field="result",
-                round=rnd, count=len(in_round),
-            ))
+            pab_problems.append(
+                warning(
+                    "multiple_pab",
+                    line=last.line,
+                    column=last.result_column,
+                    field="result",
+                    round=rnd,
+                    count=len(in_round),
+                )
+            )
 
     games.sort(key=_GAME_ORDER)
     problems = ProblemList(duplicates)
@@ -288,17 +435,29 @@ def check_points(
             continue
         got = computed.get(p.start_rank, 0.0)
         if abs(got - p.declared_points) > 1e-6:
-            problems.append(warning(
-                "points_mismatch", line=p.line, column=column_of(p, "points"), field="points",
-                rank=p.start_rank, declared=_fmt(p.declared_points), computed=_fmt(got),
-            ))
+            problems.append(
+                warning(
+                    "points_mismatch",
+                    line=p.line,
+                    column=column_of(p, "points"),
+                    field="points",
+                    rank=p.start_rank,
+                    declared=_fmt(p.declared_points),
+                    computed=_fmt(got),
+                )
+            )
     return problems
 
 
 def _points_of(games: Sequence[ReportGame]) -> dict[int, float]:
     computed: dict[int, float] = defaultdict(float)
-    for w, ws, b, bs in zip(map(_WHITE, games), map(_WHITE_SCORE, games), map(_BLACK, games),
-                            map(_BLACK_SCORE, games), strict=True):
+    for w, ws, b, bs in zip(
+        map(_WHITE, games),
+        map(_WHITE_SCORE, games),
+        map(_BLACK, games),
+        map(_BLACK_SCORE, games),
+        strict=True,
+    ):
         computed[w] += ws
         if b is not None and bs is not None:
             computed[b] += bs
@@ -323,10 +482,14 @@ def sort_problems(problems: Iterable[Problem]) -> tuple[Problem, ...]:
     found.sort(key=lambda p: (not p.is_error, *_where(p)))
     beyond = found[MAX_PROBLEMS:]
     severity: Severity = (
-        "error" if left_out_errors or any(p.is_error for p in beyond) else "warning")
-    return (*sorted(found[:MAX_PROBLEMS], key=_where),
-            problem(severity, "too_many_problems",
-                    count=left_out_errors + left_out_warnings + len(beyond)))
+        "error" if left_out_errors or any(p.is_error for p in beyond) else "warning"
+    )
+    return (
+        *sorted(found[:MAX_PROBLEMS], key=_where),
+        problem(
+            severity, "too_many_problems", count=left_out_errors + left_out_warnings + len(beyond)
+        ),
+    )
 
 
 class CrossCell(NamedTuple):
@@ -349,21 +512,36 @@ def build_crosstable_games(
     for (i, j), a in sorted(by_pair.items()):
         b = by_pair.get((j, i))
         if b is None:
-            problems.append(error(
-                "asymmetric_pairing", line=a.line, column=a.column, field="result",
-                round="-", rank=i, opponent=j,
-            ))
+            problems.append(
+                error(
+                    "asymmetric_pairing",
+                    line=a.line,
+                    column=a.column,
+                    field="result",
+                    round="-",
+                    rank=i,
+                    opponent=j,
+                )
+            )
             continue
         if i > j:
             continue
         if len(a.results) != len(b.results) or not all(
             MIRROR.get(x) == y or x == y == "-" for x, y in zip(a.results, b.results, strict=False)
         ):
-            problems.append(error(
-                "result_mismatch", line=b.line, column=b.column, field="result",
-                round="-", rank=j, opponent=i, result=" ".join(b.results),
-                opponent_result=" ".join(a.results),
-            ))
+            problems.append(
+                error(
+                    "result_mismatch",
+                    line=b.line,
+                    column=b.column,
+                    field="result",
+                    round="-",
+                    rank=j,
+                    opponent=i,
+                    result=" ".join(b.results),
+                    opponent_result=" ".join(a.results),
+                )
+            )
             continue
         for x, y in zip(a.results, b.results, strict=False):
             games.append(new_game(0, i, j, x, POINTS[x], POINTS[y], game_kind(x), a.line, False))
@@ -403,10 +581,15 @@ def build_matrix_games(
         rank, line = i + 1, lines[i]
         if tuple(map(mirror, row)) == columns[i]:
             # a is a single code here (a tuple has no mirror, so its row is not clean)
-            chunks.append(tuple([
-                _tuple_new(ReportGame, (0, rank, j, a, *_SCORES[a], line, False))
-                for j, a in enumerate(row[i + 1:], start=rank + 1) if a
-            ]))
+            chunks.append(
+                tuple(
+                    [
+                        _tuple_new(ReportGame, (0, rank, j, a, *_SCORES[a], line, False))
+                        for j, a in enumerate(row[i + 1 :], start=rank + 1)
+                        if a
+                    ]
+                )
+            )
             continue
         all_mirrored = False
         games: list[ReportGame] = []
@@ -415,10 +598,17 @@ def build_matrix_games(
                 continue
             b = matrix[j][i]
             if not b:
-                problems.append(error(
-                    "asymmetric_pairing", line=line, column=where(i, j), field="result",
-                    round="-", rank=rank, opponent=j + 1,
-                ))
+                problems.append(
+                    error(
+                        "asymmetric_pairing",
+                        line=line,
+                        column=where(i, j),
+                        field="result",
+                        round="-",
+                        rank=rank,
+                        opponent=j + 1,
+                    )
+                )
                 continue
             if i > j:
                 continue
@@ -427,20 +617,34 @@ def build_matrix_games(
             if len(ta) != len(tb) or not all(
                 MIRROR.get(x) == y or x == y == "-" for x, y in zip(ta, tb, strict=True)
             ):
-                problems.append(error(
-                    "result_mismatch", line=lines[j], column=where(j, i), field="result",
-                    round="-", rank=j + 1, opponent=rank, result=" ".join(tb),
-                    opponent_result=" ".join(ta),
-                ))
+                problems.append(
+                    error(
+                        "result_mismatch",
+                        line=lines[j],
+                        column=where(j, i),
+                        field="result",
+                        round="-",
+                        rank=j + 1,
+                        opponent=rank,
+                        result=" ".join(tb),
+                        opponent_result=" ".join(ta),
+                    )
+                )
                 continue
             for x, y in zip(ta, tb, strict=True):
-                games.append(new_game(0, rank, j + 1, x, POINTS[x], POINTS[y], game_kind(x),
-                                      line, False))
+                games.append(
+                    new_game(0, rank, j + 1, x, POINTS[x], POINTS[y], game_kind(x), line, False)
+                )
         chunks.append(tuple(games))
     all_games = tuple(chain.from_iterable(chunks))
     if not all_mirrored:
         return all_games, problems, None
     get = POINTS.get
-    return all_games, problems, {
-        i + 1: sum(map(get, row)) for i, row in enumerate(matrix)  # type: ignore[arg-type]
-    }
+    return (
+        all_games,
+        problems,
+        {
+            i + 1: sum(map(get, row))  # type: ignore[arg-type]
+            for i, row in enumerate(matrix)
+        },
+    )

@@ -1,4 +1,5 @@
 """``manage.py demo_federation``: load the demo federation (skipped if already loaded)."""
+
 from __future__ import annotations
 
 import time
@@ -17,7 +18,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--players", type=int, default=2000, help="number of players (default 2000)")
+        parser.add_argument(
+            "--players", type=int, default=2000, help="number of players (default 2000)"
+        )
         parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -30,7 +33,9 @@ class Command(BaseCommand):
             return
         for what, count in summary.counts.items():
             self.stdout.write(f"  {what}: {count}")
-        self.stdout.write(self.style.SUCCESS(
-            f"{summary.message} ({time.perf_counter() - started:.1f} s). "
-            "Users: arbiter/arbiter, officer/officer, player/player, admin/admin."
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{summary.message} ({time.perf_counter() - started:.1f} s). "
+                "Users: arbiter/arbiter, officer/officer, player/player, admin/admin."
+            )
+        )

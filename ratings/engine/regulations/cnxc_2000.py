@@ -103,6 +103,7 @@ def appeal_deadline(decided: date) -> date:
     """4.3: last day to appeal the commissioner's decision of ``decided`` (7 days after)."""
     return date.fromordinal(decided.toordinal() + APPEAL_DAYS)
 
+
 # 6.4: K by effective rating (rows) and games counted (columns 13-24, 25-50, 51-100, >100).
 _K_MATRIX: tuple[tuple[int, int, int, int], ...] = (
     (40, 30, 25, 20),  # < 2000
@@ -203,8 +204,10 @@ class CNXC2000(Regulation):
                 assert isinstance(value, Mapping)
                 ok = all(isinstance(v, str) for v in value.values())
             if not ok:
-                what = "{player id: ICCF rating}" if key == "iccf_list" else (
-                    "{tournament id: player id}"
+                what = (
+                    "{player id: ICCF rating}"
+                    if key == "iccf_list"
+                    else ("{tournament id: player id}")
                 )
                 raise EngineInputError(
                     "parameters", key, _("must be an object %(what)s"), {"what": what}
@@ -232,7 +235,7 @@ class CNXC2000(Regulation):
             if not isinstance(sub[key], str):
                 raise EngineInputError(item, key, _("must be a string"))
         if sub["side"] not in ("white", "black"):
-            raise EngineInputError(item, "side", _("must be \"white\" or \"black\""))
+            raise EngineInputError(item, "side", _('must be "white" or "black"'))
         if "round" in sub and not (isinstance(sub["round"], int) and sub["round"] >= 0):
             raise EngineInputError(item, "round", _("must be a non-negative integer"))
         chain = sub["players"]
@@ -247,7 +250,7 @@ class CNXC2000(Regulation):
             )
             if not ok:
                 raise EngineInputError(
-                    item, f"players[{j}]", _("must be {\"id\": player, \"moved\": true/false}")
+                    item, f"players[{j}]", _('must be {"id": player, "moved": true/false}')
                 )
         first = chain[0]
         assert isinstance(first, Mapping)
@@ -273,8 +276,10 @@ class CNXC2000(Regulation):
                 raise EngineInputError(
                     f"players[{i}]",
                     "prior_results",
-                    _("a provisional rating pools every game so far (6.3): %(games)s games "
-                      "but %(results)s prior results"),
+                    _(
+                        "a provisional rating pools every game so far (6.3): %(games)s games "
+                        "but %(results)s prior results"
+                    ),
                     {"games": p.games, "results": len(p.prior_results)},
                 )
 
@@ -329,8 +334,11 @@ class CNXC2000(Regulation):
                         excluded(
                             tournament,
                             game,
-                            Decision("withdrew_before_moving", art("3.2"),
-                                     _("a player withdrew before making any move")),
+                            Decision(
+                                "withdrew_before_moving",
+                                art("3.2"),
+                                _("a player withdrew before making any move"),
+                            ),
                         )
                     )
                     continue
@@ -359,11 +367,17 @@ class CNXC2000(Regulation):
                                 Decision(
                                     "virtual_rating",
                                     art("5.3"),
-                                    _("%(opponent)s counts with a virtual rating %(rating)s "
-                                      "(%(source)s)"),
-                                    {"opponent": best_id, "rating": best_rating,
-                                     "source": best_source if best_source != "kind"
-                                     else f"competition kind {tournament.kind or 'other'}"},
+                                    _(
+                                        "%(opponent)s counts with a virtual rating %(rating)s "
+                                        "(%(source)s)"
+                                    ),
+                                    {
+                                        "opponent": best_id,
+                                        "rating": best_rating,
+                                        "source": best_source
+                                        if best_source != "kind"
+                                        else f"competition kind {tournament.kind or 'other'}",
+                                    },
                                 )
                             )
                         charged = score
@@ -377,17 +391,23 @@ class CNXC2000(Regulation):
                                     excluded(
                                         tournament,
                                         game,
-                                        Decision("substitution_not_charged", art(f"7.2 {rule}"),
-                                                 _("substitution: not charged to %(player)s"),
-                                                 {"player": pid}),
+                                        Decision(
+                                            "substitution_not_charged",
+                                            art(f"7.2 {rule}"),
+                                            _("substitution: not charged to %(player)s"),
+                                            {"player": pid},
+                                        ),
                                     )
                                 )
                                 continue
                             charged = charged_or_none
                             notes[pid].append(
-                                Decision("substitution_charged", art(f"7.2 {rule}"),
-                                         _("substitution in %(tournament)s: charged %(score)s"),
-                                         {"tournament": tournament.id, "score": charged})
+                                Decision(
+                                    "substitution_charged",
+                                    art(f"7.2 {rule}"),
+                                    _("substitution in %(tournament)s: charged %(score)s"),
+                                    {"tournament": tournament.id, "score": charged},
+                                )
                             )
                         comp = comps[pid].setdefault(tournament.id, _Competition())
                         comp.entries.append(_Entry(best_id, best_rating, charged))
@@ -438,9 +458,7 @@ class CNXC2000(Regulation):
         pd = expected_milli(me.rating - opponent_rating, _TABLE)
         return score if to_milli(score) > pd else None  # f: only if W - We > 0
 
-    def _substitutions(
-        self, period: PeriodInput, raw: object
-    ) -> dict[tuple[str, int, str], _Side]:
+    def _substitutions(self, period: PeriodInput, raw: object) -> dict[tuple[str, int, str], _Side]:
         """7.2 a-c: each substituted side as (player, role) after dropping non-movers."""
         out: dict[tuple[str, int, str], _Side] = {}
         if not isinstance(raw, list):
@@ -463,7 +481,7 @@ class CNXC2000(Regulation):
                 raise EngineInputError(
                     item,
                     "tournament",
-                    _("matches %(count)s games (exactly one needed; add \"round\")"),
+                    _('matches %(count)s games (exactly one needed; add "round")'),
                     {"count": len(matches)},
                 )
             chain: list[tuple[str, bool]] = []
@@ -510,8 +528,10 @@ class CNXC2000(Regulation):
             raise EngineInputError(
                 "parameters",
                 "winners",
-                _("competition %(tournament)s is valid for norms and %(players)s tie for first: "
-                  "name its winner after tie-breaks (7.1)"),
+                _(
+                    "competition %(tournament)s is valid for norms and %(players)s tie for first: "
+                    "name its winner after tie-breaks (7.1)"
+                ),
                 {"tournament": tournament.id, "players": ", ".join(sorted(leaders))},
             )
         return leaders[0]
@@ -538,16 +558,29 @@ class CNXC2000(Regulation):
                 w_milli += to_milli(entry.score)
                 we_milli += pd
                 lines.append(
-                    GameLine(tid, p.id, entry.opponent, entry.opponent_rating, entry.score,
-                             pd / 1000, k * (to_milli(entry.score) - pd) / 1000, k)
+                    GameLine(
+                        tid,
+                        p.id,
+                        entry.opponent,
+                        entry.opponent_rating,
+                        entry.score,
+                        pd / 1000,
+                        k * (to_milli(entry.score) - pd) / 1000,
+                        k,
+                    )
                 )
             v_milli = k * (w_milli - we_milli)  # 6.4: V = K (W - We)
             if norm_winner.get(tid) == p.id and v_milli < 0:
                 notes.append(
-                    Decision("norm_winner_keeps_rating", self.article("7.1"),
-                             _("winner of %(tournament)s (valid for national master norms): "
-                               "V %(v)s not applied"),
-                             {"tournament": tid, "v": v_milli / 1000})
+                    Decision(
+                        "norm_winner_keeps_rating",
+                        self.article("7.1"),
+                        _(
+                            "winner of %(tournament)s (valid for national master norms): "
+                            "V %(v)s not applied"
+                        ),
+                        {"tournament": tid, "v": v_milli / 1000},
+                    )
                 )
                 v_milli = 0
             total_milli += v_milli
@@ -585,13 +618,15 @@ class CNXC2000(Regulation):
                 pool.append((entry.opponent_rating, entry.score))
                 score_now += entry.score
                 lines.append(
-                    GameLine(tid, p.id, entry.opponent, entry.opponent_rating, entry.score,
-                             0.0, 0.0, 0)
+                    GameLine(
+                        tid, p.id, entry.opponent, entry.opponent_rating, entry.score, 0.0, 0.0, 0
+                    )
                 )
         if counted == 0 or not pool:
             status = "provisional" if p.rating is not None else "unrated"
-            return PlayerResult(p.id, p.rating, p.rating, 0, None, "", 0, 0.0, 0.0, status,
-                                tuple(notes))
+            return PlayerResult(
+                p.id, p.rating, p.rating, 0, None, "", 0, 0.0, 0.0, status, tuple(notes)
+            )
         n = len(pool)
         total_score = sum(s for _r, s in pool)
         rc = Fraction(sum(r for r, _s in pool), n)  # 6.2: average of the opponents
@@ -603,18 +638,28 @@ class CNXC2000(Regulation):
         if total_games >= 12:
             status = "rated"
             notes.append(
-                Decision("effective", self.article("5.1"),
-                         _("%(games)s games: the rating becomes effective"),
-                         {"games": total_games})
+                Decision(
+                    "effective",
+                    self.article("5.1"),
+                    _("%(games)s games: the rating becomes effective"),
+                    {"games": total_games},
+                )
             )
         else:
             status = "provisional"
         notes.append(
-            Decision("provisional_rating", self.article("6.3"),
-                     _("overall performance: Rc %(rc)s, %(score)s/%(games)s, D %(d)s -> "
-                       "%(rating)s"),
-                     {"rc": round(float(rc), 2), "score": total_score, "games": n, "d": d,
-                      "rating": rating})
+            Decision(
+                "provisional_rating",
+                self.article("6.3"),
+                _("overall performance: Rc %(rc)s, %(score)s/%(games)s, D %(d)s -> %(rating)s"),
+                {
+                    "rc": round(float(rc), 2),
+                    "score": total_score,
+                    "games": n,
+                    "d": d,
+                    "rating": rating,
+                },
+            )
         )
         return PlayerResult(
             id=p.id,
@@ -652,23 +697,29 @@ class CNXC2000(Regulation):
                     result = replace(
                         result,
                         status="rated",
-                        notes=result.notes + (
-                            Decision("active_again", self.article("5.2"),
-                                     _("a counted game: the rating is active again")),
+                        notes=result.notes
+                        + (
+                            Decision(
+                                "active_again",
+                                self.article("5.2"),
+                                _("a counted game: the rating is active again"),
+                            ),
                         ),
                     )
             elif (
-                p.last_game_date is not None
-                and p.last_game_date <= limit
-                and p.status != "passive"
+                p.last_game_date is not None and p.last_game_date <= limit and p.status != "passive"
             ):
                 result = replace(
                     result,
                     status="passive",
-                    notes=result.notes + (
-                        Decision("passive", self.article("5.2"),
-                                 _("no counted game since %(date)s (five years): passive"),
-                                 {"date": p.last_game_date.isoformat()}),
+                    notes=result.notes
+                    + (
+                        Decision(
+                            "passive",
+                            self.article("5.2"),
+                            _("no counted game since %(date)s (five years): passive"),
+                            {"date": p.last_game_date.isoformat()},
+                        ),
                     ),
                 )
             out.append(result)
@@ -681,20 +732,24 @@ class CNXC2000(Regulation):
         if not isinstance(raw, Mapping):
             return list(results)
         common = [
-            r for r in results
-            if r.status == "rated" and r.rating_after is not None and r.id in raw
+            r for r in results if r.status == "rated" and r.rating_after is not None and r.id in raw
         ]
         if len(common) < 8:
             return [
                 replace(
                     r,
-                    notes=r.notes + (
-                        Decision("calibration_skipped", self.article("7.3 b"),
-                                 _("only %(count)s players in both lists (8 needed): "
-                                   "no calibration"),
-                                 {"count": len(common)}),
+                    notes=r.notes
+                    + (
+                        Decision(
+                            "calibration_skipped",
+                            self.article("7.3 b"),
+                            _("only %(count)s players in both lists (8 needed): no calibration"),
+                            {"count": len(common)},
+                        ),
                     ),
-                ) if r in common else r
+                )
+                if r in common
+                else r
                 for r in results
             ]
         iccf_total = 0
@@ -713,13 +768,21 @@ class CNXC2000(Regulation):
                     r,
                     rating_after=after,
                     change=r.change + shift,
-                    notes=r.notes + (
-                        Decision("calibration", self.article("7.3 b"),
-                                 _("calibration on %(count)s players in both lists: mean "
-                                   "difference %(difference)s, %(shift)+d"),
-                                 {"count": len(common),
-                                  "difference": round(float(mean_difference), 3),
-                                  "shift": shift}),
+                    notes=r.notes
+                    + (
+                        Decision(
+                            "calibration",
+                            self.article("7.3 b"),
+                            _(
+                                "calibration on %(count)s players in both lists: mean "
+                                "difference %(difference)s, %(shift)+d"
+                            ),
+                            {
+                                "count": len(common),
+                                "difference": round(float(mean_difference), 3),
+                                "shift": shift,
+                            },
+                        ),
                     ),
                 )
             out.append(r)

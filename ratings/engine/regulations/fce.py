@@ -79,6 +79,8 @@ def protest_deadline(published: date) -> date:
     """9.3: last day to protest a list published on ``published`` (25 days, counted from
     the publication date, which is day 1)."""
     return date.fromordinal(published.toordinal() + PROTEST_DAYS - 1)
+
+
 _RATE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*$")
 
 
@@ -572,9 +574,7 @@ class FCE(Regulation):
             elif p.affiliated:
                 first = first_played.get(pid)
                 zero = first[0] if first is not None and first[1] == 0 else None
-                results.append(
-                    self._first_performance(p, pools.get(pid, []), zero, notes[pid])
-                )
+                results.append(self._first_performance(p, pools.get(pid, []), zero, notes[pid]))
             else:
                 results.append(
                     PlayerResult(
@@ -640,8 +640,10 @@ class FCE(Regulation):
                 Decision(
                     "no_rated_game",
                     r.seed.article,
-                    _("no game rated for him in this period: no first rating (%(rating)s "
-                      "not assigned)"),
+                    _(
+                        "no game rated for him in this period: no first rating (%(rating)s "
+                        "not assigned)"
+                    ),
                     {"rating": r.start},
                 )
             )

@@ -184,9 +184,12 @@ class Feda1996(AverageMethod):
 
     def not_rated_note(self, p: PlayerInput) -> Decision:
         return Decision(
-            "not_affiliated", self.art("foreign"),
-            _("not affiliated to FEDA: not rated; counts for his opponents with his FIDE "
-              "rating %(fide)s"),
+            "not_affiliated",
+            self.art("foreign"),
+            _(
+                "not affiliated to FEDA: not rated; counts for his opponents with his FIDE "
+                "rating %(fide)s"
+            ),
             {"fide": p.fide_rating if p.fide_rating is not None else "(none: unrated)"},
         )
 
@@ -214,7 +217,8 @@ class Feda1996(AverageMethod):
 
     def _inactive_after(self, params: Mapping[str, object]) -> Decision:
         return Decision(
-            "inactive_separate", self.art("inactive_gone"),
+            "inactive_separate",
+            self.art("inactive_gone"),
             _("inactive for more than %(lists)s lists: published separately as inactive"),
             params,
         )
@@ -281,9 +285,12 @@ class Feda1996(AverageMethod):
             # 9.4: nothing left to pool (9.1 at 100%, or 9.31): 1805.
             notes.append(
                 Decision(
-                    "championship_floor", self.art("championship_floor"),
-                    _("national championship, every round played with at least 50%%: no "
-                      "performance to pool -> %(rating)s"),
+                    "championship_floor",
+                    self.art("championship_floor"),
+                    _(
+                        "national championship, every round played with at least 50%%: no "
+                        "performance to pool -> %(rating)s"
+                    ),
                     {**params, "rating": self.FLOOR},
                 )
             )
@@ -292,14 +299,18 @@ class Feda1996(AverageMethod):
         rating = max(self.FLOOR, rn)
         notes.append(
             Decision(
-                "championship_floor", self.art("championship_floor"),
-                _("national championship, every round played with at least 50%%: Rn "
-                  "%(rn)s (unrated opponents at 1800) -> %(rating)s (at least 1805)"),
+                "championship_floor",
+                self.art("championship_floor"),
+                _(
+                    "national championship, every round played with at least 50%%: Rn "
+                    "%(rn)s (unrated opponents at 1800) -> %(rating)s (at least 1805)"
+                ),
                 {**params, "rn": _q(average), "rating": rating},
             )
         )
-        return replace(base, rating_after=rating, status="new", notes=tuple(notes),
-                       performance=float(average))
+        return replace(
+            base, rating_after=rating, status="new", notes=tuple(notes), performance=float(average)
+        )
 
 
 REGULATION = Feda1996()

@@ -333,9 +333,7 @@ class AverageMethod(Regulation):
                 k_of[pid] = self.k_factor(p, own)
 
         for order, (_index, t) in enumerate(sorted_tournaments(period)):
-            self._tournament(
-                t, order, players, rated, unrated, k_of, notes, lines, out_excluded
-            )
+            self._tournament(t, order, players, rated, unrated, k_of, notes, lines, out_excluded)
 
         results: list[PlayerResult] = []
         months = self.months_per_list(params)
@@ -348,8 +346,19 @@ class AverageMethod(Regulation):
                 )
             else:
                 results.append(
-                    PlayerResult(pid, p.rating, p.rating, 0, None, "", 0, 0.0, 0.0, "unrated",
-                                 tuple(notes[pid]))
+                    PlayerResult(
+                        pid,
+                        p.rating,
+                        p.rating,
+                        0,
+                        None,
+                        "",
+                        0,
+                        0.0,
+                        0.0,
+                        "unrated",
+                        tuple(notes[pid]),
+                    )
                 )
         return PeriodResult(
             ruleset=self.id,
@@ -420,9 +429,12 @@ class AverageMethod(Regulation):
             gone = game.white if game.white in discarded else game.black
             if gone in discarded:
                 drop(
-                    game, "unrated_low_score", "discard",
+                    game,
+                    "unrated_low_score",
+                    "discard",
                     _("%(player)s is unrated and scored %(score)s: discarded"),
-                    player=gone, score=totals[gone],
+                    player=gone,
+                    score=totals[gone],
                 )
             else:
                 kept.append(game)
@@ -447,8 +459,10 @@ class AverageMethod(Regulation):
                             Decision(
                                 "round_robin_as_swiss",
                                 self.art("rr_as_swiss"),
-                                _("%(tournament)s: round robin with unplayed games, "
-                                  "rated as a Swiss"),
+                                _(
+                                    "%(tournament)s: round robin with unplayed games, "
+                                    "rated as a Swiss"
+                                ),
                                 {"tournament": t.id},
                             )
                         )
@@ -461,13 +475,23 @@ class AverageMethod(Regulation):
                 for game in kept:
                     out.append(excluded(t, game, failure))
                 return
-            self._round_robin(t, order, kept, entrants, cycles, players, opp_value, rated,
-                              unrated, k_of, notes, lines)
+            self._round_robin(
+                t,
+                order,
+                kept,
+                entrants,
+                cycles,
+                players,
+                opp_value,
+                rated,
+                unrated,
+                k_of,
+                notes,
+                lines,
+            )
         else:
-            self._swiss(t, order, kept, players, opp_value, rated, unrated, k_of, notes,
-                        lines, out)
-        self._championship_floor(t, order, played, unplayed_any, players, opp_value, unrated,
-                                 notes)
+            self._swiss(t, order, kept, players, opp_value, rated, unrated, k_of, notes, lines, out)
+        self._championship_floor(t, order, played, unplayed_any, players, opp_value, unrated, notes)
 
     def _composition(
         self,
@@ -491,33 +515,44 @@ class AverageMethod(Regulation):
             return Decision(
                 "composition_championship",
                 self.art("championship"),
-                _("%(tournament)s: championship with %(rated)s rated players "
-                  "(%(need)s needed): not rated"),
+                _(
+                    "%(tournament)s: championship with %(rated)s rated players "
+                    "(%(need)s needed): not rated"
+                ),
                 params,
             )
         if 3 * n_rated < n:
             # 6.3: at least a third of the players rated.
             return Decision(
-                "composition_third", self.art("rr_third"),
-                _("%(tournament)s: %(rated)s of %(players)s players rated, under a third: "
-                  "not rated"),
+                "composition_third",
+                self.art("rr_third"),
+                _(
+                    "%(tournament)s: %(rated)s of %(players)s players rated, under a third: "
+                    "not rated"
+                ),
                 params,
             )
         if n < 10 and n_rated < 4:
             # 6.31: under 10 players, at least 4 rated.
             return Decision(
-                "composition_small", self.art("rr_small"),
-                _("%(tournament)s: %(players)s players with %(rated)s rated (4 needed under "
-                  "10 players): not rated"),
+                "composition_small",
+                self.art("rr_small"),
+                _(
+                    "%(tournament)s: %(players)s players with %(rated)s rated (4 needed under "
+                    "10 players): not rated"
+                ),
                 params,
             )
         double = cycles >= 2 or t.system == "double_round_robin"
         if double and n_rated < n and (n < 6 or n_rated < 4):
             # 6.32: a double round robin with unrated players: 6 players, 4 of them rated.
             return Decision(
-                "composition_double", self.art("rr_double"),
-                _("%(tournament)s: double round robin with unrated players needs 6 players, "
-                  "4 rated (%(players)s, %(rated)s): not rated"),
+                "composition_double",
+                self.art("rr_double"),
+                _(
+                    "%(tournament)s: double round robin with unrated players needs 6 players, "
+                    "4 rated (%(players)s, %(rated)s): not rated"
+                ),
                 params,
             )
         return None
@@ -548,10 +583,14 @@ class AverageMethod(Regulation):
                     key = "swiss_rated" if me in rated else "swiss_unrated"
                     out.append(
                         excluded(
-                            t, game,
-                            Decision("opponent_unrated", self.art(key),
-                                     _("not rated for %(player)s: the opponent is unrated"),
-                                     {"player": me}),
+                            t,
+                            game,
+                            Decision(
+                                "opponent_unrated",
+                                self.art(key),
+                                _("not rated for %(player)s: the opponent is unrated"),
+                                {"player": me},
+                            ),
                         )
                     )
                     continue
@@ -574,11 +613,18 @@ class AverageMethod(Regulation):
                         # 10.51: a difference over 350 counts as 350.
                         notes[me].append(
                             Decision(
-                                "difference_capped", self.art("cap"),
-                                _("%(tournament)s: %(opponent)s rated %(rating)s counts as "
-                                  "%(capped)s (difference over 350)"),
-                                {"tournament": t.id, "opponent": c.opponent,
-                                 "rating": c.opponent_rating, "capped": cc.opponent_rating},
+                                "difference_capped",
+                                self.art("cap"),
+                                _(
+                                    "%(tournament)s: %(opponent)s rated %(rating)s counts as "
+                                    "%(capped)s (difference over 350)"
+                                ),
+                                {
+                                    "tournament": t.id,
+                                    "opponent": c.opponent,
+                                    "rating": c.opponent_rating,
+                                    "capped": cc.opponent_rating,
+                                },
                             )
                         )
                 # 10.51: Rc the average of the opponents; 10.53: D = R - Rc; 10.54: We = PD x n.
@@ -591,18 +637,25 @@ class AverageMethod(Regulation):
                 if len(distinct) < self.MIN_RATED_OPPONENTS:
                     notes[me].append(
                         Decision(
-                            "too_few_rated_opponents", self.art("min_opponents"),
-                            _("%(tournament)s: %(count)s rated opponents (%(need)s needed): "
-                              "not counted"),
-                            {"tournament": t.id, "count": len(distinct),
-                             "need": self.MIN_RATED_OPPONENTS},
+                            "too_few_rated_opponents",
+                            self.art("min_opponents"),
+                            _(
+                                "%(tournament)s: %(count)s rated opponents (%(need)s needed): "
+                                "not counted"
+                            ),
+                            {
+                                "tournament": t.id,
+                                "count": len(distinct),
+                                "need": self.MIN_RATED_OPPONENTS,
+                            },
                         )
                     )
                     continue
                 # 10.21a: Rc the average rating of his opponents.
                 average = Fraction(sum(c.opponent_rating or 0 for c in mine), n)
-                self._add_performance(t, order, me, n, w, average, None, unrated[me], notes,
-                                      against_rated=(n, w))
+                self._add_performance(
+                    t, order, me, n, w, average, None, unrated[me], notes, against_rated=(n, w)
+                )
 
     def _round_robin(
         self,
@@ -643,10 +696,17 @@ class AverageMethod(Regulation):
             dpa = Fraction(sum(dps), len(dps))
             ra = rar - dpa * Fraction(opponents, opponents + 1)
             ra_note = Decision(
-                "tournament_average", self.art("rc_rr"),
+                "tournament_average",
+                self.art("rc_rr"),
                 _("%(tournament)s: Ra = Rar %(rar)s - dpa %(dpa)s x %(n)s/%(n1)s = %(ra)s"),
-                {"tournament": t.id, "rar": _q(rar), "dpa": _q(dpa), "n": opponents,
-                 "n1": opponents + 1, "ra": _q(ra)},
+                {
+                    "tournament": t.id,
+                    "rar": _q(rar),
+                    "dpa": _q(dpa),
+                    "n": opponents,
+                    "n1": opponents + 1,
+                    "ra": _q(ra),
+                },
             )
         for me in entrants:
             counted = mine[me]
@@ -667,8 +727,18 @@ class AverageMethod(Regulation):
                     notes[me].append(ra_note)
                 # 10.21b: for an unrated player Rc is the tournament average Ra.
                 versus_rated = [c.score for c in counted if c.opponent_rating is not None]
-                self._add_performance(t, order, me, n, w, ra, opponents, unrated[me], notes,
-                                      against_rated=(len(versus_rated), sum(versus_rated)))
+                self._add_performance(
+                    t,
+                    order,
+                    me,
+                    n,
+                    w,
+                    ra,
+                    opponents,
+                    unrated[me],
+                    notes,
+                    against_rated=(len(versus_rated), sum(versus_rated)),
+                )
 
     def _dp(self, score: float, games: int) -> int:
         """dp for a score (table A); 1.00 / .00 read at the last printed rows (decision)."""
@@ -700,18 +770,38 @@ class AverageMethod(Regulation):
         tally.expected_milli += we_milli
         notes[me].append(
             Decision(
-                "tournament_change", self.art("we"),
-                _("%(tournament)s: Rc %(rc)s, D %(d)s, PD %(pd)s, W %(w)s of %(n)s, "
-                  "We %(we)s, K %(k)s: %(change)s"),
-                {"tournament": t.id, "rc": _q(rc), "d": _q(own - rc), "pd": pd / 1000,
-                 "w": w, "n": n, "we": we_milli / 1000, "k": k, "change": change / 1000},
+                "tournament_change",
+                self.art("we"),
+                _(
+                    "%(tournament)s: Rc %(rc)s, D %(d)s, PD %(pd)s, W %(w)s of %(n)s, "
+                    "We %(we)s, K %(k)s: %(change)s"
+                ),
+                {
+                    "tournament": t.id,
+                    "rc": _q(rc),
+                    "d": _q(own - rc),
+                    "pd": pd / 1000,
+                    "w": w,
+                    "n": n,
+                    "we": we_milli / 1000,
+                    "k": k,
+                    "change": change / 1000,
+                },
             )
         )
         per_game = we_milli / 1000 / n
         for c in counted:
             lines.append(
-                GameLine(t.id, me, c.opponent, c.opponent_rating, c.score, per_game,
-                         k * (c.score - per_game), k)
+                GameLine(
+                    t.id,
+                    me,
+                    c.opponent,
+                    c.opponent_rating,
+                    c.score,
+                    per_game,
+                    k * (c.score - per_game),
+                    k,
+                )
             )
 
     def _performance(
@@ -756,7 +846,8 @@ class AverageMethod(Regulation):
         tally.score += w
         notes[me].append(
             Decision(
-                "performance", article,
+                "performance",
+                article,
                 _("%(tournament)s: Rc %(rc)s, %(score)s/%(games)s: Ru %(ru)s"),
                 {"tournament": t.id, "rc": _q(rc), "score": w, "games": n, "ru": _q(ru)},
             )
@@ -769,9 +860,12 @@ class AverageMethod(Regulation):
 
     def _no_performance(self, tournament: str, games: int, score: float) -> Decision:
         return Decision(
-            "no_performance", self.art("dp_undefined"),
-            _("%(tournament)s: %(score)s of %(games)s against rated opponents (0 or 100%%): "
-              "no performance, nothing pooled"),
+            "no_performance",
+            self.art("dp_undefined"),
+            _(
+                "%(tournament)s: %(score)s of %(games)s against rated opponents (0 or 100%%): "
+                "no performance, nothing pooled"
+            ),
             {"tournament": tournament, "score": score, "games": games},
         )
 
@@ -796,8 +890,12 @@ class AverageMethod(Regulation):
         own = self.own_rating(p)
         assert own is not None
         k_value, k_template = k
-        k_note = Decision("k", self.art("k"), k_template,
-                          {"k": k_value, "games": p.games, "threshold": self.K_THRESHOLD})
+        k_note = Decision(
+            "k",
+            self.art("k"),
+            k_template,
+            {"k": k_value, "games": p.games, "threshold": self.K_THRESHOLD},
+        )
         # 10.55: Rn = Ro + sum of the tournament changes; 10.56: rounded.
         exact = own + Fraction(tally.milli, 1000)
         after = self.round_rating(exact)
@@ -808,7 +906,8 @@ class AverageMethod(Regulation):
             # 9.21: below the floor -> "out of list", unrated from then on.
             all_notes.append(
                 Decision(
-                    "out_of_list", self.art("out_of_list"),
+                    "out_of_list",
+                    self.art("out_of_list"),
                     _("%(rating)s is below %(floor)s: out of list, unrated from now on"),
                     {"rating": after, "floor": self.FLOOR},
                 )
@@ -841,10 +940,15 @@ class AverageMethod(Regulation):
             # months before the period the year cannot be counted; no judgement, he keeps his
             # previous activity.
             notes.append(
-                Decision("inactivity_unknown", self.art("inactive"),
-                         _("rated games of the 12 months before the period unknown "
-                           "(%(games)s in this period): inactivity not judged"),
-                         {"games": games})
+                Decision(
+                    "inactivity_unknown",
+                    self.art("inactive"),
+                    _(
+                        "rated games of the 12 months before the period unknown "
+                        "(%(games)s in this period): inactivity not judged"
+                    ),
+                    {"games": games},
+                )
             )
             return was
         # With 4 or more rated games in the period the year has at least 4 whatever before is.
@@ -853,16 +957,24 @@ class AverageMethod(Regulation):
             if was:
                 # 9.23c: active again after 4 games in a year.
                 notes.append(
-                    Decision("active_again", self.art("active_again"),
-                             _("%(games)s rated games in a year: active again"), {"games": year})
+                    Decision(
+                        "active_again",
+                        self.art("active_again"),
+                        _("%(games)s rated games in a year: active again"),
+                        {"games": year},
+                    )
                 )
             return False
         number = p.inactive_lists + 1 if was else 1
         params = {"games": year, "list": number, "lists": self.INACTIVE_LISTS}
         # 9.23a: fewer than 4 rated games in a year.
         notes.append(
-            Decision("inactive", self.art("inactive"),
-                     _("%(games)s rated games in a year (fewer than 4): inactive"), params)
+            Decision(
+                "inactive",
+                self.art("inactive"),
+                _("%(games)s rated games in a year (fewer than 4): inactive"),
+                params,
+            )
         )
         if number <= self.INACTIVE_LISTS:
             notes.append(self._inactive_shown(params))
@@ -871,13 +983,23 @@ class AverageMethod(Regulation):
         return True
 
     def _inactive_shown(self, params: Mapping[str, object]) -> Decision:
-        return Decision("inactive_flagged", self.art("inactive_flag"),
-                        _("shown flagged as inactive (list %(list)s of %(lists)s)"), params)
+        return Decision(
+            "inactive_flagged",
+            self.art("inactive_flag"),
+            _("shown flagged as inactive (list %(list)s of %(lists)s)"),
+            params,
+        )
 
     def _inactive_after(self, params: Mapping[str, object]) -> Decision:
-        return Decision("inactive_not_listed", self.art("inactive_gone"),
-                        _("inactive for more than %(lists)s lists: not in the list, rated with "
-                          "his last rating"), params)
+        return Decision(
+            "inactive_not_listed",
+            self.art("inactive_gone"),
+            _(
+                "inactive for more than %(lists)s lists: not in the list, rated with "
+                "his last rating"
+            ),
+            params,
+        )
 
     def _first_rating(
         self, p: PlayerInput, tally: _Unrated, notes: list[Decision], start: date, months: int
@@ -887,17 +1009,26 @@ class AverageMethod(Regulation):
         pooled = pool_prior_results(p.prior_results, since)
         for r in pooled.too_old:
             notes.append(
-                Decision("pool_too_old", self.art("pool_window"),
-                         _("%(tournament)s ended %(end)s, before %(since)s: too old to pool"),
-                         {"tournament": r.tournament, "end": str(r.end_date),
-                          "since": since.isoformat()})
+                Decision(
+                    "pool_too_old",
+                    self.art("pool_window"),
+                    _("%(tournament)s ended %(end)s, before %(since)s: too old to pool"),
+                    {
+                        "tournament": r.tournament,
+                        "end": str(r.end_date),
+                        "since": since.isoformat(),
+                    },
+                )
             )
             break
         if pooled.forfeits:
             notes.append(
-                Decision("pool_forfeits", self.art("forfeit"),
-                         _("%(count)s pooled forfeits not counted"),
-                         {"count": len(pooled.forfeits)})
+                Decision(
+                    "pool_forfeits",
+                    self.art("forfeit"),
+                    _("%(count)s pooled forfeits not counted"),
+                    {"count": len(pooled.forfeits)},
+                )
             )
         # Every earlier tournament's Ru is recomputed as in a Swiss (10.21a, 10.22-10.24), those
         # too old to pool included: they still tell which performance was the first (10.31).
@@ -941,26 +1072,36 @@ class AverageMethod(Regulation):
                 # 10.31: the first performance ever has left the window; a later one is not
                 # "the first" (decided reading).
                 notes.append(
-                    Decision("first_performance_gone", self.art("first_low"),
-                             _("the first performance (%(first)s) has left the pooling window: "
-                               "%(ru)s in %(tournament)s is not ignored"),
-                             {"first": ever[0].tournament, "ru": _q(performances[0].ru),
-                              "tournament": performances[0].tournament})
+                    Decision(
+                        "first_performance_gone",
+                        self.art("first_low"),
+                        _(
+                            "the first performance (%(first)s) has left the pooling window: "
+                            "%(ru)s in %(tournament)s is not ignored"
+                        ),
+                        {
+                            "first": ever[0].tournament,
+                            "ru": _q(performances[0].ru),
+                            "tournament": performances[0].tournament,
+                        },
+                    )
                 )
         elif performances and performances[0].ru < self.FLOOR:
             first = performances.pop(0)
             # 10.31 / 9.31: a first performance under the floor is ignored (feda-1996 9.4
             # pools per 9.3, 9.31 included: decided reading).
             notes.append(
-                Decision("first_performance_ignored", self.art("first_low"),
-                         _("first performance %(ru)s in %(tournament)s is under %(floor)s: "
-                           "ignored"),
-                         {"ru": _q(first.ru), "tournament": first.tournament,
-                          "floor": self.FLOOR})
+                Decision(
+                    "first_performance_ignored",
+                    self.art("first_low"),
+                    _("first performance %(ru)s in %(tournament)s is under %(floor)s: ignored"),
+                    {"ru": _q(first.ru), "tournament": first.tournament, "floor": self.FLOOR},
+                )
             )
         n_total = sum(x.games for x in performances)
-        base = PlayerResult(p.id, None, None, 0, None, "", tally.games, tally.score, 0.0,
-                            "unrated", ())
+        base = PlayerResult(
+            p.id, None, None, 0, None, "", tally.games, tally.score, 0.0, "unrated", ()
+        )
         if not performances:
             if forced:
                 return self._forced_rating(base, notes, None, {"games": 0, "tournaments": 0})
@@ -969,32 +1110,49 @@ class AverageMethod(Regulation):
         if n_total < self.MIN_GAMES and not forced:
             # 9.14: at least 9 games, pooled over the same and the following periods.
             notes.append(
-                Decision("first_rating_pending", self.art("min_games"),
-                         _("%(games)s games pooled (%(need)s needed): no rating yet"),
-                         {"games": n_total, "need": self.MIN_GAMES})
+                Decision(
+                    "first_rating_pending",
+                    self.art("min_games"),
+                    _("%(games)s games pooled (%(need)s needed): no rating yet"),
+                    {"games": n_total, "need": self.MIN_GAMES},
+                )
             )
             return replace(base, notes=tuple(notes), performance=float(average))
         rn = self.round_rating(average)
-        params = {"games": n_total, "rn": _q(average), "rating": rn,
-                  "tournaments": len(performances)}
+        params = {
+            "games": n_total,
+            "rn": _q(average),
+            "rating": rn,
+            "tournaments": len(performances),
+        }
         if forced:
             return self._forced_rating(base, notes, average, params)
         if rn < self.FLOOR:
             # 10.32: only Rn of at least the floor counts.
             notes.append(
-                Decision("first_rating_below_floor", self.art("rn_floor"),
-                         _("Rn %(rating)s over %(games)s games is under the floor: not "
-                           "published"), {**params, "floor": self.FLOOR})
+                Decision(
+                    "first_rating_below_floor",
+                    self.art("rn_floor"),
+                    _("Rn %(rating)s over %(games)s games is under the floor: not published"),
+                    {**params, "floor": self.FLOOR},
+                )
             )
             return replace(base, notes=tuple(notes), performance=float(average))
         # 10.3: Rn the average of the Ru weighted by games; 10.32: rounded.
         notes.append(
-            Decision("first_rating", self.art("rn"),
-                     _("first rating: Rn %(rn)s over %(games)s games in %(tournaments)s "
-                       "tournaments -> %(rating)s"), params)
+            Decision(
+                "first_rating",
+                self.art("rn"),
+                _(
+                    "first rating: Rn %(rn)s over %(games)s games in %(tournaments)s "
+                    "tournaments -> %(rating)s"
+                ),
+                params,
+            )
         )
-        return replace(base, rating_after=rn, status="new", notes=tuple(notes),
-                        performance=float(average))
+        return replace(
+            base, rating_after=rn, status="new", notes=tuple(notes), performance=float(average)
+        )
 
     def _forced_rating(
         self,

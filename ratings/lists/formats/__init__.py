@@ -17,6 +17,7 @@ The package: rows.py (rows, problems, limits), render.py (writers), read.py (TXT
 xml.py (FIDE XML), validate.py (checks and normalisation). Callers import the package:
 ``from ratings.lists import formats as lf``.
 """
+
 from __future__ import annotations
 
 from ratings.lists.formats.read import TxtBlock, read_csv, read_txt, read_txt_block, read_txt_tuples

@@ -2,6 +2,7 @@
 
 Pure module (no Django import). Layouts: /work/shared/FORMATS.md and docs/lists.md.
 """
+
 from __future__ import annotations
 
 import csv
@@ -17,17 +18,49 @@ from tournaments.reports.problems import Problem
 # recognised so the standard ones end where they should; which rating is read depends on
 # ``rate`` (standard / rapid / blitz).
 _LABELS: dict[str, str] = {
-    "id": "fide_id", "idnumber": "fide_id", "id number": "fide_id", "fideid": "fide_id",
-    "fide_id": "fide_id", "name": "name", "fed": "fed", "federation": "fed", "country": "fed",
-    "sex": "sex", "tit": "title", "titl": "title", "title": "title", "wtit": "w_title",
-    "w_title": "w_title", "otit": "o_title", "o_title": "o_title", "foa": "foa_title",
-    "foa_title": "foa_title", "rating": "rating", "rtng": "rating", "games": "games",
-    "gms": "games", "gm": "games", "k": "k", "b-day": "birth_year", "bday": "birth_year",
-    "born": "birth_year", "birth": "birth_year", "birthday": "birth_year",
-    "birth_year": "birth_year", "flag": "flag", "fed_id": "fed_id", "change": "change",
-    "srtng": "s:rating", "sgm": "s:games", "sk": "s:k",
-    "rrtng": "r:rating", "rgm": "r:games", "rk": "r:k",
-    "brtng": "b:rating", "bgm": "b:games", "bk": "b:k",
+    "id": "fide_id",
+    "idnumber": "fide_id",
+    "id number": "fide_id",
+    "fideid": "fide_id",
+    "fide_id": "fide_id",
+    "name": "name",
+    "fed": "fed",
+    "federation": "fed",
+    "country": "fed",
+    "sex": "sex",
+    "tit": "title",
+    "titl": "title",
+    "title": "title",
+    "wtit": "w_title",
+    "w_title": "w_title",
+    "otit": "o_title",
+    "o_title": "o_title",
+    "foa": "foa_title",
+    "foa_title": "foa_title",
+    "rating": "rating",
+    "rtng": "rating",
+    "games": "games",
+    "gms": "games",
+    "gm": "games",
+    "k": "k",
+    "b-day": "birth_year",
+    "bday": "birth_year",
+    "born": "birth_year",
+    "birth": "birth_year",
+    "birthday": "birth_year",
+    "birth_year": "birth_year",
+    "flag": "flag",
+    "fed_id": "fed_id",
+    "change": "change",
+    "srtng": "s:rating",
+    "sgm": "s:games",
+    "sk": "s:k",
+    "rrtng": "r:rating",
+    "rgm": "r:games",
+    "rk": "r:k",
+    "brtng": "b:rating",
+    "bgm": "b:games",
+    "bk": "b:k",
 }
 _MONTH_TOKEN = re.compile(r"^[A-Za-z]{3}\d{2}$")  # Mar11, JAN23
 _RATE_PREFIX = {"standard": "s", "rapid": "r", "blitz": "b"}
@@ -96,10 +129,18 @@ def _txt_header(
         return [problem("empty_file")], [], {}, len(lines)
     columns = header_columns(header, rate=rate)
     found = {f for _p, _t, f in columns if f}
-    missing = [label for f, label in (("fide_id", "ID"), ("name", "Name"), ("rating", "Rating"))
-               if f not in found]
+    missing = [
+        label
+        for f, label in (("fide_id", "ID"), ("name", "Name"), ("rating", "Rating"))
+        if f not in found
+    ]
     if missing:
-        return [problem("missing_column", row=number, column=m) for m in missing], [], {}, len(lines)
+        return (
+            [problem("missing_column", row=number, column=m) for m in missing],
+            [],
+            {},
+            len(lines),
+        )
     spans: list[tuple[str, int, int | None]] = []
     labels: dict[str, str] = {}
     for idx, (pos, tok, fld) in enumerate(columns):
@@ -110,7 +151,9 @@ def _txt_header(
     return [], spans, labels, number
 
 
-def _txt_layout(text: str, rate: str) -> tuple[
+def _txt_layout(
+    text: str, rate: str
+) -> tuple[
     list[Problem], list[tuple[str, int, int | None]], dict[str, str], Iterator[tuple[int, str]]
 ]:
     lines = text.lstrip("\ufeff").splitlines()
@@ -174,8 +217,12 @@ def read_txt_tuples(
     return problems, labels, rows()
 
 
-_CSV_ALIASES = {**{k: v for k, v in _LABELS.items() if ":" not in v},
-                "srtng": "rating", "sgm": "games", "sk": "k"}
+_CSV_ALIASES = {
+    **{k: v for k, v in _LABELS.items() if ":" not in v},
+    "srtng": "rating",
+    "sgm": "games",
+    "sk": "k",
+}
 
 
 def _unneutralise(value: str) -> str:
@@ -201,8 +248,11 @@ def read_csv(text: str) -> tuple[list[Problem], Iterator[RawRow]]:
         if fld and fld not in index:
             index[fld] = i
             labels[fld] = label.strip()
-    missing = [label for f, label in (("fide_id", "fide_id"), ("name", "name"),
-                                      ("rating", "rating")) if f not in index]
+    missing = [
+        label
+        for f, label in (("fide_id", "fide_id"), ("name", "name"), ("rating", "rating"))
+        if f not in index
+    ]
     if missing:
         return [problem("missing_column", row=1, column=m) for m in missing], iter(())
 
@@ -211,8 +261,14 @@ def read_csv(text: str) -> tuple[list[Problem], Iterator[RawRow]]:
             row = reader.line_num
             if not any(c.strip() for c in cells):
                 continue
-            yield RawRow(row, {f: _unneutralise(cells[i].strip()) if i < len(cells) else ""
-                               for f, i in index.items()}, labels)
+            yield RawRow(
+                row,
+                {
+                    f: _unneutralise(cells[i].strip()) if i < len(cells) else ""
+                    for f, i in index.items()
+                },
+                labels,
+            )
 
     return [], rows()
 

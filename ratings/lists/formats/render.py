@@ -2,6 +2,7 @@
 
 Pure module (no Django import). Layouts: /work/shared/FORMATS.md and docs/lists.md.
 """
+
 from __future__ import annotations
 
 import csv
@@ -32,11 +33,25 @@ def render_csv(rows: Iterable[ListRow], *, header: bool = True) -> Iterator[str]
     if header:
         writer.writerow(CSV_COLUMNS)
     for r in rows:
-        writer.writerow([
-            _s(r.fide_id), csv_safe(r.fed_id), csv_safe(r.name), csv_safe(r.fed), csv_safe(r.sex),
-            csv_safe(r.title), csv_safe(r.w_title), csv_safe(r.o_title), csv_safe(r.foa_title),
-            _s(r.rating), _s(r.change), r.games, _s(r.k), _s(r.birth_year), csv_safe(r.flag),
-        ])
+        writer.writerow(
+            [
+                _s(r.fide_id),
+                csv_safe(r.fed_id),
+                csv_safe(r.name),
+                csv_safe(r.fed),
+                csv_safe(r.sex),
+                csv_safe(r.title),
+                csv_safe(r.w_title),
+                csv_safe(r.o_title),
+                csv_safe(r.foa_title),
+                _s(r.rating),
+                _s(r.change),
+                r.games,
+                _s(r.k),
+                _s(r.birth_year),
+                csv_safe(r.flag),
+            ]
+        )
         yield buf.getvalue()
         buf.seek(0)
         buf.truncate()
@@ -59,9 +74,18 @@ def render_json(rows: Iterable[ListRow], *, meta: Mapping[str, object]) -> Itera
 # Single-type FIDE TXT list (FORMATS.md): the combined list's columns up to FOA, then one
 # rating whose header is a month token (e.g. NOV26), Gms, K, B-day, Flag. (label, width)
 TXT_LAYOUT: tuple[tuple[str, str, int], ...] = (
-    ("fide_id", "ID Number", 15), ("name", "Name", 61), ("fed", "Fed", 4), ("sex", "Sex", 4),
-    ("title", "Tit", 5), ("w_title", "WTit", 5), ("o_title", "OTit", 15), ("foa_title", "FOA", 4),
-    ("rating", "", 6), ("games", "Gms", 4), ("k", "K", 3), ("birth_year", "B-day", 6),
+    ("fide_id", "ID Number", 15),
+    ("name", "Name", 61),
+    ("fed", "Fed", 4),
+    ("sex", "Sex", 4),
+    ("title", "Tit", 5),
+    ("w_title", "WTit", 5),
+    ("o_title", "OTit", 15),
+    ("foa_title", "FOA", 4),
+    ("rating", "", 6),
+    ("games", "Gms", 4),
+    ("k", "K", 3),
+    ("birth_year", "B-day", 6),
     ("flag", "Flag", 4),
 )
 
@@ -83,10 +107,21 @@ def render_txt(rows: Iterable[ListRow], *, rating_label: str) -> Iterator[str]:
 
 
 _XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-XML_TAGS = (("fideid", "fide_id"), ("name", "name"), ("country", "fed"), ("sex", "sex"),
-            ("title", "title"), ("w_title", "w_title"), ("o_title", "o_title"),
-            ("foa_title", "foa_title"), ("rating", "rating"), ("games", "games"), ("k", "k"),
-            ("birthday", "birth_year"), ("flag", "flag"))
+XML_TAGS = (
+    ("fideid", "fide_id"),
+    ("name", "name"),
+    ("country", "fed"),
+    ("sex", "sex"),
+    ("title", "title"),
+    ("w_title", "w_title"),
+    ("o_title", "o_title"),
+    ("foa_title", "foa_title"),
+    ("rating", "rating"),
+    ("games", "games"),
+    ("k", "k"),
+    ("birthday", "birth_year"),
+    ("flag", "flag"),
+)
 
 
 def render_xml(rows: Iterable[ListRow]) -> Iterator[str]:

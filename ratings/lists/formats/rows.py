@@ -2,6 +2,7 @@
 
 Pure module (no Django import). Layouts: /work/shared/FORMATS.md and docs/lists.md.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -57,8 +58,12 @@ TEMPLATES: dict[str, str] = {
 
 def problem(code: str, *, row: int | None = None, column: str = "", **params: object) -> Problem:
     return Problem(
-        severity="error", code=code, template=TEMPLATES[code],
-        params={"row": row, "column": column, **params}, line=row, field=column,
+        severity="error",
+        code=code,
+        template=TEMPLATES[code],
+        params={"row": row, "column": column, **params},
+        line=row,
+        field=column,
     )
 
 
@@ -95,7 +100,35 @@ class RawRow:
 
 
 # The fields, their label in our CSV/JSON, and their header in the TXT we write.
-FIELDS = ("fide_id", "name", "fed", "sex", "title", "w_title", "o_title", "foa_title",
-          "rating", "games", "k", "birth_year", "flag")
-CSV_COLUMNS = ("fide_id", "fed_id", "name", "fed", "sex", "title", "w_title", "o_title",
-               "foa_title", "rating", "change", "games", "k", "birth_year", "flag")
+FIELDS = (
+    "fide_id",
+    "name",
+    "fed",
+    "sex",
+    "title",
+    "w_title",
+    "o_title",
+    "foa_title",
+    "rating",
+    "games",
+    "k",
+    "birth_year",
+    "flag",
+)
+CSV_COLUMNS = (
+    "fide_id",
+    "fed_id",
+    "name",
+    "fed",
+    "sex",
+    "title",
+    "w_title",
+    "o_title",
+    "foa_title",
+    "rating",
+    "change",
+    "games",
+    "k",
+    "birth_year",
+    "flag",
+)

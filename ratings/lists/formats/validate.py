@@ -2,6 +2,7 @@
 
 Pure module (no Django import). Layouts: /work/shared/FORMATS.md and docs/lists.md.
 """
+
 from __future__ import annotations
 
 import re
@@ -19,10 +20,19 @@ from ratings.lists.formats.rows import (
 )
 from tournaments.reports.problems import Problem
 
-OLD_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM",
-               "wf": "WFM", "wc": "WCM"}
-VALID_TITLES = frozenset({"GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM", "MN", "MF", "MC",
-                          "WMF", "MI", "WMI"})
+OLD_TITLES = {
+    "g": "GM",
+    "m": "IM",
+    "f": "FM",
+    "c": "CM",
+    "wg": "WGM",
+    "wm": "WIM",
+    "wf": "WFM",
+    "wc": "WCM",
+}
+VALID_TITLES = frozenset(
+    {"GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM", "MN", "MF", "MC", "WMF", "MI", "WMI"}
+)
 
 
 def normal_title(raw: str) -> str:
@@ -60,8 +70,9 @@ def validate_rows(raw_rows: Iterable[RawRow]) -> tuple[list[ListRow], list[Probl
         if value == "":
             return None
         if not (_ID_DIGITS if fld == "fide_id" else _DIGITS).match(value):
-            problems.append(problem("bad_number", row=raw.row, column=raw.labels.get(fld, fld),
-                                    value=value))
+            problems.append(
+                problem("bad_number", row=raw.row, column=raw.labels.get(fld, fld), value=value)
+            )
             return None
         return int(value)
 
@@ -76,39 +87,82 @@ def validate_rows(raw_rows: Iterable[RawRow]) -> tuple[list[ListRow], list[Probl
         if rating == 0:
             rating = None
         if rating is not None and not RATING_MIN <= rating <= RATING_MAX:
-            problems.append(problem("rating_out_of_range", row=raw.row, column=lab["rating"],
-                                    value=rating, min=RATING_MIN, max=RATING_MAX))
+            problems.append(
+                problem(
+                    "rating_out_of_range",
+                    row=raw.row,
+                    column=lab["rating"],
+                    value=rating,
+                    min=RATING_MIN,
+                    max=RATING_MAX,
+                )
+            )
         games = number(raw, "games")
         k = number(raw, "k")
         birth = number(raw, "birth_year")
         if birth == 0:
             birth = None
         if birth is not None and not BIRTH_MIN <= birth <= BIRTH_MAX:
-            problems.append(problem("birth_out_of_range", row=raw.row, column=lab["birth_year"],
-                                    value=birth, min=BIRTH_MIN, max=BIRTH_MAX))
+            problems.append(
+                problem(
+                    "birth_out_of_range",
+                    row=raw.row,
+                    column=lab["birth_year"],
+                    value=birth,
+                    min=BIRTH_MIN,
+                    max=BIRTH_MAX,
+                )
+            )
         flag = v.get("flag", "").lower()
         if flag not in FLAGS:
-            problems.append(problem("bad_flag", row=raw.row, column=lab.get("flag", "Flag"),
-                                    value=v.get("flag", "")))
+            problems.append(
+                problem(
+                    "bad_flag", row=raw.row, column=lab.get("flag", "Flag"), value=v.get("flag", "")
+                )
+            )
         fed = v.get("fed", "").upper()
         if len(fed) > 3:
-            problems.append(problem("bad_federation", row=raw.row, column=lab.get("fed", "Fed"),
-                                    value=v.get("fed", "")))
+            problems.append(
+                problem(
+                    "bad_federation",
+                    row=raw.row,
+                    column=lab.get("fed", "Fed"),
+                    value=v.get("fed", ""),
+                )
+            )
         if fide_id is not None:
             if fide_id in seen:
-                problems.append(problem("duplicate_id", row=raw.row,
-                                        column=lab.get("fide_id", "ID"), value=fide_id,
-                                        first=seen[fide_id]))
+                problems.append(
+                    problem(
+                        "duplicate_id",
+                        row=raw.row,
+                        column=lab.get("fide_id", "ID"),
+                        value=fide_id,
+                        first=seen[fide_id],
+                    )
+                )
             else:
                 seen[fide_id] = raw.row
         if len(problems) > before:
             continue
-        out.append(ListRow(
-            fide_id=fide_id, name=v.get("name", ""), fed=fed, sex=normal_sex(v.get("sex", ""), flag),
-            title=normal_title(v.get("title", "")), w_title=v.get("w_title", ""),
-            o_title=v.get("o_title", ""), foa_title=v.get("foa_title", ""), rating=rating,
-            games=games or 0, k=k, birth_year=birth, flag=flag, fed_id=v.get("fed_id", ""),
-        ))
+        out.append(
+            ListRow(
+                fide_id=fide_id,
+                name=v.get("name", ""),
+                fed=fed,
+                sex=normal_sex(v.get("sex", ""), flag),
+                title=normal_title(v.get("title", "")),
+                w_title=v.get("w_title", ""),
+                o_title=v.get("o_title", ""),
+                foa_title=v.get("foa_title", ""),
+                rating=rating,
+                games=games or 0,
+                k=k,
+                birth_year=birth,
+                flag=flag,
+                fed_id=v.get("fed_id", ""),
+            )
+        )
     return out, problems
 
 

@@ -2,6 +2,7 @@
 
 Pure module (no Django import). Layouts: /work/shared/FORMATS.md and docs/lists.md.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
@@ -54,13 +55,16 @@ def _xml_feed(parser: expat.XMLParserType, text: str) -> Iterator[None]:
         yield
     except expat.ExpatError as exc:
         reason = expat.ErrorString(exc.code) if exc.code else str(exc)
-        raise ListReadError([problem("xml_malformed", row=exc.lineno, position=exc.offset + 1,
-                                     reason=reason)]) from None
+        raise ListReadError(
+            [problem("xml_malformed", row=exc.lineno, position=exc.offset + 1, reason=reason)]
+        ) from None
     except _XmlStop as exc:
         raise ListReadError([exc.problem] if exc.problem else []) from None
 
 
-def _xml_columns(first: Mapping[str, str], rate: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
+def _xml_columns(
+    first: Mapping[str, str], rate: str
+) -> tuple[list[tuple[str, str]], dict[str, str]]:
     """(tag, field) pairs and the field -> tag labels. The combined list's rapid or blitz
     columns are read for such a system when the first player has them; otherwise (a
     single-type list) ``rating``, ``games`` and ``k`` are the system's."""

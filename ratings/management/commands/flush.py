@@ -5,6 +5,7 @@ IMMUTABLE). Flushing removes every row of every table on purpose (Django's test 
 the database after each transactional test), so this command runs Django's flush with those two
 triggers ignored, for its own statements only (pgtrigger.ignore).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,7 +13,10 @@ from typing import Any
 import pgtrigger
 from django.core.management.commands import flush
 
-TRUNCATE_TRIGGERS = ("ratings.PublishedList:immutable_truncate", "ratings.ListEntry:immutable_truncate")
+TRUNCATE_TRIGGERS = (
+    "ratings.PublishedList:immutable_truncate",
+    "ratings.ListEntry:immutable_truncate",
+)
 
 
 class Command(flush.Command):

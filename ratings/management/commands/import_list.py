@@ -1,4 +1,5 @@
 """manage.py import_list --system CODE [--format txt|csv|xml] FILE"""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,16 +19,21 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
         parser.add_argument("--system", required=True, help="Rating system code.")
-        parser.add_argument("--format", choices=FORMATS, default=None,
-                            help="txt, csv or xml; by default from the file's extension (else txt).")
+        parser.add_argument(
+            "--format",
+            choices=FORMATS,
+            default=None,
+            help="txt, csv or xml; by default from the file's extension (else txt).",
+        )
 
     def handle(self, *args: object, **options: Any) -> None:
         path: Path = options["file"]
         try:
             system = RatingSystem.objects.get(code=options["system"])
         except RatingSystem.DoesNotExist:
-            raise CommandError(_("No rating system with the code %(code)s.")
-                               % {"code": options["system"]}) from None
+            raise CommandError(
+                _("No rating system with the code %(code)s.") % {"code": options["system"]}
+            ) from None
         if not path.is_file():
             raise CommandError(_("No such file: %(path)s") % {"path": path})
         suffix = path.suffix.lower().lstrip(".")
@@ -39,13 +45,21 @@ class Command(BaseCommand):
             for problem in exc.problems:
                 self.stderr.write(_(problem.template) % dict(problem.params))
             if exc.total > len(exc.problems):
-                self.stderr.write(_("%(count)s problems in all; the first %(shown)s are shown.")
-                                  % {"count": exc.total, "shown": len(exc.problems)})
+                self.stderr.write(
+                    _("%(count)s problems in all; the first %(shown)s are shown.")
+                    % {"count": exc.total, "shown": len(exc.problems)}
+                )
             raise CommandError(_("Nothing was imported.")) from None
         self.stdout.write(
-            _("%(rows)s rows: %(created)s players created, %(updated)s completed, "
-              "%(ratings)s ratings written (%(method)s).")
-            % {"rows": result.rows, "created": result.players_created,
-               "updated": result.players_updated, "ratings": result.ratings_written,
-               "method": result.method}
+            _(
+                "%(rows)s rows: %(created)s players created, %(updated)s completed, "
+                "%(ratings)s ratings written (%(method)s)."
+            )
+            % {
+                "rows": result.rows,
+                "created": result.players_created,
+                "updated": result.players_updated,
+                "ratings": result.ratings_written,
+                "method": result.method,
+            }
         )

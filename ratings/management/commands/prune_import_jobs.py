@@ -4,6 +4,7 @@ Deletes the list import jobs (ratings.ListImportJob, with the problems they kept
 more than N days ago. Queued and running jobs are never deleted. Run it by hand or from cron;
 docs/lists.md.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -16,11 +17,20 @@ from ratings.lists.import_jobs import list_import_jobs_prune
 
 
 class Command(BaseCommand):
-    help = "Delete the list import jobs that finished more than N days ago (queued and running jobs are kept)."
+    help = (
+        "Delete the list import jobs that finished more than N days ago (queued and running jobs "
+        "are kept)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--days", type=int, required=True,
-                            help="Keep the jobs that finished within this many days (0: delete every finished job).")
+        parser.add_argument(
+            "--days",
+            type=int,
+            required=True,
+            help=(
+                "Keep the jobs that finished within this many days (0: delete every finished job)."
+            ),
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         days = options["days"]
@@ -30,5 +40,7 @@ class Command(BaseCommand):
         now = timezone.now()
         deleted = list_import_jobs_prune(days=days, now=now)
         cutoff = timezone.localtime(now - dt.timedelta(days=days))
-        self.stdout.write(_("Import jobs deleted: %(count)s (finished before %(date)s).")
-                          % {"count": deleted, "date": cutoff.strftime("%Y-%m-%d %H:%M")})
+        self.stdout.write(
+            _("Import jobs deleted: %(count)s (finished before %(date)s).")
+            % {"count": deleted, "date": cutoff.strftime("%Y-%m-%d %H:%M")}
+        )

@@ -58,8 +58,14 @@ def prior(rating: int, score: float, end: date | None = None, **kw: object) -> P
     return PriorResult(opponent_rating=rating, score=score, end_date=end, **kw)  # type: ignore[arg-type]
 
 
-def rate_in(ruleset: str, start: date, end: date, players: list[PlayerInput], tournaments: list[TournamentInput],
-            **kw: object) -> PeriodResult:
+def rate_in(
+    ruleset: str,
+    start: date,
+    end: date,
+    players: list[PlayerInput],
+    tournaments: list[TournamentInput],
+    **kw: object,
+) -> PeriodResult:
     """Rate a period of ``ruleset`` from ``start`` to ``end`` (``kw`` may override both)."""
     kw.setdefault("start", start)
     kw.setdefault("end", end)

@@ -36,14 +36,21 @@ def g(white: str, black: str, result: str, **kw: object) -> Game:
     return Game(white=white, black=black, result=result, **kw)  # type: ignore[arg-type]
 
 
-def comp(tid: str, games: Sequence[Game], kind: str = "", end: date = date(2026, 5, 31),
-         norm: bool = False) -> TournamentInput:
-    return TournamentInput(id=tid, system="round_robin", end_date=end, kind=kind,
-                           norm_event=norm, games=tuple(games))
+def comp(
+    tid: str,
+    games: Sequence[Game],
+    kind: str = "",
+    end: date = date(2026, 5, 31),
+    norm: bool = False,
+) -> TournamentInput:
+    return TournamentInput(
+        id=tid, system="round_robin", end_date=end, kind=kind, norm_event=norm, games=tuple(games)
+    )
 
 
-def rate(players: Sequence[PlayerInput], tournaments: Sequence[TournamentInput],
-         **parameters: object) -> PeriodResult:
+def rate(
+    players: Sequence[PlayerInput], tournaments: Sequence[TournamentInput], **parameters: object
+) -> PeriodResult:
     params: Mapping[str, object] = dict(parameters)
     return rate_period(
         PeriodInput("cnxc-2000", START, END, params, tuple(players), tuple(tournaments))
@@ -65,13 +72,25 @@ def articles(p: PlayerResult) -> set[str]:
     ("rating", "games", "expected"),
     [
         # < 2000: K 40, 30, 25, 20 -> a win at D = 0 (.50) gives K / 2.
-        (1999, 13, 2019), (1999, 25, 2014), (1999, 51, 2012), (1999, 101, 2009),
+        (1999, 13, 2019),
+        (1999, 25, 2014),
+        (1999, 51, 2012),
+        (1999, 101, 2009),
         # 2000-2200: K 30, 25, 20, 15.
-        (2000, 24, 2015), (2200, 50, 2213), (2000, 100, 2010), (2200, 101, 2208),
+        (2000, 24, 2015),
+        (2200, 50, 2213),
+        (2000, 100, 2010),
+        (2200, 101, 2208),
         # 2201-2400: K 25, 20, 20, 15.
-        (2201, 13, 2214), (2400, 25, 2410), (2201, 51, 2211), (2400, 101, 2408),
+        (2201, 13, 2214),
+        (2400, 25, 2410),
+        (2201, 51, 2211),
+        (2400, 101, 2408),
         # > 2400: K 20, 20, 15, 15.
-        (2401, 24, 2411), (2401, 50, 2411), (2401, 100, 2409), (2401, 150, 2409),
+        (2401, 24, 2411),
+        (2401, 50, 2411),
+        (2401, 100, 2409),
+        (2401, 150, 2409),
     ],
 )
 def test_k_matrix_every_cell(rating: int, games: int, expected: int) -> None:
@@ -79,8 +98,10 @@ def test_k_matrix_every_cell(rating: int, games: int, expected: int) -> None:
     # .50, V = K x .5; Rn rounded half up (6.6): 1999 + 12.5 = 2011.5 -> 2012,
     # 2200 + 12.5 -> 2213, 2200 + 7.5 -> 2208, 2201 + 12.5 -> 2214, 2400 + 7.5 -> 2408,
     # 2401 + 7.5 -> 2409.
-    result = rate([player("P", rating, games), player("V", None, 0, iccf_rating=rating)],
-                  [comp("T", [g("P", "V", "1-0")])])
+    result = rate(
+        [player("P", rating, games), player("V", None, 0, iccf_rating=rating)],
+        [comp("T", [g("P", "V", "1-0")])],
+    )
     assert by_id(result)["P"].rating_after == expected
 
 
@@ -95,10 +116,13 @@ def test_virtual_rating_sources_in_order() -> None:
     #   +350 -> .89 (344-358). We = 2.74, W = 2: V = 25 x (2 - 2.74) = -18.5
     #   -> 2081.5 -> 2082 (6.6, half up).
     result = rate(
-        [player("E", 2100, 30),
-         player("V1", None, 0, iccf_rating=2300, fpx_rating=2000, fide_rating=2100),
-         player("V2", None, 0, fpx_rating=1900, fide_rating=2000),
-         player("V3", None, 0, fide_rating=1800), player("V4", None, 0)],
+        [
+            player("E", 2100, 30),
+            player("V1", None, 0, iccf_rating=2300, fpx_rating=2000, fide_rating=2100),
+            player("V2", None, 0, fpx_rating=1900, fide_rating=2000),
+            player("V3", None, 0, fide_rating=1800),
+            player("V4", None, 0),
+        ],
         [comp("T", [g("E", f"V{i}", "1/2-1/2") for i in range(1, 5)])],
     )
     p = by_id(result)
@@ -122,16 +146,20 @@ def test_virtual_rating_sources_in_order() -> None:
     ],
 )
 def test_virtual_rating_by_competition_kind(kind: str, rating: int, expected: int) -> None:
-    result = rate([player("E", rating, 60), player("N", None, 0)],
-                  [comp("T", [g("E", "N", "1-0")], kind=kind)])
+    result = rate(
+        [player("E", rating, 60), player("N", None, 0)],
+        [comp("T", [g("E", "N", "1-0")], kind=kind)],
+    )
     assert by_id(result)["E"].rating_after == expected
 
 
 def test_newcomer_gets_a_provisional_performance() -> None:
     # 6.2/6.3: N loses his only game to E 2200 in a championship final: p = 0 -> Tabela I
     # -677 -> Rp = 2200 - 677 = 1523, provisional (1 game < 12, 5.1).
-    result = rate([player("E", 2200, 60), player("N", None, 0)],
-                  [comp("T", [g("E", "N", "1-0")], kind="championship_final")])
+    result = rate(
+        [player("E", 2200, 60), player("N", None, 0)],
+        [comp("T", [g("E", "N", "1-0")], kind="championship_final")],
+    )
     n = by_id(result)["N"]
     assert (n.rating_after, n.status) == (1523, "provisional")
 
@@ -149,8 +177,9 @@ def test_provisional_player_crossing_12_games_becomes_effective() -> None:
     prior = tuple(PriorResult(1900, 1.0 if i < 5 else 0.0) for i in range(8))
     es = [player(f"E{i}", 2000, 60) for i in range(1, 7)]
     games = [g("P", f"E{i}", "1-0" if i <= 3 else "0-1") for i in range(1, 7)]
-    result = rate([player("P", 1995, 8, status="provisional", prior_results=prior), *es],
-                  [comp("T", games)])
+    result = rate(
+        [player("P", 1995, 8, status="provisional", prior_results=prior), *es], [comp("T", games)]
+    )
     p = by_id(result)
     assert (p["P"].rating_after, p["P"].status, p["P"].games) == (1993, "rated", 6)
     assert "cnxc-2000 6.3" in articles(p["P"]) and "cnxc-2000 5.1" in articles(p["P"])
@@ -169,10 +198,17 @@ def test_provisional_needs_its_earlier_games() -> None:
 def test_changes_do_not_feed_other_competitions_of_the_period() -> None:
     # 6.1: E 1999, 13 games (K 40) wins T1 vs A (ICCF 1999) and T2 vs B (ICCF 1999):
     # both at D = 0: +20 + 20 -> 2039 (feeding 2019 into T2 would give D 20 -> .53 -> 18.8).
-    result = rate([player("E", 1999, 13), player("A", None, 0, iccf_rating=1999),
-                   player("B", None, 0, iccf_rating=1999)],
-                  [comp("T1", [g("E", "A", "1-0")], end=date(2026, 2, 1)),
-                   comp("T2", [g("B", "E", "0-1")], end=date(2026, 4, 1))])
+    result = rate(
+        [
+            player("E", 1999, 13),
+            player("A", None, 0, iccf_rating=1999),
+            player("B", None, 0, iccf_rating=1999),
+        ],
+        [
+            comp("T1", [g("E", "A", "1-0")], end=date(2026, 2, 1)),
+            comp("T2", [g("B", "E", "0-1")], end=date(2026, 4, 1)),
+        ],
+    )
     assert by_id(result)["E"].rating_after == 2039
 
 
@@ -182,8 +218,10 @@ def test_changes_do_not_feed_other_competitions_of_the_period() -> None:
 def test_withdrawn_before_moving_and_unfinished_competitions_are_left_out() -> None:
     result = rate(
         [player("A", 2000), player("B", 2000)],
-        [comp("T1", [g("A", "B", "1-0", forfeit=True)]),
-         comp("T2", [g("A", "B", "1-0")], end=date(2026, 7, 2))],
+        [
+            comp("T1", [g("A", "B", "1-0", forfeit=True)]),
+            comp("T2", [g("A", "B", "1-0")], end=date(2026, 7, 2)),
+        ],
     )
     p = by_id(result)
     assert (p["A"].rating_after, p["B"].rating_after) == (2000, 2000)
@@ -214,8 +252,9 @@ def test_norm_tie_needs_the_winner_named() -> None:
         rate([player("A", 2000), player("B", 2000)], [comp("T", games, norm=True)])
     assert err.value.location == "parameters.winners"
     # Named after tie-breaks: A's V = 20 x (.5 - .5) = 0 either way -> no error.
-    result = rate([player("A", 2000), player("B", 2000)], [comp("T", games, norm=True)],
-                  winners={"T": "A"})
+    result = rate(
+        [player("A", 2000), player("B", 2000)], [comp("T", games, norm=True)], winners={"T": "A"}
+    )
     assert by_id(result)["A"].rating_after == 2000
 
 
@@ -224,17 +263,32 @@ def test_norm_tie_needs_the_winner_named() -> None:
 # A 2000, S 2100, C 2200, B 2000, B2 1900, all 60 games: K 20, except B2 (< 2000, 51-100) 25.
 # Pv provisional 1900 after 4 games vs 1900 with 2 points; N no rating (virtual 1750).
 TEAM = [
-    player("A", 2000), player("S", 2100), player("C", 2200), player("B", 2000),
+    player("A", 2000),
+    player("S", 2100),
+    player("C", 2200),
+    player("B", 2000),
     player("B2", 1900),
-    player("Pv", 1900, 4, status="provisional",
-           prior_results=tuple(PriorResult(1900, s) for s in (1.0, 1.0, 0.0, 0.0))),
+    player(
+        "Pv",
+        1900,
+        4,
+        status="provisional",
+        prior_results=tuple(PriorResult(1900, s) for s in (1.0, 1.0, 0.0, 0.0)),
+    ),
     player("N", None, 0),
 ]
 
 
-def sub(side: str, *chain: tuple[str, bool], white: str = "A", black: str = "B") -> dict[str, object]:
-    return {"tournament": "T", "white": white, "black": black, "side": side,
-            "players": [{"id": pid, "moved": moved} for pid, moved in chain]}
+def sub(
+    side: str, *chain: tuple[str, bool], white: str = "A", black: str = "B"
+) -> dict[str, object]:
+    return {
+        "tournament": "T",
+        "white": white,
+        "black": black,
+        "side": side,
+        "players": [{"id": pid, "moved": moved} for pid, moved in chain],
+    }
 
 
 def rate_team(game: Game, *subs: dict[str, object]) -> dict[str, PlayerResult]:
@@ -258,8 +312,11 @@ def test_7_2_d_f_h_win() -> None:
     # White wins. d: A (effective) vs B: W - We = 1 - .50 > 0 -> not charged (2000).
     # f: S (effective): 1 - .64 > 0 -> charged: +7.2 -> 2107.
     # h: B faced the higher of A 2000 / S 2100: D -100 -> .36: -7.2 -> 1993.
-    result = rate(TEAM, [comp("T", [g("A", "B", "1-0")])],
-                  substitutions=[sub("white", ("A", True), ("S", True))])
+    result = rate(
+        TEAM,
+        [comp("T", [g("A", "B", "1-0")])],
+        substitutions=[sub("white", ("A", True), ("S", True))],
+    )
     p = by_id(result)
     assert (p["A"].rating_after, p["S"].rating_after, p["B"].rating_after) == (2000, 2107, 1993)
     assert any(e.article == "cnxc-2000 7.2 d" for e in result.excluded)
@@ -276,8 +333,7 @@ def test_7_2_e_non_effective_original_is_charged_a_loss() -> None:
     # e: Pv (provisional) handed over to S, white wins: Pv is charged a loss against B 2000.
     # Pool: 4 vs 1900 (2 points) + 0 vs 2000: Rc = 9600 / 5 = 1920, p .40 -> -72 -> 1848.
     # S: 1 - .64 > 0 -> +7.2 -> 2107 (f). B faced max(1900, 2100): -7.2 -> 1993.
-    p = rate_team(g("Pv", "B", "1-0"),
-                  sub("white", ("Pv", True), ("S", True), white="Pv"))
+    p = rate_team(g("Pv", "B", "1-0"), sub("white", ("Pv", True), ("S", True), white="Pv"))
     assert (p["Pv"].rating_after, p["Pv"].status) == (1848, "provisional")
     assert "cnxc-2000 7.2 e" in articles(p["Pv"])
     assert (p["S"].rating_after, p["B"].rating_after) == (2107, 1993)
@@ -306,8 +362,11 @@ def test_7_2_h_both_sides_substituted() -> None:
     # A (orig.): .5 - .50 = 0, not negative -> not charged. S (subst.): .5 - .64 < 0 -> no.
     # B (orig.): .5 - .36 > 0 -> no. B2 (subst., K 25): .5 - .24 (D -200) > 0 -> charged:
     # 25 x .26 = 6.5 -> 1906.5 -> 1907 (against A's 2000 it would be 25 x .14 -> 1904).
-    p = rate_team(g("A", "B", "1/2-1/2"), sub("white", ("A", True), ("S", True)),
-                  sub("black", ("B", True), ("B2", True)))
+    p = rate_team(
+        g("A", "B", "1/2-1/2"),
+        sub("white", ("A", True), ("S", True)),
+        sub("black", ("B", True), ("B2", True)),
+    )
     assert [p[k].rating_after for k in ("A", "S", "B", "B2")] == [2000, 2100, 2000, 1907]
 
 
@@ -319,19 +378,40 @@ def test_substitution_must_name_a_game() -> None:
 
 # ---------------------------------------------------------------- 7.3 calibration
 
-CNXC = {"C1": 2000, "C2": 2100, "C3": 2200, "C4": 2300, "C5": 2400, "C6": 2500, "C7": 2050,
-        "C8": 2150}
+CNXC = {
+    "C1": 2000,
+    "C2": 2100,
+    "C3": 2200,
+    "C4": 2300,
+    "C5": 2400,
+    "C6": 2500,
+    "C7": 2050,
+    "C8": 2150,
+}
 # ICCF - CNXC: 10, 15, 12, 13, 10, 15, 12, 13 (sum 100).
-ICCF = {"C1": 2010, "C2": 2115, "C3": 2212, "C4": 2313, "C5": 2410, "C6": 2515, "C7": 2062,
-        "C8": 2163}
+ICCF = {
+    "C1": 2010,
+    "C2": 2115,
+    "C3": 2212,
+    "C4": 2313,
+    "C5": 2410,
+    "C6": 2515,
+    "C7": 2062,
+    "C8": 2163,
+}
 
 
 def _calibration_players() -> list[PlayerInput]:
     return [
         *[player(pid, r) for pid, r in CNXC.items()],
         player("PP", 2300, 80, status="passive", last_game_date=date(2018, 1, 1)),
-        player("PR", 1800, 2, status="provisional",
-               prior_results=(PriorResult(1800, 1.0), PriorResult(1800, 0.0))),
+        player(
+            "PR",
+            1800,
+            2,
+            status="provisional",
+            prior_results=(PriorResult(1800, 1.0), PriorResult(1800, 0.0)),
+        ),
     ]
 
 
@@ -364,10 +444,12 @@ def test_passive_after_five_years_and_active_again() -> None:
     # Period ends 2026-06-30. X's last game 2021-06-30 (five years) -> passive;
     # Y's 2021-07-01 -> still active. Z passive plays and draws an equal ICCF newcomer -> active.
     result = rate(
-        [player("X", 2000, last_game_date=date(2021, 6, 30)),
-         player("Y", 2000, last_game_date=date(2021, 7, 1)),
-         player("Z", 2000, status="passive", last_game_date=date(2015, 1, 1)),
-         player("V", None, 0, iccf_rating=2000)],
+        [
+            player("X", 2000, last_game_date=date(2021, 6, 30)),
+            player("Y", 2000, last_game_date=date(2021, 7, 1)),
+            player("Z", 2000, status="passive", last_game_date=date(2015, 1, 1)),
+            player("V", None, 0, iccf_rating=2000),
+        ],
         [comp("T", [g("Z", "V", "1/2-1/2")])],
     )
     p = by_id(result)

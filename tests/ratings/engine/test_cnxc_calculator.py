@@ -23,27 +23,44 @@ PERIOD = {
     "period": {"start": "2026-01-01", "end": "2026-06-30"},
     "parameters": {
         "substitutions": [
-            {"tournament": "T2", "white": "E", "black": "B", "side": "white",
-             "players": [{"id": "E", "moved": True}, {"id": "N", "moved": True}]},
+            {
+                "tournament": "T2",
+                "white": "E",
+                "black": "B",
+                "side": "white",
+                "players": [{"id": "E", "moved": True}, {"id": "N", "moved": True}],
+            },
         ],
     },
     "players": [
         {"id": "E", "rating": 2100, "games": 30, "last_game_date": "2025-10-01"},
         {"id": "B", "rating": 2000, "games": 60, "last_game_date": "2025-10-01"},
-        {"id": "V1", "rating": None, "iccf_rating": 2300, "fpx_rating": 2000,
-         "fide_rating": 2100},
+        {"id": "V1", "rating": None, "iccf_rating": 2300, "fpx_rating": 2000, "fide_rating": 2100},
         {"id": "V2", "rating": None, "fpx_rating": 1900, "fide_rating": 2000},
         {"id": "V3", "rating": None, "fide_rating": 1800},
         {"id": "V4", "rating": None},
         {"id": "N", "rating": None},
     ],
     "tournaments": [
-        {"id": "T1", "system": "round_robin", "end_date": "2026-05-31", "kind": "open",
-         "games": [{"white": "E", "black": f"V{i}", "result": "1/2-1/2"} for i in range(1, 5)]},
-        {"id": "T2", "system": "team", "end_date": "2026-06-15",
-         "games": [{"white": "E", "black": "B", "result": "1-0"}]},
-        {"id": "T3", "system": "round_robin", "end_date": "2026-07-02",
-         "games": [{"white": "B", "black": "V1", "result": "0-1"}]},
+        {
+            "id": "T1",
+            "system": "round_robin",
+            "end_date": "2026-05-31",
+            "kind": "open",
+            "games": [{"white": "E", "black": f"V{i}", "result": "1/2-1/2"} for i in range(1, 5)],
+        },
+        {
+            "id": "T2",
+            "system": "team",
+            "end_date": "2026-06-15",
+            "games": [{"white": "E", "black": "B", "result": "1-0"}],
+        },
+        {
+            "id": "T3",
+            "system": "round_robin",
+            "end_date": "2026-07-02",
+            "games": [{"white": "B", "black": "V1", "result": "0-1"}],
+        },
     ],
 }
 
@@ -53,7 +70,10 @@ def test_cnxc_period_through_the_calculator(tmp_path: Path) -> None:
     path.write_text(json.dumps(PERIOD), encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "ratings.engine", str(path)],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
@@ -73,7 +93,10 @@ def test_cnxc_bad_substitution_exits_2_naming_it(tmp_path: Path) -> None:
     path.write_text(json.dumps(bad), encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "ratings.engine", str(path)],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: parameters.substitutions[0].white:")

@@ -19,8 +19,12 @@ RESULTS = ("1-0", "0-1", "1/2-1/2")
 def periods(draw: st.DrawFn) -> PeriodInput:
     n = draw(st.integers(2, 8))
     players = tuple(
-        PlayerInput(f"P{i}", draw(st.integers(1500, 2700)), games=draw(st.integers(12, 300)),
-                    last_game_date=date(2025, 1, 1))
+        PlayerInput(
+            f"P{i}",
+            draw(st.integers(1500, 2700)),
+            games=draw(st.integers(12, 300)),
+            last_game_date=date(2025, 1, 1),
+        )
         for i in range(n)
     )
     tournaments = []
@@ -34,8 +38,9 @@ def periods(draw: st.DrawFn) -> PeriodInput:
         tournaments.append(
             TournamentInput(f"T{t}", "round_robin", date(2026, 2 + t, 1), games=tuple(games))
         )
-    return PeriodInput("cnxc-2000", date(2026, 1, 1), date(2026, 6, 30), {}, players,
-                       tuple(tournaments))
+    return PeriodInput(
+        "cnxc-2000", date(2026, 1, 1), date(2026, 6, 30), {}, players, tuple(tournaments)
+    )
 
 
 @settings(max_examples=150, deadline=None)
@@ -53,7 +58,13 @@ def test_change_is_k_times_w_minus_we_and_order_free(period: PeriodInput) -> Non
         w_minus_we = sum(ln.score for ln in lines) - sum(ln.expected for ln in lines)
         assert p.rating_after == before.rating + round_half_up(round(k * w_minus_we, 6))
     # 6.1: list ratings only, so the order of the competitions does not matter.
-    reordered = PeriodInput(period.ruleset, period.start, period.end, period.parameters,
-                            period.players, period.tournaments[::-1])
+    reordered = PeriodInput(
+        period.ruleset,
+        period.start,
+        period.end,
+        period.parameters,
+        period.players,
+        period.tournaments[::-1],
+    )
     after = {p.id: p.rating_after for p in rate_period(reordered).players}
     assert after == {p.id: p.rating_after for p in result.players}

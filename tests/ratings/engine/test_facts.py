@@ -191,14 +191,16 @@ def test_every_fact_as_the_text_fixes_it(ruleset: str) -> None:
             continue
         assert isinstance(rule, Rule), key
         value, article, *cycle = want
-        assert (rule.value, rule.article, rule.cycle) == (value, article, cycle[0] if cycle else None), key
+        assert (rule.value, rule.article, rule.cycle) == (
+            value,
+            article,
+            cycle[0] if cycle else None,
+        ), key
 
 
 def _optional(cls: type) -> set[str]:
     hints = typing.get_type_hints(cls)
-    return {
-        f.name for f in dataclasses.fields(cls) if type(None) in typing.get_args(hints[f.name])
-    }
+    return {f.name for f in dataclasses.fields(cls) if type(None) in typing.get_args(hints[f.name])}
 
 
 def test_every_none_is_documented_with_the_office_default() -> None:

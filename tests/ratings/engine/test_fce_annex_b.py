@@ -43,6 +43,5 @@ def test_k40_row() -> None:
 
 def test_k20_row() -> None:
     row = _annex().engine_row(20)
-    assert row.ratings[:11] == (2575, 2557, 2543, 2532, 2525, 2520, 2515, 2511, 2507, 2505,
-                                2503)
+    assert row.ratings[:11] == (2575, 2557, 2543, 2532, 2525, 2520, 2515, 2511, 2507, 2505, 2503)
     assert (row.reached, row.final) == ((3, 5, 9, 10, None), 2503)

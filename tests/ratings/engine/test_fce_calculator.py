@@ -33,11 +33,23 @@ PERIOD = {
         {"id": "U", "rating": None},
     ],
     "tournaments": [
-        {"id": "T1", "system": "swiss", "end_date": "2026-03-20", "rate_of_play": "90+30",
-         "games": [{"white": "A", "black": "X", "result": "1-0", "round": 1},
-                   {"white": "Y", "black": "A", "result": "1-0", "forfeit": True, "round": 2}]},
-        {"id": "R1", "system": "swiss", "end_date": "2026-03-22", "rate_of_play": "rapid",
-         "games": [{"white": "U", "black": "A", "result": "1/2-1/2", "round": 1}]},
+        {
+            "id": "T1",
+            "system": "swiss",
+            "end_date": "2026-03-20",
+            "rate_of_play": "90+30",
+            "games": [
+                {"white": "A", "black": "X", "result": "1-0", "round": 1},
+                {"white": "Y", "black": "A", "result": "1-0", "forfeit": True, "round": 2},
+            ],
+        },
+        {
+            "id": "R1",
+            "system": "swiss",
+            "end_date": "2026-03-22",
+            "rate_of_play": "rapid",
+            "games": [{"white": "U", "black": "A", "result": "1/2-1/2", "round": 1}],
+        },
     ],
 }
 
@@ -47,7 +59,10 @@ def test_fce_period_through_the_calculator(tmp_path: Path) -> None:
     path.write_text(json.dumps(PERIOD), encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "ratings.engine", str(path)],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
@@ -55,8 +70,9 @@ def test_fce_period_through_the_calculator(tmp_path: Path) -> None:
     assert (players["A"]["rating_after"], players["A"]["k"]) == (2006, 20)
     assert (players["X"]["rating_after"], players["X"]["status"]) == (2027, "new")
     assert (players["Y"]["rating_after"], players["Y"]["status"]) == (None, "unrated")
-    assert any(n["code"] == "no_rated_game" and n["article"] == "fce 10.1"
-               for n in players["Y"]["notes"])
+    assert any(
+        n["code"] == "no_rated_game" and n["article"] == "fce 10.1" for n in players["Y"]["notes"]
+    )
     arts = {e["article"] for e in out["excluded"]}
     assert {"fce 8.1", "fce 5.2"} <= arts
     assert any(n["article"] == "fce 10.1" for n in players["X"]["notes"])
@@ -68,7 +84,10 @@ def test_fce_bad_parameter_exits_2_naming_it(tmp_path: Path) -> None:
     path.write_text(json.dumps(bad), encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "ratings.engine", str(path)],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: parameters.list:")

@@ -17,8 +17,12 @@ RESULTS = ("1-0", "0-1", "1/2-1/2")
 def periods(draw: st.DrawFn) -> PeriodInput:
     n = draw(st.integers(2, 8))
     players = tuple(
-        PlayerInput(f"P{i}", draw(st.integers(1000, 2800)), games=draw(st.integers(30, 500)),
-                    birth_date=date(1980, 1, 1))
+        PlayerInput(
+            f"P{i}",
+            draw(st.integers(1000, 2800)),
+            games=draw(st.integers(30, 500)),
+            birth_date=date(1980, 1, 1),
+        )
         for i in range(n)
     )
     games = []
@@ -29,10 +33,12 @@ def periods(draw: st.DrawFn) -> PeriodInput:
         games.append(Game(f"P{w}", f"P{b}", draw(st.sampled_from(RESULTS))))
     split = draw(st.integers(0, len(games)))
     tournaments = (
-        TournamentInput("T1", "swiss", date(2026, 3, 10), rate_of_play="90+30",
-                        games=tuple(games[:split])),
-        TournamentInput("T2", "swiss", date(2026, 3, 20), rate_of_play="90+30",
-                        games=tuple(games[split:])),
+        TournamentInput(
+            "T1", "swiss", date(2026, 3, 10), rate_of_play="90+30", games=tuple(games[:split])
+        ),
+        TournamentInput(
+            "T2", "swiss", date(2026, 3, 20), rate_of_play="90+30", games=tuple(games[split:])
+        ),
     )
     return PeriodInput("fce", date(2026, 3, 1), date(2026, 3, 31), {}, players, tournaments)
 
@@ -46,10 +52,15 @@ def test_zero_sum_and_order_free(period: PeriodInput) -> None:
     assert abs(sum(line.change for line in result.games)) < 1e-6
     # 17.1: one sum per period, so the order of games and tournaments does not matter.
     reordered = PeriodInput(
-        period.ruleset, period.start, period.end, period.parameters, period.players[::-1],
+        period.ruleset,
+        period.start,
+        period.end,
+        period.parameters,
+        period.players[::-1],
         tuple(
-            TournamentInput(t.id, t.system, t.end_date, rate_of_play=t.rate_of_play,
-                            games=t.games[::-1])
+            TournamentInput(
+                t.id, t.system, t.end_date, rate_of_play=t.rate_of_play, games=t.games[::-1]
+            )
             for t in period.tournaments
         ),
     )

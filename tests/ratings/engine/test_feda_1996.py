@@ -47,8 +47,18 @@ def event(tid: str, games: list[Game], **kw: object):
     [
         # The seed's table 1.4 typos, corrected (RULESETS.md): second ".97 501" is .96;
         # second ".85 284" is .84; ".57 40" is 50; ".38 -97" is -87; .76-.73 shifted.
-        (96, 501), (84, 284), (57, 50), (38, -87), (76, 202), (75, 193), (74, 184), (73, 175),
-        (97, 538), (85, 296), (100, None), (0, None),
+        (96, 501),
+        (84, 284),
+        (57, 50),
+        (38, -87),
+        (76, 202),
+        (75, 193),
+        (74, 184),
+        (73, 175),
+        (97, 538),
+        (85, 296),
+        (100, None),
+        (0, None),
     ],
 )
 def test_table_1_4_is_the_corrected_one(p: int, dp: int | None) -> None:
@@ -77,8 +87,9 @@ def test_seed_example_9_3_weighted_average_2100() -> None:
     )
     opps = [active(f"o{i}", 1920) for i in range(5)]
     games = [game("x", f"o{i}", "1/2-1/2", round=i + 1) for i in range(5)]
-    res = by_id(rate([player("x", None, games=0, prior_results=priors), *opps],
-                     [event("T", games)]))
+    res = by_id(
+        rate([player("x", None, games=0, prior_results=priors), *opps], [event("T", games)])
+    )
     assert res["x"].rating_after == 2100
     assert codes(res["x"])["first_rating"] == "feda-1996 9.3"
 
@@ -97,8 +108,13 @@ def test_swiss_cap_350_and_rounding_to_5_9_51_9_55() -> None:
         game("d", "a", "1-0", round=3),
         game("a", "e", "1-0", round=4),
     ]
-    ps = [active("a", 2100, games=10), active("b", 2000), active("c", 2200), active("d", 2600),
-          active("e", 1950)]
+    ps = [
+        active("a", 2100, games=10),
+        active("b", 2000),
+        active("c", 2200),
+        active("d", 2600),
+        active("e", 1950),
+    ]
     res = by_id(rate(ps, [event("T", games)]))
     assert res["a"].rating_after == 2120
     assert res["a"].expected == pytest.approx(1.72)
@@ -191,12 +207,22 @@ def test_round_robin_unrated_pooled_rounded_to_5_9_32() -> None:
     [
         # 2250 with 40 games: K 10 (reached 2200); 2150 with 40: K 15. White loses:
         # D 100 -> .64: -6.4 -> 2243.6 -> 2245; +.64 x 15 = 9.6 -> 2159.6 -> 2160.
-        ({"rating": 2250, "games": 40}, {"rating": 2150, "games": 40}, "0-1", (10, 15),
-         (2245, 2160)),
+        (
+            {"rating": 2250, "games": 40},
+            {"rating": 2150, "games": 40},
+            "0-1",
+            (10, 15),
+            (2245, 2160),
+        ),
         # 2150 once over 2200 (reached_2200): K 10; 2300 with 20 games: K 25. White wins:
         # D -150 -> .30: +7 -> 2157 -> 2155; -.70 x 25 = -17.5 -> 2282.5 -> 2285.
-        ({"rating": 2150, "games": 40, "reached_2200": True}, {"rating": 2300, "games": 20},
-         "1-0", (10, 25), (2155, 2285)),
+        (
+            {"rating": 2150, "games": 40, "reached_2200": True},
+            {"rating": 2300, "games": 20},
+            "1-0",
+            (10, 25),
+            (2155, 2285),
+        ),
     ],
 )
 def test_k_9_53a(white: dict, black: dict, result: str, ks: tuple, after: tuple) -> None:
@@ -219,7 +245,7 @@ def test_unrated_scoring_zero_discarded_half_point_kept_7_1() -> None:
     # r1: W 2 -> -.4 x 25 = -10 -> 1990; r2: W 2.5 -> +2.5 -> 2002.5 -> 2005.
     # U: .5/4 = .125 -> .13 -> -322; Ru = 1943 - 322 x 4/5 = 1685.4 (9.25).
     ids = ["r1", "r2", "r3", "r4"]
-    games = [game(a, b, "1/2-1/2", round=1) for i, a in enumerate(ids) for b in ids[i + 1:]]
+    games = [game(a, b, "1/2-1/2", round=1) for i, a in enumerate(ids) for b in ids[i + 1 :]]
     half = [
         game("u", "r1", "1/2-1/2", round=2),
         game("u", "r2", "0-1", round=3),
@@ -236,8 +262,7 @@ def test_unrated_scoring_zero_discarded_half_point_kept_7_1() -> None:
     assert ru == [pytest.approx(1685.4)]
     assert codes(res["u"])["first_performance_ignored"] == "feda-1996 9.31"
     # The same with U scoring zero: discarded (7.1).
-    zero = [game(g.white, g.black, "0-1" if g.white == "u" else "1-0", round=g.round)
-            for g in half]
+    zero = [game(g.white, g.black, "0-1" if g.white == "u" else "1-0", round=g.round) for g in half]
     result = rate(ps, [event("RR", games + zero, system="round_robin")])
     assert sorted(e.article for e in result.excluded) == ["feda-1996 7.1"] * 4
     assert by_id(result)["r1"].rating_after == 2000
@@ -263,8 +288,10 @@ def test_match_games_after_the_decision_are_rated() -> None:
         game("a", "b", "1-0", round=3),
         game("b", "a", "1-0", round=4),
     ]
-    result = rate([active("a", 2200, games=10), active("b", 2200, games=10)],
-                  [event("M", games, system="match", match_length=4)])
+    result = rate(
+        [active("a", 2200, games=10), active("b", 2200, games=10)],
+        [event("M", games, system="match", match_length=4)],
+    )
     assert by_id(result)["a"].rating_after == 2225
     assert not result.excluded
 
@@ -306,8 +333,9 @@ def test_pool_window_8_14c(prior_end: date, expected: int | None) -> None:
     priors = tuple([prior(2100, 0.5, prior_end, tournament="old")] * 5)
     opps = [active(f"o{i}", 2000) for i in range(5)]
     games = [game("x", f"o{i}", "1/2-1/2", round=i + 1) for i in range(5)]
-    res = by_id(rate([player("x", None, games=0, prior_results=priors), *opps],
-                     [event("T", games)]))
+    res = by_id(
+        rate([player("x", None, games=0, prior_results=priors), *opps], [event("T", games)])
+    )
     assert res["x"].rating_after == expected
 
 
@@ -322,8 +350,9 @@ def test_national_championship_at_least_1805_9_4() -> None:
     # 9.4 gives 1805. (Without 9.4: one rated opponent, 7.42 -> nothing.)
     ps = [player("n", None, games=0), active("r", 1805)]
     ps += [player(u, None, games=0) for u in ("m", "q", "s", "t")]
-    t = championship([("r", "1/2-1/2"), ("m", "1-0"), ("q", "0-1"), ("s", "1/2-1/2"),
-                      ("t", "1/2-1/2")])
+    t = championship(
+        [("r", "1/2-1/2"), ("m", "1-0"), ("q", "0-1"), ("s", "1/2-1/2"), ("t", "1/2-1/2")]
+    )
     res = by_id(rate(ps, [t]))
     assert res["n"].rating_after == 1805
     assert res["n"].status == "new"
@@ -335,8 +364,7 @@ def test_national_championship_performance_above_1805_9_4() -> None:
     # 2 points above 50% = 4 half points: 1920 + 50 = 1970 (9.23), more than 1805.
     ps = [player("n", None, games=0), *(active(f"r{i}", 2000) for i in range(3))]
     ps += [player(u, None, games=0) for u in ("m", "q")]
-    t = championship([("r0", "1-0"), ("r1", "1-0"), ("r2", "1/2-1/2"), ("m", "1-0"),
-                      ("q", "1-0")])
+    t = championship([("r0", "1-0"), ("r1", "1-0"), ("r2", "1/2-1/2"), ("m", "1-0"), ("q", "1-0")])
     assert by_id(rate(ps, [t]))["n"].rating_after == 1970
 
 
@@ -344,8 +372,12 @@ def test_national_championship_round_missed_no_9_4() -> None:
     # The same 2.5/5 but one game lost by forfeit: not every round played -> no 9.4.
     ps = [player("n", None, games=0), active("r", 1805)]
     ps += [player(u, None, games=0) for u in ("m", "q", "s", "t")]
-    games = [game("n", opp, res, round=i + 1) for i, (opp, res) in enumerate(
-        [("r", "1/2-1/2"), ("m", "1-0"), ("s", "1/2-1/2"), ("t", "1/2-1/2")])]
+    games = [
+        game("n", opp, res, round=i + 1)
+        for i, (opp, res) in enumerate(
+            [("r", "1/2-1/2"), ("m", "1-0"), ("s", "1/2-1/2"), ("t", "1/2-1/2")]
+        )
+    ]
     games.append(game("n", "q", "0-1", round=5, forfeit=True))
     res = by_id(rate(ps, [event("CH", games, national_championship=True)]))
     assert res["n"].rating_after is None
@@ -358,8 +390,11 @@ def test_foreign_player_counts_with_fide_rating_9_56() -> None:
     # A 2000 (K 25) beats F (not affiliated, FIDE 2200) and draws B 2000:
     # Ra = (2200 + 2000)/2 = 2100; D -100 -> .36; We .72; W 1.5; +.78 x 25 = 19.5
     # -> 2019.5 -> 2020. F is not rated by FEDA.
-    ps = [active("a", 2000, games=10), active("b", 2000, games=10),
-          player("f", None, affiliated=False, fide_rating=2200)]
+    ps = [
+        active("a", 2000, games=10),
+        active("b", 2000, games=10),
+        player("f", None, affiliated=False, fide_rating=2200),
+    ]
     games = [game("a", "f", "1-0", round=1), game("b", "a", "1/2-1/2", round=2)]
     res = by_id(rate(ps, [event("T", games)]))
     assert res["a"].rating_after == 2020
@@ -370,8 +405,12 @@ def test_foreign_player_counts_with_fide_rating_9_56() -> None:
 def test_below_1805_out_of_list_8_21() -> None:
     # 1810 (K 25) loses to 1830: D -20 -> .47; -.47 x 25 = -11.75 -> 1798.25 -> 1800 < 1805:
     # out of list "(0)". The winner: +11.75 -> 1841.75 -> 1840.
-    res = by_id(rate([active("a", 1810, games=5), active("b", 1830, games=5)],
-                     [event("T", [game("a", "b", "0-1", round=1)])]))
+    res = by_id(
+        rate(
+            [active("a", 1810, games=5), active("b", 1830, games=5)],
+            [event("T", [game("a", "b", "0-1", round=1)])],
+        )
+    )
     assert res["a"].status == "out_of_list" and res["a"].rating_after is None
     assert codes(res["a"])["out_of_list"] == "feda-1996 8.21"
     assert res["b"].rating_after == 1840
@@ -381,8 +420,11 @@ def test_below_1805_out_of_list_8_21() -> None:
     ("kw", "code", "article"),
     [
         ({"games_last_12_months": 3}, "inactive_flagged", "feda-1996 8.22b"),
-        ({"games_last_12_months": 0, "status": "inactive", "inactive_lists": 3},
-         "inactive_separate", "feda-1996 8.22b"),
+        (
+            {"games_last_12_months": 0, "status": "inactive", "inactive_lists": 3},
+            "inactive_separate",
+            "feda-1996 8.22b",
+        ),
     ],
 )
 def test_inactivity_8_22(kw: dict, code: str, article: str) -> None:
@@ -418,7 +460,7 @@ def test_regional_championship_with_3_rated_7_33(kw: dict, rated: bool) -> None:
     # 6 players, 3 rated: 7.31 needs 4 (under 10 players); a regional championship 3 (7.33).
     ids = ["r0", "r1", "r2", "u0", "u1", "u2"]
     ps = [active(i, 2000) for i in ids[:3]] + [player(i, None, games=0) for i in ids[3:]]
-    games = [game(a, b, "1/2-1/2", round=1) for i, a in enumerate(ids) for b in ids[i + 1:]]
+    games = [game(a, b, "1/2-1/2", round=1) for i, a in enumerate(ids) for b in ids[i + 1 :]]
     result = rate(ps, [event("RR", games, system="round_robin", **kw)])
     assert by_id(result)["r0"].games == (5 if rated else 0)
     if not rated:
@@ -452,10 +494,16 @@ def test_difference_ending_in_half_rounded_on_its_size_9_1c() -> None:
     # (D rounded towards +inf, -32 -> .46: We .92, +2 -> 2002 -> 2000.)
     # P 2065 (K 25) draws E 2032 and F 2033: D = +32.5 -> 33 -> .55 (= 1 - .45); We 1.10:
     # -2.5 -> 2062.5 -> 2065.
-    ps = [active(i, r, games=10) for i, r in
-          (("a", 2000), ("b", 2033), ("c", 2032), ("p", 2065), ("e", 2032), ("f", 2033))]
-    games = [game("a", "b", "1/2-1/2", round=1), game("c", "a", "1/2-1/2", round=2),
-             game("p", "e", "1/2-1/2", round=1), game("f", "p", "1/2-1/2", round=2)]
+    ps = [
+        active(i, r, games=10)
+        for i, r in (("a", 2000), ("b", 2033), ("c", 2032), ("p", 2065), ("e", 2032), ("f", 2033))
+    ]
+    games = [
+        game("a", "b", "1/2-1/2", round=1),
+        game("c", "a", "1/2-1/2", round=2),
+        game("p", "e", "1/2-1/2", round=1),
+        game("f", "p", "1/2-1/2", round=2),
+    ]
     res = by_id(rate(ps, [event("T", games)]))
     assert (res["a"].expected, res["a"].rating_after) == (pytest.approx(0.90), 2005)
     assert (res["p"].expected, res["p"].rating_after) == (pytest.approx(1.10), 2065)
@@ -480,8 +528,9 @@ def test_first_performance_is_the_first_ever_9_31(
     priors = tuple(old + [prior(1800, 0.5, date(2000, 3, 1), tournament="P1")] * 5)
     opps = [active(f"o{i}", 2000) for i in range(5)]
     games = [game("x", f"o{i}", "1/2-1/2", round=i + 1) for i in range(5)]
-    res = by_id(rate([player("x", None, games=0, prior_results=priors), *opps],
-                     [event("T", games)]))
+    res = by_id(
+        rate([player("x", None, games=0, prior_results=priors), *opps], [event("T", games)])
+    )
     assert res["x"].rating_after == expected
     assert codes(res["x"])[code] == "feda-1996 9.31"
 
@@ -529,7 +578,11 @@ def test_unknown_games_last_12_months_is_not_zero_8_22(
     kw: dict, status: str, code: str, article: str
 ) -> None:
     # P 2200 (K 15) draws Q 2200: no change.
-    res = by_id(rate([player("p", 2200, **kw), active("q", 2200)],
-                     [event("T", [game("p", "q", "1/2-1/2", round=1)])]))
+    res = by_id(
+        rate(
+            [player("p", 2200, **kw), active("q", 2200)],
+            [event("T", [game("p", "q", "1/2-1/2", round=1)])],
+        )
+    )
     assert (res["p"].status, res["p"].rating_after) == (status, 2200)
     assert codes(res["p"])[code] == article

@@ -97,13 +97,22 @@ def test_swiss_difference_capped_at_350_before_averaging() -> None:
         (
             {"rating": 2300, "games": 100, "reached_2400": True},
             {"rating": 2300, "games": 100},
-            "1-0", 10, 15, 2305, 2293,
+            "1-0",
+            10,
+            15,
+            2305,
+            2293,
         ),
     ],
 )
 def test_k_10_54a(
-    white: dict, black: dict, result: str, k_white: int, k_black: int,
-    after_white: int, after_black: int,
+    white: dict,
+    black: dict,
+    result: str,
+    k_white: int,
+    k_black: int,
+    after_white: int,
+    after_black: int,
 ) -> None:
     w = active("w", white.pop("rating"), **white)
     b = active("b", black.pop("rating"), **black)
@@ -133,7 +142,10 @@ def test_round_robin_all_rated_10_51() -> None:
     ps = [active("a", 2390), active("b", 2310), active("c", 2200), active("d", 2100)]
     res = by_id(rate(ps, [swiss("RR", RR_RESULTS, system="round_robin")]))
     assert {k: v.rating_after for k, v in res.items()} == {
-        "a": 2394, "b": 2305, "c": 2204, "d": 2097,
+        "a": 2394,
+        "b": 2305,
+        "c": 2204,
+        "d": 2097,
     }
     assert res["b"].expected == pytest.approx(1.83)
 
@@ -231,21 +243,24 @@ def test_swiss_above_50_percent_10_23_and_unrated_opponent_6_4() -> None:
     assert res["x"].rating_after == 2038
     assert codes(res["x"])["performance"] == "fide-2000 10.23"
     assert any(
-        e.white == "y" and e.black == "x" and e.article == "fide-2000 6.4"
-        for e in result.excluded
+        e.white == "y" and e.black == "x" and e.article == "fide-2000 6.4" for e in result.excluded
     )
 
 
 def test_swiss_below_50_percent_10_24() -> None:
     # Z 3/9 = .333 -> .33 -> dp -125: Ru = 2000 - 125 = 1875 -> published 1875.
-    res = by_id(rate([player("z", None, games=0), *nine_opponents()], [swiss("T", nine_games("z", 3))]))
+    res = by_id(
+        rate([player("z", None, games=0), *nine_opponents()], [swiss("T", nine_games("z", 3))])
+    )
     assert res["z"].rating_after == 1875
     assert codes(res["z"])["performance"] == "fide-2000 10.24"
 
 
 def test_first_performance_under_1801_ignored_10_31() -> None:
     # W 1/9 = .11 -> -351: Ru = 1649, his first performance, under 1801: ignored.
-    res = by_id(rate([player("w", None, games=0), *nine_opponents()], [swiss("T", nine_games("w", 1))]))
+    res = by_id(
+        rate([player("w", None, games=0), *nine_opponents()], [swiss("T", nine_games("w", 1))])
+    )
     assert res["w"].rating_after is None
     assert codes(res["w"])["first_performance_ignored"] == "fide-2000 10.31"
 
@@ -306,8 +321,12 @@ def all_play_all(ids: list[str], cycles: int = 1) -> list[Game]:
     out = []
     for c in range(cycles):
         for i, a in enumerate(ids):
-            for b in ids[i + 1:]:
-                out.append(game(a, b, "1/2-1/2", round=c + 1) if c % 2 == 0 else game(b, a, "1/2-1/2", round=c + 1))
+            for b in ids[i + 1 :]:
+                out.append(
+                    game(a, b, "1/2-1/2", round=c + 1)
+                    if c % 2 == 0
+                    else game(b, a, "1/2-1/2", round=c + 1)
+                )
     return out
 
 
@@ -361,8 +380,12 @@ def test_national_championship_rated_with_3_men_or_2_women_6_33(n_rated: int, se
     unrated_ids = [f"u{i}" for i in range(9 - n_rated)]
     ps = [active(i, 2000, sex=sex) for i in rated_ids]
     ps += [player(i, None, games=0, sex=sex) for i in unrated_ids]
-    t = swiss("RR", all_play_all(rated_ids + unrated_ids), system="round_robin",
-              national_championship=True)
+    t = swiss(
+        "RR",
+        all_play_all(rated_ids + unrated_ids),
+        system="round_robin",
+        national_championship=True,
+    )
     result = rate(ps, [t])
     assert not result.excluded
     assert by_id(result)["r0"].games == 8
@@ -415,8 +438,9 @@ def test_match_games_after_decision_not_rated_6_5() -> None:
         game("a", "b", "1-0", round=3),
         game("b", "a", "1-0", round=4),
     ]
-    result = rate([active("a", 2200), active("b", 2200)],
-                  [swiss("M", games, system="match", match_length=4)])
+    result = rate(
+        [active("a", 2200), active("b", 2200)], [swiss("M", games, system="match", match_length=4)]
+    )
     res = by_id(result)
     assert (res["a"].rating_after, res["b"].rating_after) == (2223, 2178)
     assert [(e.round, e.article) for e in result.excluded] == [(4, "fide-2000 6.5")]
@@ -428,8 +452,10 @@ def test_match_games_after_decision_not_rated_6_5() -> None:
 def test_below_1801_out_of_list_9_21() -> None:
     # 1810 with 5 games (K 25) loses to 1810: -12.5 -> 1797.5 -> 1798 < 1801: out of list.
     # The winner: +12.5 -> 1822.5 -> 1823.
-    result = rate([active("a", 1810, games=5), active("b", 1810, games=5)],
-                  [swiss("T", [game("a", "b", "0-1", round=1)])])
+    result = rate(
+        [active("a", 1810, games=5), active("b", 1810, games=5)],
+        [swiss("T", [game("a", "b", "0-1", round=1)])],
+    )
     res = by_id(result)
     assert res["a"].status == "out_of_list" and res["a"].rating_after is None
     assert res["a"].change == -12
@@ -443,11 +469,19 @@ def test_below_1801_out_of_list_9_21() -> None:
         # 2 rated games in the year: inactive, first of the 7 flagged lists (9.23a/b).
         ({"games_last_12_months": 2}, "inactive", "inactive_flagged", "fide-2000 9.23b"),
         # already flagged in 7 lists: no longer in the list (9.23).
-        ({"games_last_12_months": 0, "status": "inactive", "inactive_lists": 7},
-         "inactive", "inactive_not_listed", "fide-2000 9.23"),
+        (
+            {"games_last_12_months": 0, "status": "inactive", "inactive_lists": 7},
+            "inactive",
+            "inactive_not_listed",
+            "fide-2000 9.23",
+        ),
         # inactive, 4 games in the year: active again (9.23c).
-        ({"games_last_12_months": 4, "status": "inactive", "inactive_lists": 2},
-         "rated", "active_again", "fide-2000 9.23c"),
+        (
+            {"games_last_12_months": 4, "status": "inactive", "inactive_lists": 2},
+            "rated",
+            "active_again",
+            "fide-2000 9.23c",
+        ),
     ],
 )
 def test_inactivity_9_23(kw: dict, status: str, code: str, article: str) -> None:
@@ -480,8 +514,10 @@ def test_bad_parameters_and_system() -> None:
     with pytest.raises(EngineInputError, match="lists_per_year"):
         rate([], [], parameters={"lists_per_year": 6})
     with pytest.raises(EngineInputError, match="system"):
-        rate([active("a", 2000), active("b", 2000)],
-             [swiss("T", [game("a", "b", "1-0")], system="scheveningen")])
+        rate(
+            [active("a", 2000), active("b", 2000)],
+            [swiss("T", [game("a", "b", "1-0")], system="scheveningen")],
+        )
 
 
 # ---------------------------------------------------------------- issue 16: decided readings
@@ -522,12 +558,15 @@ def test_pooled_tournament_at_0_percent_gives_no_performance_10_1() -> None:
     # no performance, 10.1). This period 5 draws against 2000s (Ru 2000).
     # Rn = (2000 x 9 + 2000 x 5)/14 = 2000. (Pooling P2 with dp -677: Ru 1423 over 3,
     # Rn = (28000 + 4269)/17 = 1898.2 -> 1898.)
-    priors = tuple([prior(2000, 0.5, date(2000, 5, 1), tournament="P1")] * 9
-                   + [prior(2100, 0.0, date(2000, 8, 1), tournament="P2")] * 3)
+    priors = tuple(
+        [prior(2000, 0.5, date(2000, 5, 1), tournament="P1")] * 9
+        + [prior(2100, 0.0, date(2000, 8, 1), tournament="P2")] * 3
+    )
     opps = [active(f"o{i}", 2000) for i in range(5)]
     games = [game("x", f"o{i}", "1/2-1/2", round=i + 1) for i in range(5)]
-    res = by_id(rate([player("x", None, games=0, prior_results=priors), *opps],
-                     [swiss("T", games)]))
+    res = by_id(
+        rate([player("x", None, games=0, prior_results=priors), *opps], [swiss("T", games)])
+    )
     assert res["x"].rating_after == 2000
     assert codes(res["x"])["no_performance"] == "fide-2000 10.1"
 
@@ -539,10 +578,20 @@ def test_difference_ending_in_half_rounded_on_its_size_10_1b() -> None:
     # +1.2 -> 2001.)
     # P 2065 (K 15) draws E 2032 and F 2033: Rc 2032.5, D = +32.5 -> 33 -> H .55; the two
     # readings of one difference sum to 1. We 1.10, W 1, -1.5 -> 2063.5 -> 2064.
-    ps = [active("a", 2000), active("b", 2033), active("c", 2032),
-          active("p", 2065), active("e", 2032), active("f", 2033)]
-    games = [game("a", "b", "1/2-1/2", round=1), game("c", "a", "1/2-1/2", round=2),
-             game("p", "e", "1/2-1/2", round=1), game("f", "p", "1/2-1/2", round=2)]
+    ps = [
+        active("a", 2000),
+        active("b", 2033),
+        active("c", 2032),
+        active("p", 2065),
+        active("e", 2032),
+        active("f", 2033),
+    ]
+    games = [
+        game("a", "b", "1/2-1/2", round=1),
+        game("c", "a", "1/2-1/2", round=2),
+        game("p", "e", "1/2-1/2", round=1),
+        game("f", "p", "1/2-1/2", round=2),
+    ]
     res = by_id(rate(ps, [swiss("T", games)]))
     assert res["a"].expected == pytest.approx(0.90)
     assert res["a"].rating_after == 2002
@@ -569,8 +618,9 @@ def test_first_performance_is_the_first_ever_10_31(
     priors = tuple(old + [prior(1800, 0.5, date(2000, 3, 1), tournament="P1")] * 5)
     opps = [active(f"o{i}", 2000) for i in range(5)]
     games = [game("x", f"o{i}", "1/2-1/2", round=i + 1) for i in range(5)]
-    res = by_id(rate([player("x", None, games=0, prior_results=priors), *opps],
-                     [swiss("T", games)]))
+    res = by_id(
+        rate([player("x", None, games=0, prior_results=priors), *opps], [swiss("T", games)])
+    )
     assert res["x"].rating_after == expected
     assert codes(res["x"])[code] == "fide-2000 10.31"
 
@@ -581,8 +631,12 @@ def test_first_performance_is_the_first_ever_10_31(
         # No figure: unknown, not zero. 1 rated game in the period: no judgement (9.23a).
         ({}, "rated", "inactivity_unknown", "fide-2000 9.23a"),
         # An inactive player with no figure stays as he was (no judgement either way).
-        ({"status": "inactive", "inactive_lists": 2}, "inactive", "inactivity_unknown",
-         "fide-2000 9.23a"),
+        (
+            {"status": "inactive", "inactive_lists": 2},
+            "inactive",
+            "inactivity_unknown",
+            "fide-2000 9.23a",
+        ),
         # A known 0: 0 + 1 = 1 rated game in the year, fewer than 4: inactive (9.23a/b).
         ({"games_last_12_months": 0}, "inactive", "inactive_flagged", "fide-2000 9.23b"),
     ],

@@ -90,7 +90,8 @@ def test_missing_games_last_12_months_is_unknown_not_zero() -> None:
     for pid in "BCDE":
         assert out[pid].status == "rated"
         assert [(n.code, n.article) for n in out[pid].notes if "inactiv" in n.code] == [
-            ("inactivity_unknown", "fide-2000 9.23a")]
+            ("inactivity_unknown", "fide-2000 9.23a")
+        ]
     assert out["A"].status == "rated"
     assert not any("inactiv" in n.code for n in out["A"].notes)
     # The same input with B's figure given as 0 (known): 0 + 1 < 4 -> inactive.

@@ -62,15 +62,23 @@ def pools(draw: st.DrawFn, *, unrated: bool = True, rr: bool = True) -> tuple[li
         if rr and draw(st.booleans()):
             games = [
                 game(a, b, draw(st.sampled_from(RESULTS)), round=k + 1)
-                for k, (a, b) in enumerate((a, b) for i, a in enumerate(ids) for b in ids[i + 1:])
+                for k, (a, b) in enumerate((a, b) for i, a in enumerate(ids) for b in ids[i + 1 :])
             ]
             system = "round_robin"
         else:
-            pairs = draw(st.lists(st.lists(st.sampled_from(ids), min_size=2, max_size=2,
-                                           unique=True), max_size=20))
+            pairs = draw(
+                st.lists(
+                    st.lists(st.sampled_from(ids), min_size=2, max_size=2, unique=True), max_size=20
+                )
+            )
             games = [
-                game(a, b, draw(st.sampled_from(RESULTS)), round=k + 1,
-                     forfeit=draw(st.integers(0, 9)) == 0)
+                game(
+                    a,
+                    b,
+                    draw(st.sampled_from(RESULTS)),
+                    round=k + 1,
+                    forfeit=draw(st.integers(0, 9)) == 0,
+                )
                 for k, (a, b) in enumerate(pairs)
             ]
             system = "swiss"
@@ -83,8 +91,16 @@ def swap(g: Game) -> Game:
 
 
 def key(r: PlayerResult) -> tuple:
-    return (r.rating_after, r.change, r.k, r.games, r.score, round(r.expected, 9), r.status,
-            r.performance)
+    return (
+        r.rating_after,
+        r.change,
+        r.k,
+        r.games,
+        r.score,
+        round(r.expected, 9),
+        r.status,
+        r.performance,
+    )
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -132,8 +148,10 @@ def test_one_round_pool_conserves(ruleset: str, top: int, data: st.DataObject) -
     n = 2 * data.draw(st.integers(1, 8))
     ratings = data.draw(st.lists(st.integers(1900, top), min_size=n, max_size=n))
     players = [player(f"p{i}", r, games=50) for i, r in enumerate(ratings)]
-    games = [game(f"p{i}", f"p{i + 1}", data.draw(st.sampled_from(RESULTS)), round=1)
-             for i in range(0, n, 2)]
+    games = [
+        game(f"p{i}", f"p{i + 1}", data.draw(st.sampled_from(RESULTS)), round=1)
+        for i in range(0, n, 2)
+    ]
     res = rate_period(make_period(ruleset, players, [tournament("T", games, end=T_END)]))
     assert {r.k for r in res.players} == {15}
     assert sum(r.score for r in res.players) == pytest.approx(sum(r.expected for r in res.players))
@@ -153,14 +171,23 @@ def test_equal_ratings_pool_conserves(ruleset: str, system: str, data: st.DataOb
     ids = [p.id for p in players]
     pairs: list[tuple[str, ...]]
     if system == "round_robin":
-        pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]]
+        pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
     else:
-        pairs = [tuple(p) for p in data.draw(st.lists(
-            st.lists(st.sampled_from(ids), min_size=2, max_size=2, unique=True), max_size=20))]
-    games = [game(a, b, data.draw(st.sampled_from(RESULTS)), round=k + 1)
-             for k, (a, b) in enumerate(pairs)]
-    res = rate_period(make_period(ruleset, players,
-                                  [tournament("T", games, end=T_END, system=system)]))
+        pairs = [
+            tuple(p)
+            for p in data.draw(
+                st.lists(
+                    st.lists(st.sampled_from(ids), min_size=2, max_size=2, unique=True), max_size=20
+                )
+            )
+        ]
+    games = [
+        game(a, b, data.draw(st.sampled_from(RESULTS)), round=k + 1)
+        for k, (a, b) in enumerate(pairs)
+    ]
+    res = rate_period(
+        make_period(ruleset, players, [tournament("T", games, end=T_END, system=system)])
+    )
     assert sum(r.score for r in res.players) == pytest.approx(sum(r.expected for r in res.players))
 
 
@@ -168,10 +195,15 @@ def test_average_method_does_not_conserve() -> None:
     # fide-2000, K 15 for all. A 2000 plays B 2300 and C 1900:
     # A: Rc = 2100, D -100 -> .36, We .72.  B: D 300 -> .85.  C: D -100 -> .36.
     # Sum We = 1.93 while 2 points were played: the pool gains 15 x 0.07 = 1.05.
-    players = [player("a", 2000, games=50), player("b", 2300, games=50),
-               player("c", 1900, games=50)]
+    players = [
+        player("a", 2000, games=50),
+        player("b", 2300, games=50),
+        player("c", 1900, games=50),
+    ]
     games = [game("a", "b", "1/2-1/2", round=1), game("c", "a", "1/2-1/2", round=2)]
     res = rate_period(make_period("fide-2000", players, [tournament("T", games, end=T_END)]))
     by = {r.id: r for r in res.players}
-    assert (by["a"].expected, by["b"].expected, by["c"].expected) == pytest.approx((.72, .85, .36))
+    assert (by["a"].expected, by["b"].expected, by["c"].expected) == pytest.approx(
+        (0.72, 0.85, 0.36)
+    )
     assert sum(line.change for line in res.games) == pytest.approx(1.05)

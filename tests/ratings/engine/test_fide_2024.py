@@ -242,9 +242,11 @@ def test_8_3_3_youth_until_end_of_year_of_18th_birthday() -> None:
     """8.3.3: born 2008-06-15 -> turns 18 in 2026: K 40 for the December 2026 period,
     20 for January 2027. 2100 beats 2100: 40 x .5 = 20 / 20 x .5 = 10."""
     youth = player("y", 2100, birth_date=date(2008, 6, 15))
-    dec = rate_period(period([youth, player("o", 2100)], [tournament("T", [game("y", "o", "1-0")], end=date(2026, 12, 20))],
+    dec = rate_period(period([youth, player("o", 2100)],
+                             [tournament("T", [game("y", "o", "1-0")], end=date(2026, 12, 20))],
                              start=date(2026, 12, 1), end=date(2026, 12, 31)))  # fmt: skip
-    jan = rate_period(period([youth, player("o", 2100)], [tournament("T", [game("y", "o", "1-0")], end=date(2027, 1, 20))],
+    jan = rate_period(period([youth, player("o", 2100)],
+                             [tournament("T", [game("y", "o", "1-0")], end=date(2027, 1, 20))],
                              start=date(2027, 1, 1), end=date(2027, 1, 31)))  # fmt: skip
     assert (result_of(dec, "y").k, result_of(dec, "y").change) == (40, 20)
     assert (result_of(jan, "y").k, result_of(jan, "y").change) == (20, 10)
@@ -268,7 +270,8 @@ def test_7_2_2_inactive_after_a_year_without_rated_games() -> None:
     """7.2.2 a: period ends 2026-10-31; last rated game 2025-10-31 (a year ago) -> inactive;
     last game 2025-11-01 -> still active."""
     res = rate_period(period([player("old", 2000, last_game_date=date(2025, 10, 31)),
-                              player("recent", 2000, last_game_date=date(2025, 11, 1))], []))  # fmt: skip
+                              player("recent", 2000, last_game_date=date(2025, 11, 1))],
+                             []))  # fmt: skip
     assert result_of(res, "old").status == "inactive"
     assert "inactive" in codes(result_of(res, "old"))
     assert result_of(res, "recent").status == "rated"
@@ -277,7 +280,8 @@ def test_7_2_2_inactive_after_a_year_without_rated_games() -> None:
 def test_7_2_2_active_again_after_one_rated_game() -> None:
     """7.2.2 b: an inactive player who plays one rated game is active again."""
     res = rate_period(period([player("i", 2000, status="inactive", last_game_date=date(2024, 1, 1)),
-                              player("o", 2000)], [tournament("T", [game("i", "o", "1/2-1/2")])]))  # fmt: skip
+                              player("o", 2000)],
+                             [tournament("T", [game("i", "o", "1/2-1/2")])]))  # fmt: skip
     i = result_of(res, "i")
     assert i.status == "rated" and "reactivated" in codes(i)
 
@@ -361,7 +365,8 @@ def test_8_2_1_zero_in_first_tournament_discarded() -> None:
         "T1", [game("u", f"r{i}", "0-1", round=i + 1) for i in range(5)], end=date(2026, 10, 5)
     )
     t2 = tournament("T2", [game(f"r{i}", "u", r, round=i + 1)
-                           for i, r in enumerate(["0-1", "0-1", "0-1", "1-0", "1-0"])], end=date(2026, 10, 25))  # fmt: skip
+                           for i, r in enumerate(["0-1", "0-1", "0-1", "1-0", "1-0"])],
+                    end=date(2026, 10, 25))  # fmt: skip
     u = result_of(rate_period(period([player("u", None, games=0), *rated], [t2, t1])), "u")
     assert (u.status, u.rating_after, u.games) == ("new", 1850, 5)
     assert (

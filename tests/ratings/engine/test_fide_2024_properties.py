@@ -56,7 +56,8 @@ def periods(draw: st.DrawFn, *, unrated: bool = True, matches: bool = True) -> P
             a, b = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
             pairs = [(a, b) if r % 2 == 0 else (b, a) for r in range(draw(st.integers(1, 6)))]
         else:
-            pairs = draw(st.lists(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True),
+            pairs = draw(st.lists(st.lists(st.integers(0, n - 1), min_size=2, max_size=2,
+                                           unique=True),
                                   min_size=0, max_size=25))  # fmt: skip
         games = [
             game(f"p{w}", f"p{b}", draw(st.sampled_from(RESULTS)), round=r + 1,

@@ -26,9 +26,11 @@ EXAMPLE = {
     ],
     "tournaments": [
         {"id": "T1", "system": "swiss", "end_date": "2026-10-20",
-         "games": [{"white": "1001", "black": "1002", "result": "1-0", "forfeit": False, "round": 1},
+         "games": [{"white": "1001", "black": "1002", "result": "1-0", "forfeit": False,
+                    "round": 1},
                    {"white": "1002", "black": "1001", "result": "½-½", "round": 2},
-                   {"white": "1002", "black": "1001", "result": "0.5-0.5", "forfeit": True, "round": 3}]},
+                   {"white": "1002", "black": "1001", "result": "0.5-0.5", "forfeit": True,
+                    "round": 3}]},
     ],
 }  # fmt: skip
 
@@ -85,7 +87,8 @@ def test_result_json_shape() -> None:
          'tournaments[0].games[1].result: bad result code "2-0"'),
         (with_("players.1.rating", -5), "players[1].rating: must not be negative (got -5)"),
         (with_("players.1.rating", "high"), "players[1].rating: must be an integer (got string"),
-        (with_("players.0.birth_date", "2010-13-01"), "players[0].birth_date: bad date '2010-13-01'"),
+        (with_("players.0.birth_date", "2010-13-01"),
+         "players[0].birth_date: bad date '2010-13-01'"),
         (with_("period.end", "2026-09-01"), "period.end: ends before it starts"),
         (with_("players.0.prior_results.0.score", 2),
          "players[0].prior_results[0].score: must be 0, 0.5 or 1"),

@@ -1,4 +1,5 @@
 """Downloads of published list versions: CSV (formula-safe), JSON, FIDE TXT and XML; caching."""
+
 from __future__ import annotations
 
 import csv
@@ -33,8 +34,18 @@ def test_csv_safe(value: str, expected: str) -> None:
 
 
 def test_txt_columns_follow_the_fide_single_list_layout() -> None:
-    row = lf.ListRow(fide_id=4158814, name="Andreikin, Dmitry", fed="RUS", sex="M", title="GM",
-                     rating=2686, games=9, k=10, birth_year=1990, flag="i")
+    row = lf.ListRow(
+        fide_id=4158814,
+        name="Andreikin, Dmitry",
+        fed="RUS",
+        sex="M",
+        title="GM",
+        rating=2686,
+        games=9,
+        k=10,
+        birth_year=1990,
+        flag="i",
+    )
     header, line = "".join(lf.render_txt([row], rating_label="MAR11")).split("\r\n")[:2]
     # FORMATS.md: ID 1–15, Name 16–76, Fed 77–80, Sex 81–84, Tit 85–89, … FOA 110–113,
     # then the rating, games, K, birth year and flag.
@@ -54,8 +65,19 @@ def test_xml_escapes_and_has_the_fide_children() -> None:
     player = root.find("player")
     assert root.tag == "playerslist" and player is not None
     assert [child.tag for child in player] == [
-        "fideid", "name", "country", "sex", "title", "w_title", "o_title", "foa_title",
-        "rating", "games", "k", "birthday", "flag",
+        "fideid",
+        "name",
+        "country",
+        "sex",
+        "title",
+        "w_title",
+        "o_title",
+        "foa_title",
+        "rating",
+        "games",
+        "k",
+        "birthday",
+        "flag",
     ]
     assert player.findtext("name") == "O'Brien & <Sons>"
     assert player.findtext("rating") == "" and player.findtext("flag") == "w"
@@ -64,13 +86,18 @@ def test_xml_escapes_and_has_the_fide_children() -> None:
 # --------------------------------------------------------------------------------- downloads
 
 
-
 @pytest.fixture
 def published(db):
     system = make_system(code="cat-std", name="Llista estàndard")
     players = [
-        make_player(surname='=HYPERLINK("http://evil.example/?x","click")', given_name="Eve",
-                    fide_id=900001, sex="F", title="WGM", birth_year=1999),
+        make_player(
+            surname='=HYPERLINK("http://evil.example/?x","click")',
+            given_name="Eve",
+            fide_id=900001,
+            sex="F",
+            title="WGM",
+            birth_year=1999,
+        ),
         make_player(surname="-5", given_name="", fide_id=900002),
         make_player(surname="Vilaró", given_name="Núria", sex="F", title="MC", birth_year=2001),
     ]

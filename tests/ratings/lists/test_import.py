@@ -4,6 +4,7 @@ nothing written on failure, the officer page and the management command.
 Runs on PostgreSQL (COPY + SQL path); the
 expected values are the same on both.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -36,17 +37,35 @@ def test_real_2011_excerpt_is_read_by_its_header(excerpt: bytes) -> None:
     assert problems == []
     by_id = {r.fide_id: r for r in rows}
     andreikin = by_id[4158814]
-    assert (andreikin.name, andreikin.fed, andreikin.rating, andreikin.games,
-            andreikin.birth_year, andreikin.title, andreikin.sex, andreikin.flag) == (
-        "Andreikin, Dmitry", "RUS", 2686, 9, 1990, "GM", "M", "")
+    assert (
+        andreikin.name,
+        andreikin.fed,
+        andreikin.rating,
+        andreikin.games,
+        andreikin.birth_year,
+        andreikin.title,
+        andreikin.sex,
+        andreikin.flag,
+    ) == ("Andreikin, Dmitry", "RUS", 2686, 9, 1990, "GM", "M", "")
     # Line 3: no rating, no games, no birth year.
     unrated = by_id[25087835]
     assert (unrated.name, unrated.fed, unrated.rating, unrated.games, unrated.birth_year) == (
-        ", Vardharajan", "IND", None, 0, None)
+        ", Vardharajan",
+        "IND",
+        None,
+        0,
+        None,
+    )
     # Line 10: flag "wi" (woman, inactive).
     ateng = by_id[8605360]
     assert (ateng.name, ateng.fed, ateng.rating, ateng.birth_year, ateng.flag, ateng.sex) == (
-        "A La, Teng Hua", "CHN", 1915, 1993, "wi", "F")
+        "A La, Teng Hua",
+        "CHN",
+        1915,
+        1993,
+        "wi",
+        "F",
+    )
     # Line 11: flag "w", 32 games.
     assert (by_id[5031605].flag, by_id[5031605].games, by_id[5031605].sex) == ("w", 32, "F")
     # Line 18: federation "*" and flag "i".
@@ -54,20 +73,31 @@ def test_real_2011_excerpt_is_read_by_its_header(excerpt: bytes) -> None:
 
 
 def test_header_of_the_current_combined_list_picks_the_rating_of_the_system() -> None:
-    header = ("ID Number      Name                                                         Fed Sex "
-              "Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag")
-    line = (f"{'1503014':<15}{'Carlsen, Magnus':<61}{'NOR':<4}{'M':<4}{'GM':<5}{'':<5}{'':<15}"
-            f"{'':<4}{'2839':<6}{'5':<4}{'10':<3}{'2825':<6}{'12':<4}{'20':<3}{'2886':<6}"
-            f"{'0':<4}{'20':<3}{'1990':<6}{'':<4}")
+    header = (
+        "ID Number      Name                                                         Fed Sex "
+        "Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag"
+    )
+    line = (
+        f"{'1503014':<15}{'Carlsen, Magnus':<61}{'NOR':<4}{'M':<4}{'GM':<5}{'':<5}{'':<15}"
+        f"{'':<4}{'2839':<6}{'5':<4}{'10':<3}{'2825':<6}{'12':<4}{'20':<3}{'2886':<6}"
+        f"{'0':<4}{'20':<3}{'1990':<6}{'':<4}"
+    )
     text = header + "\n" + line + "\n"
-    for rate, rating, games in (("standard", "2839", "5"), ("rapid", "2825", "12"),
-                                ("blitz", "2886", "0")):
+    for rate, rating, games in (
+        ("standard", "2839", "5"),
+        ("rapid", "2825", "12"),
+        ("blitz", "2886", "0"),
+    ):
         problems, raw = lf.read_txt(text, rate=rate)
         (row,) = list(raw)
         assert problems == []
-        assert (row.values["fide_id"], row.values["name"], row.values["rating"],
-                row.values["games"], row.values["birth_year"]) == (
-            "1503014", "Carlsen, Magnus", rating, games, "1990")
+        assert (
+            row.values["fide_id"],
+            row.values["name"],
+            row.values["rating"],
+            row.values["games"],
+            row.values["birth_year"],
+        ) == ("1503014", "Carlsen, Magnus", rating, games, "1990")
 
 
 def test_a_header_without_a_rating_column_is_refused() -> None:
@@ -85,17 +115,38 @@ def test_import_of_the_real_excerpt(excerpt: bytes) -> None:
     assert (result.rows, result.players_created, result.ratings_written) == (500, 500, 500)
     assert result.method == _expected_method()
     andreikin = Player.objects.get(fide_id=4158814)
-    assert (andreikin.fed_id, andreikin.surname, andreikin.given_name, andreikin.federation,
-            andreikin.title, andreikin.birth_year, andreikin.sex, andreikin.name_key) == (
-        "FIDE-4158814", "Andreikin", "Dmitry", "RUS", "GM", 1990, "M", "andreikin dmitry")
+    assert (
+        andreikin.fed_id,
+        andreikin.surname,
+        andreikin.given_name,
+        andreikin.federation,
+        andreikin.title,
+        andreikin.birth_year,
+        andreikin.sex,
+        andreikin.name_key,
+    ) == ("FIDE-4158814", "Andreikin", "Dmitry", "RUS", "GM", 1990, "M", "andreikin dmitry")
     rating = PlayerRating.objects.get(player=andreikin, system=system)
     assert (rating.rating, rating.games, rating.kind, rating.activity, rating.reached_2400) == (
-        2686, 9, "effective", "active", True)
+        2686,
+        9,
+        "effective",
+        "active",
+        True,
+    )
     unrated = PlayerRating.objects.get(player__fide_id=25087835, system=system)
     assert (unrated.rating, unrated.kind, unrated.player.surname, unrated.player.given_name) == (
-        None, "unrated", "", "Vardharajan")
+        None,
+        "unrated",
+        "",
+        "Vardharajan",
+    )
     wi = PlayerRating.objects.get(player__fide_id=8605360, system=system)
-    assert (wi.rating, wi.activity, wi.reached_2400, wi.player.sex) == (1915, "inactive", False, "F")
+    assert (wi.rating, wi.activity, wi.reached_2400, wi.player.sex) == (
+        1915,
+        "inactive",
+        False,
+        "F",
+    )
     assert PlayerRating.objects.filter(system=system, activity="inactive").count() == 56 + 7
 
 
@@ -107,25 +158,33 @@ def test_reimport_matches_by_fide_id_and_keeps_the_registry(excerpt: bytes) -> N
     assert (first.players_created, first.players_updated) == (499, 1)
     mine.refresh_from_db()
     assert (mine.fed_id, mine.given_name, mine.birth_year, mine.title) == (
-        "ESP0042", "Dima", 1990, "GM")
+        "ESP0042",
+        "Dima",
+        1990,
+        "GM",
+    )
     second = list_import(system=system, data=excerpt, format="txt")
     assert (second.players_created, second.players_updated, second.ratings_written) == (0, 0, 0)
-    assert Player.objects.count() == 500 and PlayerRating.objects.filter(system=system).count() == 500
+    assert (
+        Player.objects.count() == 500 and PlayerRating.objects.filter(system=system).count() == 500
+    )
     # History (docs/audit.md): the completed player's change is recorded; the 499 players the
     # list created are not (the import job is their record).
     events = Player.pgh_event_model.objects  # type: ignore[attr-defined]  # set by @pghistory.track
-    assert not events.filter(pgh_label="insert", pgh_obj_id__in=Player.objects.exclude(pk=mine.pk)).exists()
+    assert not events.filter(
+        pgh_label="insert", pgh_obj_id__in=Player.objects.exclude(pk=mine.pk)
+    ).exists()
     assert events.filter(pgh_label="update", pgh_obj_id=mine.pk).exists()
 
 
 BAD_TXT = (
     "ID number Name                              TitlFed  Mar11 GamesBorn  Flag\r\n"
-    " 4158814  Andreikin, Dmitry                 g   RUS  2686    9  1990  \r\n"       # 2 ok
-    " 5700230  A B, Muhammad Yusop                   MAS  2x00    0        \r\n"       # 3
-    " 4158814  Andreikin, Again                      RUS  2600    1        \r\n"       # 4
-    "10207538  A E M, Doshtagir                      BAN  4000    0        \r\n"       # 5
-    "10207546  A K M Aminul, Islam                   BAN  1800    0  1964  x \r\n"     # 6
-    "          Nobody, Here                          BAN  1800    0        \r\n"       # 7
+    " 4158814  Andreikin, Dmitry                 g   RUS  2686    9  1990  \r\n"  # 2 ok
+    " 5700230  A B, Muhammad Yusop                   MAS  2x00    0        \r\n"  # 3
+    " 4158814  Andreikin, Again                      RUS  2600    1        \r\n"  # 4
+    "10207538  A E M, Doshtagir                      BAN  4000    0        \r\n"  # 5
+    "10207546  A K M Aminul, Islam                   BAN  1800    0  1964  x \r\n"  # 6
+    "          Nobody, Here                          BAN  1800    0        \r\n"  # 7
 )
 
 
@@ -154,8 +213,11 @@ def test_errors_name_row_and_column_and_nothing_is_written() -> None:
 def test_a_taken_federation_id_is_an_error() -> None:
     make_player(fed_id="FIDE-4158814", fide_id=None)
     with pytest.raises(ListImportError) as caught:
-        list_import(system=make_system(), data=BAD_TXT.encode().split(b"\r\n 5700230")[0] + b"\r\n",
-                    format="txt")
+        list_import(
+            system=make_system(),
+            data=BAD_TXT.encode().split(b"\r\n 5700230")[0] + b"\r\n",
+            format="txt",
+        )
     assert [(p.line, p.code) for p in caught.value.problems] == [(2, "fed_id_taken")]
     assert Player.objects.count() == 1
 
@@ -165,13 +227,18 @@ def test_csv_import_reads_its_header_and_undoes_formula_neutralising() -> None:
     system = make_system()
     data = (
         "fide_id;name;fed;sex;title;rating;games;birth_year;flag\n"
-        "900001;'=HYPERLINK(\"x\"), Eve;ESP;F;WGM;2301;12;1999;w\n"
+        '900001;\'=HYPERLINK("x"), Eve;ESP;F;WGM;2301;12;1999;w\n'
         "900002;Núñez-García, José Mª;ESP;M;;;0;;i\n"
     ).encode()
     result = list_import(system=system, data=data, format="csv")
     assert (result.rows, result.players_created) == (2, 2)
     eve = Player.objects.get(fide_id=900001)
-    assert (eve.surname, eve.sex, eve.title, eve.birth_year) == ('=HYPERLINK("x")', "F", "WGM", 1999)
+    assert (eve.surname, eve.sex, eve.title, eve.birth_year) == (
+        '=HYPERLINK("x")',
+        "F",
+        "WGM",
+        1999,
+    )
     jose = Player.objects.get(fide_id=900002)
     assert jose.name_key == "nunez garcia jose ma"
     assert PlayerRating.objects.get(player=eve).rating == 2301
@@ -184,7 +251,9 @@ def test_csv_errors_use_the_csv_column_names() -> None:
     with pytest.raises(ListImportError) as caught:
         list_import(system=make_system(), data=data, format="csv")
     assert [(p.line, p.code, p.field) for p in caught.value.problems] == [
-        (2, "bad_number", "rating"), (3, "duplicate_id", "fide_id")]
+        (2, "bad_number", "rating"),
+        (3, "duplicate_id", "fide_id"),
+    ]
 
 
 # ------------------------------------------------------------------------ page and command
@@ -201,24 +270,33 @@ def test_import_page_is_for_officers_only(client) -> None:
 
 
 @pytest.mark.django_db
-def test_import_page_shows_errors_with_rows_then_imports(client, excerpt: bytes,
-                                                         django_capture_on_commit_callbacks) -> None:
-    """The page queues a job (run eagerly here) and redirects to it (tests/ratings/lists/test_import_jobs.py
-    has the job flow itself)."""
+def test_import_page_shows_errors_with_rows_then_imports(
+    client, excerpt: bytes, django_capture_on_commit_callbacks
+) -> None:
+    """The page queues a job (run eagerly here) and redirects to it
+    (tests/ratings/lists/test_import_jobs.py has the job flow itself)."""
     system = make_system(name="Standard")
     client.force_login(make_user(role=roles.RATING_OFFICER))
     url = reverse("ratings:list_import")
     with django_capture_on_commit_callbacks(execute=True):
-        bad = client.post(url, {"system": system.pk, "format": "txt",
-                                "file": SimpleUploadedFile("bad.txt", BAD_TXT.encode())})
+        bad = client.post(
+            url,
+            {
+                "system": system.pk,
+                "format": "txt",
+                "file": SimpleUploadedFile("bad.txt", BAD_TXT.encode()),
+            },
+        )
     assert bad.status_code == 302
     html = client.get(bad["Location"]).content.decode()
     assert "Row 3, column Mar11: “2x00” is not a whole number." in html
     assert "Row 7, column ID number: the FIDE ID is missing." in html
     assert Player.objects.count() == 0
     with django_capture_on_commit_callbacks(execute=True):
-        good = client.post(url, {"system": system.pk, "format": "txt",
-                                 "file": SimpleUploadedFile("list.txt", excerpt)})
+        good = client.post(
+            url,
+            {"system": system.pk, "format": "txt", "file": SimpleUploadedFile("list.txt", excerpt)},
+        )
     assert good.status_code == 302
     assert "Players created: 500" in client.get(good["Location"]).content.decode()
 
@@ -239,11 +317,20 @@ def test_management_command(tmp_path, excerpt: bytes, capsys) -> None:
         call_command("import_list", "--system", "nope", str(path))
 
 
-@pytest.mark.parametrize("surname, given", [
-    ("O'Neill-Smith", "J. R."), ("  Van  der Berg", "Jan;Piet"), ("A,B", "c`d"),
-    ("Núñez-García", "José Mª"), ("Müller", "Zoë"), ("Straße", "Ǆemal"), ("", "Vardharajan"),
-    ("Tab\tName", "x"), ("Ŀlull", "Ramon Llull’s"),
-])
+@pytest.mark.parametrize(
+    "surname, given",
+    [
+        ("O'Neill-Smith", "J. R."),
+        ("  Van  der Berg", "Jan;Piet"),
+        ("A,B", "c`d"),
+        ("Núñez-García", "José Mª"),
+        ("Müller", "Zoë"),
+        ("Straße", "Ǆemal"),
+        ("", "Vardharajan"),
+        ("Tab\tName", "x"),
+        ("Ŀlull", "Ramon Llull’s"),
+    ],
+)
 def test_name_key_shortcut_equals_players_names(surname: str, given: str) -> None:
     from players.names import full_name_key
     from ratings.lists.imports import name_key
@@ -257,7 +344,8 @@ def test_only_changed_ratings_are_written_and_2400_is_kept(excerpt: bytes) -> No
     list_import(system=system, data=excerpt, format="txt")
     # Next list: Andreikin drops to 2390 (reached_2400 stays), A La Teng Hua becomes active.
     changed = excerpt.replace(b"RUS  2686    9  1990  ", b"RUS  2390   11  1990  ").replace(
-        b"CHN  1915    0  1993  wi", b"CHN  1915    4  1993  w ")
+        b"CHN  1915    0  1993  wi", b"CHN  1915    4  1993  w "
+    )
     result = list_import(system=system, data=changed, format="txt")
     assert (result.players_created, result.ratings_written) == (0, 2)
     andreikin = PlayerRating.objects.get(player__fide_id=4158814, system=system)
@@ -269,8 +357,12 @@ def test_only_changed_ratings_are_written_and_2400_is_kept(excerpt: bytes) -> No
 def test_our_own_txt_and_csv_downloads_import_back(client) -> None:
     from tests.factories import make_period, make_published_list
 
-    players = [make_player(surname=f"Player{i}", given_name="Test", fide_id=700000 + i,
-                           birth_year=1980 + i) for i in range(5)]
+    players = [
+        make_player(
+            surname=f"Player{i}", given_name="Test", fide_id=700000 + i, birth_year=1980 + i
+        )
+        for i in range(5)
+    ]
     published = make_published_list(make_period(make_system()), players)
     for fmt in ("txt", "csv"):
         target = make_system()
@@ -278,18 +370,41 @@ def test_our_own_txt_and_csv_downloads_import_back(client) -> None:
         body = b"".join(response.streaming_content) if response.streaming else response.content
         result = list_import(system=target, data=body, format=fmt)
         assert (result.rows, result.players_created) == (5, 0)
-        got = dict(PlayerRating.objects.filter(system=target)
-                   .values_list("player__fide_id", "rating"))
+        got = dict(
+            PlayerRating.objects.filter(system=target).values_list("player__fide_id", "rating")
+        )
         assert got == {700000 + i: 2000 + i for i in range(5)}
 
 
 # ------------------------------------------------------------- the bulk path's own pieces
 
 TRICKY_NAMES = [
-    "", " ", ",", " , ", "A,B", "Straße, ẞ", "Ǆemal", "Mª Pilar, Nº", "Ŀlull, Ramon Llull’s",
-    "x\u00a0y", "\u3000lead", "´acute", "e\u0301", "\u0301x", "ﬁne", "İstanbul", "ΣΟΦΊΑ ς",
-    "a\tb", "a\x1fb", "--x--", "O'Neill-Smith, J. R.", "  Van  der Berg, Jan;Piet", "Ω Å",
-    "Núñez-García, José Mª", "back\\slash", "Çağlar, Zoë",
+    "",
+    " ",
+    ",",
+    " , ",
+    "A,B",
+    "Straße, ẞ",
+    "Ǆemal",
+    "Mª Pilar, Nº",
+    "Ŀlull, Ramon Llull’s",
+    "x\u00a0y",
+    "\u3000lead",
+    "´acute",
+    "e\u0301",
+    "\u0301x",
+    "ﬁne",
+    "İstanbul",
+    "ΣΟΦΊΑ ς",
+    "a\tb",
+    "a\x1fb",
+    "--x--",
+    "O'Neill-Smith, J. R.",
+    "  Van  der Berg, Jan;Piet",
+    "Ω Å",
+    "Núñez-García, José Mª",
+    "back\\slash",
+    "Çağlar, Zoë",
 ]
 
 
@@ -314,8 +429,18 @@ def test_cut_txt_gives_what_read_txt_gives() -> None:
 
     header = lf.txt_header("NOV26")
     rows = [
-        lf.ListRow(fide_id=1, name="Núñez-García, José Mª", fed="ESP", sex="M", title="GM",
-                   rating=2500, games=3, k=10, birth_year=1990, flag="i"),
+        lf.ListRow(
+            fide_id=1,
+            name="Núñez-García, José Mª",
+            fed="ESP",
+            sex="M",
+            title="GM",
+            rating=2500,
+            games=3,
+            k=10,
+            birth_year=1990,
+            flag="i",
+        ),
         lf.ListRow(fide_id=22, name="  Solo  ", fed="and", rating=None, flag="wi"),
         lf.ListRow(fide_id=333, name="Back\\slash, A\u00a0", fed="POR", rating=1500),
     ]
@@ -361,11 +486,24 @@ def test_a_few_new_players_in_a_known_list_get_their_name_keys(excerpt: bytes) -
 def test_tabs_and_unusual_spaces_are_read_as_python_strips_them() -> None:
     system = make_system()
     header = lf.txt_header("NOV26")
-    body = "".join(list(lf.render_txt([
-        lf.ListRow(fide_id=900001, name="Pérez, Ana", fed="ESP", sex="F", rating=2100,
-                   birth_year=1999),
-        lf.ListRow(fide_id=900002, name="Vidal, Pau", fed="AND", sex="M", rating=1900),
-    ], rating_label="NOV26"))[1:])
+    body = "".join(
+        list(
+            lf.render_txt(
+                [
+                    lf.ListRow(
+                        fide_id=900001,
+                        name="Pérez, Ana",
+                        fed="ESP",
+                        sex="F",
+                        rating=2100,
+                        birth_year=1999,
+                    ),
+                    lf.ListRow(fide_id=900002, name="Vidal, Pau", fed="AND", sex="M", rating=1900),
+                ],
+                rating_label="NOV26",
+            )
+        )[1:]
+    )
     # A no-break space after the comma and around a number: Python's strip() removes them.
     nbsp = body.replace("Pérez, Ana", "Pérez,\u00a0Ana").replace("2100 ", "2100\u00a0")
     for data in (nbsp, nbsp.replace("Vidal, Pau", "Vidal,\tPau")):  # the tab: the slow way

@@ -3,6 +3,7 @@ only stores the file and the job; the worker imports it and records the outcome.
 
 Same set-up as tests/ratings/test_worker.py (fixtures from tests/workers.py).
 """
+
 from __future__ import annotations
 
 import time
@@ -24,14 +25,24 @@ def test_an_import_job_runs_on_the_worker(celery_broker) -> None:
         pytest.skip("shared FIDE list excerpt not available")
     celery_broker()
     system = make_system()
-    job = list_import_request(system=system, data=EXCERPT.read_bytes(), format="txt",
-                              filename="mar11.txt")
-    wait_for(lambda: ListImportJob.objects.get(pk=job.pk).done, what="the worker to import the list")
+    job = list_import_request(
+        system=system, data=EXCERPT.read_bytes(), format="txt", filename="mar11.txt"
+    )
+    wait_for(
+        lambda: ListImportJob.objects.get(pk=job.pk).done, what="the worker to import the list"
+    )
     job.refresh_from_db()
     assert (job.status, job.progress, job.attempts) == ("succeeded", 100, 1)
-    assert (job.rows, job.players_created, job.ratings_written, job.method) == (500, 500, 500, "copy")
+    assert (job.rows, job.players_created, job.ratings_written, job.method) == (
+        500,
+        500,
+        500,
+        "copy",
+    )
     assert not ListImportChunk.objects.filter(job=job).exists()
-    assert Player.objects.count() == 500 and PlayerRating.objects.filter(system=system).count() == 500
+    assert (
+        Player.objects.count() == 500 and PlayerRating.objects.filter(system=system).count() == 500
+    )
 
 
 def test_a_job_whose_message_was_lost_is_requeued_and_runs_once(celery_broker) -> None:
@@ -46,13 +57,20 @@ def test_a_job_whose_message_was_lost_is_requeued_and_runs_once(celery_broker) -
 
     start_worker = celery_broker
     system = make_system()
-    job = list_import_request(system=system, data=GOOD_TXT, format="txt", filename="one.txt", enqueue=False)
-    ListImportJob.objects.filter(pk=job.pk).update(requested_at=timezone.now() - dt.timedelta(hours=1))
+    job = list_import_request(
+        system=system, data=GOOD_TXT, format="txt", filename="one.txt", enqueue=False
+    )
+    ListImportJob.objects.filter(pk=job.pk).update(
+        requested_at=timezone.now() - dt.timedelta(hours=1)
+    )
     # Two clicks before any worker runs: two messages for the job wait in the queue.
     list_import_requeue(job=job)
     list_import_requeue(job=job)
     start_worker()
-    wait_for(lambda: ListImportJob.objects.get(pk=job.pk).done, what="the worker to import the requeued job")
+    wait_for(
+        lambda: ListImportJob.objects.get(pk=job.pk).done,
+        what="the worker to import the requeued job",
+    )
     job.refresh_from_db()
     assert (job.status, job.rows, job.players_created, job.attempts) == ("succeeded", 1, 1, 1)
     assert Player.objects.count() == 1 and PlayerRating.objects.filter(system=system).count() == 1

@@ -20,7 +20,6 @@ def load_sample(name: str) -> ParsedReport:
     return parse_trf(decode_report(sample_path(name).read_bytes()))
 
 
-
 def trf_player(
     rank: int,
     name: str,

@@ -23,32 +23,48 @@ EXPECTED: dict[str, set[tuple[str, str, int | None, int | None]]] = {
     "trf_dates_round_dates.trf": set(),
     "trf_dates_reversed.trf": {("dates_reversed", "warning", 3, 5)},
     # `0000 - =` and `     - =`: a half-point bye (Irish files), at the result column
-    "trf_bye_equals.trf": {("bye_draw_sign", "warning", 2, 99),
-                           ("bye_draw_sign", "warning", 2, 109)},
+    "trf_bye_equals.trf": {
+        ("bye_draw_sign", "warning", 2, 99),
+        ("bye_draw_sign", "warning", 2, 109),
+    },
     # `   2 by0`: y in column 98; `0000 - HA`: A in column 110 (before round 3)
-    "trf_separators.trf": {("separator_not_blank", "warning", 2, 98),
-                           ("separator_not_blank", "warning", 2, 110)},
+    "trf_separators.trf": {
+        ("separator_not_blank", "warning", 2, 98),
+        ("separator_not_blank", "warning", 2, 110),
+    },
     # FIDE ID ²² (crashed matching in tournaments/selectors.py) and a rating above 3500
-    "trf_fide_superscript.trf": {("malformed_number", "warning", 2, 58),
-                                 ("invalid_rating", "warning", 2, 49)},
+    "trf_fide_superscript.trf": {
+        ("malformed_number", "warning", 2, 58),
+        ("invalid_rating", "warning", 2, 49),
+    },
     # U+0001 in the name (column 17); the DOS end-of-file mark at the end is dropped
     "trf_control.trf": {("control_character", "error", 2, 17)},
     # Pts 123456, inf, 1e308, -99999, nan (float() took them; Decimal(5,1) did not)
-    "csv_points.csv": {("number_out_of_range", "error", 2, 19),
-                       ("malformed_number", "error", 3, 19), ("malformed_number", "error", 4, 19),
-                       ("malformed_number", "error", 5, 19), ("malformed_number", "error", 6, 19)},
+    "csv_points.csv": {
+        ("number_out_of_range", "error", 2, 19),
+        ("malformed_number", "error", 3, 19),
+        ("malformed_number", "error", 4, 19),
+        ("malformed_number", "error", 5, 19),
+        ("malformed_number", "error", 6, 19),
+    },
     # ² as a round column, a rating and a rank ("²".isdigit() is true, int("²") raises);
     # a rank that is not an ASCII number is read as no rank (shared places such as 3-4)
-    "csv_superscript.csv": {("malformed_number", "error", 1, 25),
-                            ("malformed_number", "error", 2, 5)},
+    "csv_superscript.csv": {
+        ("malformed_number", "error", 1, 25),
+        ("malformed_number", "error", 2, 5),
+    },
     # a 4,301-digit round column, rating and rank (int() refuses more than 4,300 digits)
-    "csv_4301_digits.csv": {("csv_not_square", "error", 1, 1),
-                            ("number_out_of_range", "error", 1, 25),
-                            ("number_out_of_range", "error", 2, 5),
-                            ("number_out_of_range", "warning", 2, 4307)},
+    "csv_4301_digits.csv": {
+        ("csv_not_square", "error", 1, 1),
+        ("number_out_of_range", "error", 1, 25),
+        ("number_out_of_range", "error", 2, 5),
+        ("number_out_of_range", "warning", 2, 4307),
+    },
     # Arabic-Indic ٣ as points (re's \d took it) and 1e3 as games
-    "feda_numbers.txt": {("malformed_number", "error", 1, 33),
-                         ("malformed_number", "error", 2, 41)},
+    "feda_numbers.txt": {
+        ("malformed_number", "error", 1, 33),
+        ("malformed_number", "error", 2, 41),
+    },
 }
 
 
@@ -72,7 +88,9 @@ def test_nul_byte_is_refused_with_its_line_and_column() -> None:
     with pytest.raises(ReportDecodeError) as exc:
         decode_report((CORPUS / "trf_nul.trf").read_bytes())
     assert (exc.value.code, exc.value.line, exc.value.column) == ("binary", 3, 21)
-    assert str(exc.value) == "The file contains a NUL byte (line 3, column 21): it is not a text file"
+    assert (
+        str(exc.value) == "The file contains a NUL byte (line 3, column 21): it is not a text file"
+    )
     with pytest.raises(ReportDecodeError) as exc:
         decode_report(b"012 T\r\r001 \xc3\xa9\x00")  # CR line ends, a 2-byte character
     assert (exc.value.line, exc.value.column) == (3, 6)
@@ -90,8 +108,9 @@ def test_yymmdd_dates_are_read_in_order() -> None:
     assert (r.header.start_date, r.header.end_date) == (date(2018, 11, 27), date(2018, 12, 2))
     start = r.problems[0]
     assert start.params == {"value": "18.11.27", "date": "2018-11-27", "reading": "YY.MM.DD"}
-    assert start.message == ("start_date: 18.11.27 can be read more than one way; "
-                             "read as 2018-11-27 (YY.MM.DD)")
+    assert start.message == (
+        "start_date: 18.11.27 can be read more than one way; read as 2018-11-27 (YY.MM.DD)"
+    )
     r = _parse("trf_dates_round_dates.trf")
     assert (r.header.start_date, r.header.end_date) == (date(2018, 6, 5), date(2018, 6, 7))
 
@@ -107,7 +126,9 @@ def test_equals_bye_is_a_half_point_bye() -> None:
     r = _parse("trf_bye_equals.trf")
     assert r.ok
     assert [(g.round, g.white_rank, g.black_rank, g.kind, g.white_score) for g in r.games] == [
-        (1, 1, None, "bye_half", 0.5), (2, 1, None, "bye_half", 0.5)]
+        (1, 1, None, "bye_half", 0.5),
+        (2, 1, None, "bye_half", 0.5),
+    ]
     assert r.problems[0].params == {"round": 1, "rank": 1, "value": "0000 - ="}
 
 
@@ -115,7 +136,9 @@ def test_separator_junk_is_ignored_with_a_warning() -> None:
     r = _parse("trf_separators.trf")
     assert r.ok
     assert [(g.round, g.white_rank, g.black_rank, g.result, g.kind) for g in r.games] == [
-        (1, 2, 1, "1", "played"), (2, 1, None, "H", "bye_half")]
+        (1, 2, 1, "1", "played"),
+        (2, 1, None, "H", "bye_half"),
+    ]
     assert [p.params["value"] for p in r.problems] == ["y", "A"]
 
 

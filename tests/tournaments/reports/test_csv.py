@@ -26,14 +26,11 @@ def test_good_crosstable() -> None:
 def test_semicolon_delimiter_and_match_cells() -> None:
     r = parse_crosstable_csv("No;Name;FIDE ID;Fed ID;Rating;1;2\n1;A;;;;;1 = 0\n2;B;;;;0 = 1;\n")
     assert r.problems == ()
-    assert [(g.white_score, g.black_score) for g in r.games] == [(1, 0), (.5, .5), (0, 1)]
+    assert [(g.white_score, g.black_score) for g in r.games] == [(1, 0), (0.5, 0.5), (0, 1)]
 
 
 def test_mirror_errors_with_columns() -> None:
-    text = ("No,Name,FIDE ID,Fed ID,Rating,1,2,3\n"
-            "1,A,,,,x,1,1\n"
-            "2,B,,,,1,x,\n"
-            "3,C,,,,0,?,x\n")
+    text = "No,Name,FIDE ID,Fed ID,Rating,1,2,3\n1,A,,,,x,1,1\n2,B,,,,1,x,\n3,C,,,,0,?,x\n"
     r = parse_crosstable_csv(text)
     got = {(p.code, p.line, p.column) for p in r.problems}
     assert got == {
@@ -43,18 +40,14 @@ def test_mirror_errors_with_columns() -> None:
 
 
 def test_asymmetric_self_and_square() -> None:
-    text = ("No,Name,FIDE ID,Fed ID,Rating,1,2,3\n"
-            "1,A,,,,1,1,\n"
-            "2,B,,,,0,x,\n")
+    text = "No,Name,FIDE ID,Fed ID,Rating,1,2,3\n1,A,,,,1,1,\n2,B,,,,0,x,\n"
     r = parse_crosstable_csv(text)
     got = {(p.code, p.line, p.column) for p in r.problems}
     assert got == {("csv_not_square", 1, 1), ("self_paired", 2, 8)}
 
 
 def test_points_mismatch_and_row_number() -> None:
-    text = ("No,Name,FIDE ID,Fed ID,Rating,1,2,Pts\n"
-            "1,A,,,,x,1,0\n"
-            "3,B,,,,0,x,0\n")
+    text = "No,Name,FIDE ID,Fed ID,Rating,1,2,Pts\n1,A,,,,x,1,0\n3,B,,,,0,x,0\n"
     r = parse_crosstable_csv(text)
     got = {(p.code, p.severity, p.line, p.column) for p in r.problems}
     assert got == {("points_mismatch", "warning", 2, 12), ("csv_row_number", "error", 3, 1)}

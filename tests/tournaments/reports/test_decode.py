@@ -25,13 +25,17 @@ def test_over_size_is_checked_first() -> None:
 def test_nul_and_binary() -> None:
     assert code_of(b"012 Test\x00\n001 1") == "binary"
     assert code_of(bytes(range(1, 32)) * 20) == "binary"
-    assert code_of(b"\x89PNG\r\n\x1a\n" + bytes([1, 2, 3, 4, 5, 6, 7, 8, 14, 15, 16]) * 4) \
-        == "binary"
+    assert (
+        code_of(b"\x89PNG\r\n\x1a\n" + bytes([1, 2, 3, 4, 5, 6, 7, 8, 14, 15, 16]) * 4) == "binary"
+    )
 
 
 def test_utf16_refused_with_clear_message() -> None:
-    for data in ("012 Tést\n".encode("utf-16"), "012 Test\n".encode("utf-16-le"),
-                 "012 Test\n".encode("utf-16-be")):
+    for data in (
+        "012 Tést\n".encode("utf-16"),
+        "012 Test\n".encode("utf-16-le"),
+        "012 Test\n".encode("utf-16-be"),
+    ):
         with pytest.raises(ReportDecodeError) as exc:
             decode_report(data)
         assert exc.value.code == "utf16"

@@ -19,35 +19,73 @@ from tournaments.reports.records import new_game
 from tournaments.reports.trf import is_ruler
 
 
-@pytest.mark.parametrize(("text", "value"), [
-    ("", None), ("  ", None), ("0", 0), ("0042", 42), (" 7 ", 7), ("32767", 32767),
-    ("0" * 5000 + "1", 1)])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("", None),
+        ("  ", None),
+        ("0", 0),
+        ("0042", 42),
+        (" 7 ", 7),
+        ("32767", 32767),
+        ("0" * 5000 + "1", 1),
+    ],
+)
 def test_read_int(text: str, value: int | None) -> None:
     assert read_int(text) == value
 
 
-@pytest.mark.parametrize(("text", "code"), [
-    ("²", "malformed_number"), ("٣", "malformed_number"), ("-1", "malformed_number"),
-    ("1e3", "malformed_number"), ("+5", "malformed_number"), ("32768", "number_out_of_range"),
-    ("9" * 4301, "number_out_of_range")])
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("²", "malformed_number"),
+        ("٣", "malformed_number"),
+        ("-1", "malformed_number"),
+        ("1e3", "malformed_number"),
+        ("+5", "malformed_number"),
+        ("32768", "number_out_of_range"),
+        ("9" * 4301, "number_out_of_range"),
+    ],
+)
 def test_read_int_refuses(text: str, code: str) -> None:
     with pytest.raises(NumberError) as exc:
         read_int(text)
     assert exc.value.code == code
 
 
-@pytest.mark.parametrize(("text", "value"), [
-    ("", None), ("11.5", 11.5), ("4,5", 4.5), (".5", 0.5), ("4.50", 4.5), ("9999.9", 9999.9),
-    ("0", 0.0), ("00012", 12.0)])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("", None),
+        ("11.5", 11.5),
+        ("4,5", 4.5),
+        (".5", 0.5),
+        ("4.50", 4.5),
+        ("9999.9", 9999.9),
+        ("0", 0.0),
+        ("00012", 12.0),
+    ],
+)
 def test_read_points(text: str, value: float | None) -> None:
     assert read_points(text) == value
 
 
-@pytest.mark.parametrize(("text", "code"), [
-    ("inf", "malformed_number"), ("nan", "malformed_number"), ("1e308", "malformed_number"),
-    ("-99999", "malformed_number"), ("2.25", "malformed_number"), ("½", "malformed_number"),
-    ("1..", "malformed_number"), (".", "malformed_number"), ("123456", "number_out_of_range"),
-    ("10000", "number_out_of_range"), ("9" * 4301, "number_out_of_range")])
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("inf", "malformed_number"),
+        ("nan", "malformed_number"),
+        ("1e308", "malformed_number"),
+        ("-99999", "malformed_number"),
+        ("2.25", "malformed_number"),
+        ("½", "malformed_number"),
+        ("1..", "malformed_number"),
+        (".", "malformed_number"),
+        ("123456", "number_out_of_range"),
+        ("10000", "number_out_of_range"),
+        ("9" * 4301, "number_out_of_range"),
+    ],
+)
 def test_read_points_refuses(text: str, code: str) -> None:
     with pytest.raises(NumberError) as exc:
         read_points(text)
@@ -59,33 +97,51 @@ def test_new_game_is_the_named_tuple() -> None:
     fast, slow = new_game(*args), ReportGame(*args)  # type: ignore[arg-type]
     assert type(fast) is ReportGame and fast == slow and repr(fast) == repr(slow)
     assert fast._asdict() == {
-        "round": 3, "white_rank": 1, "black_rank": 2, "result": "=", "white_score": 0.5,
-        "black_score": 0.5, "kind": "played", "line": 7, "colours_known": True}
+        "round": 3,
+        "white_rank": 1,
+        "black_rank": 2,
+        "result": "=",
+        "white_score": 0.5,
+        "black_score": 0.5,
+        "kind": "played",
+        "line": 7,
+        "colours_known": True,
+    }
     assert (fast.is_bye, fast.is_rated) == (False, True)
     with pytest.raises(AttributeError):
         fast.round = 4  # type: ignore[misc]
-    assert ReportGame(round=1, white_rank=1, black_rank=None, result="H", white_score=0.5,
-                      black_score=None, kind="bye_half") == (1, 1, None, "H", 0.5, None,
-                                                             "bye_half", None, True)
+    assert ReportGame(
+        round=1,
+        white_rank=1,
+        black_rank=None,
+        result="H",
+        white_score=0.5,
+        black_score=None,
+        kind="bye_half",
+    ) == (1, 1, None, "H", 0.5, None, "bye_half", None, True)
 
 
 def test_problems_are_capped_errors_first() -> None:
     # 1,500 junk lines (warnings), then 600 players with a malformed rating (errors)
     text = "?? junk\n" * 1500 + "".join(
-        trf_player(r, "A", [], rating="2l00") + "\n" for r in range(1, 601))
+        trf_player(r, "A", [], rating="2l00") + "\n" for r in range(1, 601)
+    )
     r = parse_trf(text)
     assert len(r.problems) == MAX_PROBLEMS + 1
     assert sum(p.code == "malformed_number" for p in r.problems) == 600
     assert sum(p.code == "unknown_line" for p in r.problems) == 400
     last = r.problems[-1]
     assert (last.code, last.severity, last.line, last.params) == (
-        "too_many_problems", "warning", None, {"count": 1100})
+        "too_many_problems",
+        "warning",
+        None,
+        {"count": 1100},
+    )
     assert last.message == "1100 more problems are not listed"
     # errors left out too: the summary is an error
     text = "".join(trf_player(r, "A", [], rating="2l00") + "\n" for r in range(1, 1201))
     last = parse_trf(text).problems[-1]
-    assert (last.code, last.severity, last.params) == ("too_many_problems", "error",
-                                                       {"count": 200})
+    assert (last.code, last.severity, last.params) == ("too_many_problems", "error", {"count": 200})
 
 
 def test_long_values_are_cut_in_messages() -> None:
@@ -113,14 +169,27 @@ def test_feda_stops_at_the_last_start_rank() -> None:
     r = parse_feda("".join(f"{i},A,M,ESP,,0,0,0\n" for i in range(1, 32770)))
     (p,) = r.problems
     assert (p.code, p.line, p.field, p.params["value"]) == (
-        "number_out_of_range", 32768, "start_rank", 32768)
+        "number_out_of_range",
+        32768,
+        "start_rank",
+        32768,
+    )
     assert len(r.players) == 32767
 
 
-@pytest.mark.parametrize(("line", "ruler"), [
-    ("0123456789012345678901234", True), ("1234567890123", True),
-    ("         1         2         3", True), ("    5    6", False), ("0123456780", False),
-    ("012 3456789012", False), ("0000000000000", False), ("         1         3", False)])
+@pytest.mark.parametrize(
+    ("line", "ruler"),
+    [
+        ("0123456789012345678901234", True),
+        ("1234567890123", True),
+        ("         1         2         3", True),
+        ("    5    6", False),
+        ("0123456780", False),
+        ("012 3456789012", False),
+        ("0000000000000", False),
+        ("         1         3", False),
+    ],
+)
 def test_is_ruler(line: str, ruler: bool) -> None:
     assert is_ruler(line) is ruler
 
@@ -134,7 +203,11 @@ def test_record_code_needs_a_blank_fourth_column() -> None:
 
 def test_split_fields_tab_and_quotes() -> None:
     assert split_fields('a\t\t"b\tc"\t d', "\t") == [
-        Field("a", 1), Field("", 3), Field("b\tc", 4), Field("d", 11)]
+        Field("a", 1),
+        Field("", 3),
+        Field("b\tc", 4),
+        Field("d", 11),
+    ]
     assert split_fields(' x , "y" ,', ",") == [Field("x", 2), Field("y", 6), Field("", 11)]
 
 
@@ -144,17 +217,32 @@ def _seconds(fn: object, *args: object) -> float:
     return time.process_time() - t0
 
 
-@pytest.mark.parametrize(("fn", "text"), [
-    (is_feda_line, "a" + " " * 200_000 + "x,,,,,,"),  # \s*"?\s* backtracked
-    (split_fields, "a" + '"' * 200_000 + ',b'),  # "".join(buf) on every quote
-    (split_fields, '"a"' + "\t" * 200_000),  # column search ran over the next fields
-    (parse_trf, "001    1" + " " * 84 + "   2 w 1  " * 40_000 + "x"),  # a row of cells
-    (parse_crosstable_csv, "No,Name," + ",".join(map(str, range(1, 30_000))) + "\n1,A"),
-    (parse_feda, ("1," * 7 + "\n") * 30_000),
-])
+@pytest.mark.parametrize(
+    ("fn", "text"),
+    [
+        (is_feda_line, "a" + " " * 200_000 + "x,,,,,,"),  # \s*"?\s* backtracked
+        (split_fields, "a" + '"' * 200_000 + ",b"),  # "".join(buf) on every quote
+        (split_fields, '"a"' + "\t" * 200_000),  # column search ran over the next fields
+        (parse_trf, "001    1" + " " * 84 + "   2 w 1  " * 40_000 + "x"),  # a row of cells
+        (parse_crosstable_csv, "No,Name," + ",".join(map(str, range(1, 30_000))) + "\n1,A"),
+        (parse_feda, ("1," * 7 + "\n") * 30_000),
+    ],
+)
 def test_linear_time(fn: object, text: str) -> None:
-    assert _seconds(fn, text, *([","] if fn is split_fields and "\t" not in text
-                                else ["\t"] if fn is split_fields else [])) < 5
+    assert (
+        _seconds(
+            fn,
+            text,
+            *(
+                [","]
+                if fn is split_fields and "\t" not in text
+                else ["\t"]
+                if fn is split_fields
+                else []
+            ),
+        )
+        < 5
+    )
 
 
 def test_the_collector_is_left_as_found() -> None:

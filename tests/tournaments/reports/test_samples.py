@@ -31,8 +31,7 @@ def kinds(r: ParsedReport) -> Counter[str]:
 # file, players, rounds (declared or in file), played, forfeit, {bye kind: n}
 CASES = [
     (EXAMPLE1, 284, 7, 970, 10, {"bye_full": 1}),
-    (SAN_VIATOR, 137, 7, 396, 15, {"bye_half": 99, "bye_zero": 30, "bye_full": 3,
-                                   "bye_pab": 5}),
+    (SAN_VIATOR, 137, 7, 396, 15, {"bye_half": 99, "bye_zero": 30, "bye_full": 3, "bye_pab": 5}),
     (GROS, 52, 9, 89, 4, {"bye_half": 16, "bye_zero": 6, "bye_pab": 3}),
     (BUNRATTY, 34, 6, 97, 0, {"bye_zero": 10}),
     (JUNIORS, 34, 5, 82, 0, {"bye_zero": 6}),
@@ -120,8 +119,7 @@ def test_bunratty_dates_and_titles() -> None:
     r = load_sample(BUNRATTY)
     assert r.header.round_dates[0] == date(2011, 2, 25)  # 11.25.02 is YY.DD.MM
     assert r.header.start_date == date(2011, 2, 25)
-    assert Counter(p.title for p in r.players if p.title) == {"GM": 5, "IM": 5, "FM": 2,
-                                                              "WFM": 1}
+    assert Counter(p.title for p in r.players if p.title) == {"GM": 5, "IM": 5, "FM": 2, "WFM": 1}
 
 
 def test_juniors_latin1_and_leading_zero_rating() -> None:
@@ -144,7 +142,12 @@ def test_c07_forfeit() -> None:
     r = load_sample(C07)
     (g,) = [g for g in r.games if g.kind == "forfeit"]
     assert (g.round, g.white_rank, g.black_rank, g.white_score, g.black_score) == (
-        4, 5, 6, 0.0, 1.0)  # Franck (5) `6 w -`, Helene (6) `5 b +`
+        4,
+        5,
+        6,
+        0.0,
+        1.0,
+    )  # Franck (5) `6 w -`, Helene (6) `5 b +`
 
 
 def test_grandmommy_trf26() -> None:

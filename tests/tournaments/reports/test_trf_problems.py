@@ -16,20 +16,24 @@ def only(problems: tuple[Problem, ...], code: str) -> Problem:
 
 
 def test_clean_two_players() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", ["   2 w 1"], points="1.0"),
-        trf_player(2, "B", ["   1 b 0"], points="0.0"),
-    ))
+    r = parse_trf(
+        trf(
+            trf_player(1, "A", ["   2 w 1"], points="1.0"),
+            trf_player(2, "B", ["   1 b 0"], points="0.0"),
+        )
+    )
     assert r.problems == ()
     (g,) = r.games
     assert (g.round, g.white_rank, g.black_rank, g.result, g.kind) == (1, 1, 2, "1", "played")
 
 
 def test_asymmetric_pairing() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", ["   2 w 1"]),
-        trf_player(2, "B", ["0000 - H"]),
-    ))
+    r = parse_trf(
+        trf(
+            trf_player(1, "A", ["   2 w 1"]),
+            trf_player(2, "B", ["0000 - H"]),
+        )
+    )
     p = only(r.problems, "asymmetric_pairing")
     assert (p.severity, p.line, p.column, p.field) == ("error", 2, R1, "opponent")
     assert p.params == {"round": 1, "rank": 1, "opponent": 2}
@@ -37,10 +41,12 @@ def test_asymmetric_pairing() -> None:
 
 
 def test_colour_mismatch() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", ["   2 w 1"]),
-        trf_player(2, "B", ["   1 w 0"]),
-    ))
+    r = parse_trf(
+        trf(
+            trf_player(1, "A", ["   2 w 1"]),
+            trf_player(2, "B", ["   1 w 0"]),
+        )
+    )
     p = only(r.problems, "colour_mismatch")
     assert (p.line, p.column) == (3, R1 + 5)
 
@@ -53,10 +59,12 @@ def test_self_paired() -> None:
 
 
 def test_result_mismatch() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", ["0000 - H", "   2 b 1"]),
-        trf_player(2, "B", ["0000 - H", "   1 w 1"]),
-    ))
+    r = parse_trf(
+        trf(
+            trf_player(1, "A", ["0000 - H", "   2 b 1"]),
+            trf_player(2, "B", ["0000 - H", "   1 w 1"]),
+        )
+    )
     p = only(r.problems, "result_mismatch")
     assert (p.line, p.column, p.params["round"]) == (3, R2 + 7, 2)
     assert not [g for g in r.games if g.black_rank is not None]
@@ -76,9 +84,9 @@ def test_duplicate_start_rank() -> None:
 
 
 def test_duplicate_fide_id() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", [], fide_id="12345"), trf_player(2, "B", [], fide_id="12345")
-    ))
+    r = parse_trf(
+        trf(trf_player(1, "A", [], fide_id="12345"), trf_player(2, "B", [], fide_id="12345"))
+    )
     p = only(r.problems, "duplicate_id")
     assert (p.line, p.column, p.field) == (3, 58, "fide_id")
 
@@ -89,11 +97,13 @@ def test_zero_fide_ids_are_not_duplicates() -> None:
 
 
 def test_two_games_in_one_round() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", ["   2 w 1"]),
-        trf_player(2, "B", ["   1 b 0"]),
-        trf_player(3, "C", ["   2 w 1"]),
-    ))
+    r = parse_trf(
+        trf(
+            trf_player(1, "A", ["   2 w 1"]),
+            trf_player(2, "B", ["   1 b 0"]),
+            trf_player(3, "C", ["   2 w 1"]),
+        )
+    )
     p = only(r.problems, "two_games_in_round")
     assert (p.line, p.column) == (4, R1)
     assert p.params == {"round": 1, "rank": 3, "opponent": 2, "other": 1}
@@ -124,10 +134,12 @@ def test_invalid_colour_and_result() -> None:
 
 
 def test_points_mismatch_is_a_warning() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", ["   2 w 1"], points="0.5"),
-        trf_player(2, "B", ["   1 b 0"], points="0.0"),
-    ))
+    r = parse_trf(
+        trf(
+            trf_player(1, "A", ["   2 w 1"], points="0.5"),
+            trf_player(2, "B", ["   1 b 0"], points="0.0"),
+        )
+    )
     p = only(r.problems, "points_mismatch")
     assert (p.severity, p.line, p.column) == ("warning", 2, 81)
     assert r.ok
@@ -146,13 +158,15 @@ def test_multiple_pab_warning() -> None:
 
 
 def test_sloppy_fields() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", [], sex="f", title="wg", birth="1969.12.06"),
-        trf_player(2, "B", [], sex="F", title="m", birth="1970"),
-        trf_player(3, "C", [], sex="q", title="XYZ", birth="1970/00/00"),
-        trf_player(4, "D", [], sex="W", title="wf", birth="    .  ."),
-        header="012 T\n042 28. 07. 2005\n052 Jun 26, 2020\nXXC white1\n@@@ junk\n",
-    ))
+    r = parse_trf(
+        trf(
+            trf_player(1, "A", [], sex="f", title="wg", birth="1969.12.06"),
+            trf_player(2, "B", [], sex="F", title="m", birth="1970"),
+            trf_player(3, "C", [], sex="q", title="XYZ", birth="1970/00/00"),
+            trf_player(4, "D", [], sex="W", title="wf", birth="    .  ."),
+            header="012 T\n042 28. 07. 2005\n052 Jun 26, 2020\nXXC white1\n@@@ junk\n",
+        )
+    )
     a, b, c, d = r.players
     assert (a.sex, a.title, str(a.birth_date)) == ("w", "WGM", "1969-12-06")
     assert (b.sex, b.title, b.birth_year, b.birth_date) == ("w", "IM", 1970, None)
@@ -172,20 +186,24 @@ def test_invalid_header_date_warns() -> None:
 
 
 def test_dummy_bye_player_becomes_a_bye() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", ["   2 w +"], points="1.0"),
-        trf_player(2, "spielfrei", ["   1 b -"], sex=" "),
-    ))
+    r = parse_trf(
+        trf(
+            trf_player(1, "A", ["   2 w +"], points="1.0"),
+            trf_player(2, "spielfrei", ["   1 b -"], sex=" "),
+        )
+    )
     assert r.problems == ()
     (g,) = r.games
     assert (g.white_rank, g.black_rank, g.kind, g.white_score) == (1, None, "bye_pab", 1.0)
 
 
 def test_double_forfeit_and_short_game() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", ["   2 w -", "   2 b W"]),
-        trf_player(2, "B", ["   1 b -", "   1 w L"]),
-    ))
+    r = parse_trf(
+        trf(
+            trf_player(1, "A", ["   2 w -", "   2 b W"]),
+            trf_player(2, "B", ["   1 b -", "   1 w L"]),
+        )
+    )
     assert r.problems == ()
     g1, g2 = r.games
     assert (g1.kind, g1.white_score, g1.black_score) == ("forfeit", 0.0, 0.0)
@@ -198,9 +216,13 @@ def test_no_players() -> None:
 
 
 def test_trf26_detection_and_teams() -> None:
-    r = parse_trf(trf(
-        trf_player(1, "A", []), trf_player(2, "B", []),
-        header="012 T\n142 3\n### comment\n",
-    ) + "310   1 Team One                         ESP     2000    0      0.0   1     1    2\n")
+    r = parse_trf(
+        trf(
+            trf_player(1, "A", []),
+            trf_player(2, "B", []),
+            header="012 T\n142 3\n### comment\n",
+        )
+        + "310   1 Team One                         ESP     2000    0      0.0   1     1    2\n"
+    )
     assert r.header.format == "trf26" and r.header.rounds == 3
     assert [(t.name, t.federation, t.members) for t in r.teams] == [("Team One", "ESP", (1, 2))]
