@@ -293,7 +293,8 @@ def build_games(
                 )
             )
         other = get_cell(key)
-        if other is None:
+        # The opponent's cell must exist and name this player back (not as a bye).
+        if other is None or other[2] != rank or other[4] in BYE_CODES:
             pairing.append(
                 error(
                     "asymmetric_pairing",
@@ -306,20 +307,7 @@ def build_games(
                 )
             )
             continue
-        _rank, _rnd, other_opp, cb, rb, other_line, _oc, other_colour_col, other_result_col = other
-        if other_opp != rank or rb in BYE_CODES:
-            pairing.append(
-                error(
-                    "asymmetric_pairing",
-                    line=line,
-                    column=opp_col,
-                    field="opponent",
-                    round=rnd,
-                    rank=rank,
-                    opponent=opp,
-                )
-            )
-            continue
+        _rank, _rnd, _opp, cb, rb, other_line, _oc, other_colour_col, other_result_col = other
         if rank > opp:
             continue  # handled from the other side: each game once
         a, b = e, other
