@@ -24,8 +24,11 @@ install: $(STAMP)
 run: install
 	exec $(BIN)/python -m config.localrun
 
+# The suite on every core (pytest-xdist); a file's tests stay on one worker (browser fixtures
+# are per module). PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= auto
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

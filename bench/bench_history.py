@@ -59,9 +59,9 @@ def run(args: argparse.Namespace) -> None:
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
 
+    from core.pg.copy import copy_in_rows
     from periods.models import RatingSystem
     from players.models import Player
-    from tournaments import services
     from tournaments.models import Game, Tournament, TournamentPlayer
 
     user = get_user_model().objects.create(username="bench")
@@ -80,8 +80,8 @@ def run(args: argparse.Namespace) -> None:
         rating_system=system,
     )
     n_players = max(2, (2 * args.games) // 9 + 1)
-    services._insert_rows(
-        TournamentPlayer,
+    copy_in_rows(
+        TournamentPlayer._meta.db_table,
         ["tournament_id", "start_rank", "name", "sex", "title", "fide_id", "fed_id", "federation"],
         [(tournament.pk, i, f"P{i}", "", "", "", "", "") for i in range(1, n_players + 1)],
     )
@@ -116,10 +116,10 @@ def run(args: argparse.Namespace) -> None:
         with pghistory.context(user=user.pk, url="/bench"), transaction.atomic():
             if ignore_delete:
                 with pgtrigger.ignore(delete_trigger):
-                    services._delete_rows(Game, tournament=tournament)
+                    Game.objects.filter(tournament=tournament)._raw_delete(connection.alias)
             else:
-                services._delete_rows(Game, tournament=tournament)
-            services._insert_rows(Game, columns, rows)
+                Game.objects.filter(tournament=tournament)._raw_delete(connection.alias)
+            copy_in_rows(Game._meta.db_table, columns, rows)
 
     write_games()
     print(f"games: {args.games} per report, best of {args.repeat} (milliseconds, delete + COPY)")
@@ -200,7 +200,7 @@ def run(args: argparse.Namespace) -> None:
                 cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
                 first = cursor.fetchone()[0] + 1
             started = time.perf_counter()
-            services._insert_rows(Player, player_columns, data)
+            copy_in_rows(table, player_columns, data)
             copied = time.perf_counter()
             with connection.cursor() as cursor:
                 cursor.execute(f"UPDATE {table} SET club = 'Bench club' WHERE id >= %s", [first])

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> None:
         arbiter=user,
         rating_system=system,
     )
-    facts = services._facts(tournament)
+    facts = services.tournament_facts(tournament)
 
     parse_times = []
     for _ in range(args.repeat):

@@ -1,13 +1,112 @@
-"""The read-only public API (players and published lists)."""
+"""The API's URLs (docs/api.md). Version 1 lives under /api/v1/; any other /api/ path without
+a version is answered 308 with the same path under /api/v1/ (method and body kept), so
+/api/ points to the current version."""
 
-from django.urls import include, path
-from rest_framework.routers import DefaultRouter
+from __future__ import annotations
 
-from players.api import PlayerViewSet
-from ratings.api import PublishedListViewSet
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.decorators import csp_update
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import include, path, re_path
+from django.utils.translation import gettext
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.routers import SimpleRouter
+from rest_framework.views import APIView
 
-router = DefaultRouter()
+from core import error_views
+from core.api.errors import error_response
+from core.api.permissions import Rule
+from periods.api import RatingSystemViewSet
+from ratings.api.calculator import CalculatorView
+from ratings.api.desk import DeskView
+from ratings.api.lists import PublishedListViewSet
+from ratings.api.periods import RatingPeriodViewSet
+from ratings.api.players import PlayerViewSet
+from ratings.api.protests import ProtestViewSet
+from ratings.api.tournaments import TournamentViewSet
+
+CURRENT = "v1"
+
+router = SimpleRouter()
 router.register("players", PlayerViewSet, basename="player")
+router.register("systems", RatingSystemViewSet, basename="system")
+router.register("periods", RatingPeriodViewSet, basename="period")
 router.register("lists", PublishedListViewSet, basename="list")
+router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("protests", ProtestViewSet, basename="protest")
 
-urlpatterns = [path("", include(router.urls))]
+
+class ApiRoot(APIView):
+    """The collections of version 1, and its schema and documentation."""
+
+    rules = {"get": Rule("ratings.browse_lists")}
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request) -> Response:
+        names = ["player", "system", "period", "list", "tournament", "protest"]
+        links = {f"{n}s": reverse(f"api-v1:{n}-list", request=request) for n in names}
+        for name in ("calculator", "desk", "schema", "docs", "redoc"):
+            links[name] = reverse(f"api-v1:{name}", request=request)
+        return Response(links)
+
+
+v1 = [
+    path("", ApiRoot.as_view(), name="root"),
+    *router.urls,
+    path("calculator/", CalculatorView.as_view(), name="calculator"),
+    path("desk/", DeskView.as_view(), name="desk"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-v1:schema"), name="docs"),
+    # Redoc builds its styles at run time (styled-components): this page alone may apply
+    # inline styles, and its search runs in a worker made from a blob. Scripts stay 'self'
+    # only; the rest of the site keeps the strict policy.
+    path(
+        "redoc/",
+        csp_update({"style-src": [UNSAFE_INLINE], "worker-src": [SELF, "blob:"]})(
+            SpectacularRedocView.as_view(url_name="api-v1:schema")
+        ),
+        name="redoc",
+    ),
+]
+
+
+def _error(request: HttpRequest, status: int, code: str, message: str) -> JsonResponse:
+    return error_response(status=status, code=code, message=message)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler404: under /api/, the API's error shape; elsewhere the site's page."""
+    if request.path.startswith("/api/"):
+        return _error(request, 404, "not_found", gettext("Not found."))
+    return error_views.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: under /api/, the API's error shape; elsewhere the site's page."""
+    if request.path.startswith("/api/"):
+        return _error(request, 500, "server_error", gettext("Server error."))
+    return error_views.server_error(request)
+
+
+def unversioned(request: HttpRequest, rest: str) -> HttpResponsePermanentRedirect:
+    """/api/<rest> → /api/v1/<rest>: 308 keeps the method and the body."""
+    target = f"/api/{CURRENT}/{rest}"
+    if request.META.get("QUERY_STRING"):
+        target += "?" + request.META["QUERY_STRING"]
+    response = HttpResponsePermanentRedirect(target)
+    response.status_code = 308
+    return response
+
+
+urlpatterns = [
+    path(f"{CURRENT}/", include((v1, "api-v1"))),
+    re_path(r"^(?P<rest>(?!v[0-9]+/).*)$", unversioned, name="api-unversioned"),
+]

@@ -10,10 +10,12 @@ WARNING` (tests/test_settings.py runs it).
 """
 
 import datetime as dt
+from decimal import Decimal
 from pathlib import Path
 
 import pghistory
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from config import env
@@ -45,13 +47,16 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django.contrib.postgres",
     "rest_framework",
+    "django_filters",  # filters of the list pages and the API (FilterSets beside their views)
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served as static files, no CDN
     "health_check",  # /healthz, config/health.py (4.x: the checks are listed there, not here)
     # Object permissions: imports every app's rules.py at start-up (docs/CONTRIBUTING.md).
     "rules.apps.AutodiscoverRulesConfig",
     "pgtrigger",  # triggers declared in models' Meta.triggers, installed by migrations
     "pghistory",  # history of the office's records (core/history.py, docs/audit.md)
     "axes",  # login lockouts (AXES_* below)
+    "csp",  # Content-Security-Policy header (CONTENT_SECURITY_POLICY below)
     "players",
     "periods",
     "tournaments",
@@ -68,15 +73,37 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A control character anywhere in the request is a 400 page (in the user's language and the
+    # site's layout, hence after the locale and the user).
+    "core.middleware.ControlCharacterMiddleware",
     # After authentication: history events record the request's user and path.
     "core.history.HistoryMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
+
+# A strict Content-Security-Policy: scripts, styles, images and fonts from this site only; no
+# inline script, no style attribute, no on* handler (templates keep theirs in static/). The
+# browsable API's JSON data blocks are not scripts and need no exception.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 TEMPLATES = [
     {
@@ -157,6 +184,8 @@ LANGUAGES = [
     ("pt", _("Portuguese")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates in one style (config/formats/en); the other languages keep Django's formats.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = env.get_timezone("TIME_ZONE", "Europe/Madrid")
 USE_I18N = True
 USE_TZ = True
@@ -196,10 +225,22 @@ PGHISTORY_CONTEXT_FIELD = pghistory.ContextForeignKey(db_index=False)
 _cache_url = env.get_url("CACHE_URL", ("redis", "rediss"))
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _cache_url,
+            # Several sites (or test processes) may share one Redis database.
+            "KEY_PREFIX": env.get_str("CACHE_KEY_PREFIX") or "",
+        }
         if _cache_url
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    ),
+    # Each process's own, in front of the shared one for what the API serves most: pages of
+    # published lists (immutable) and players' cards (core/api/caching.py).
+    "local": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "api-local",
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    },
 }
 
 # Celery. No broker → eager mode: the same task code runs in-process (tests, manage.py).
@@ -236,20 +277,71 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# The API (docs/api.md): /api/v1/, token or session authentication (CSRF enforced on the
+# session), the rules' permissions per view, one JSON shape for every error, throttles per user
+# and per anonymous client (429 with Retry-After), a hard page-size cap.
+# A rate is "<n>/<second|minute|hour|day>"; "off" turns that throttle off (benchmarks).
+
+
+def _rate(name: str, default: str) -> str | None:
+    value = (env.get_str(name, default) or default).strip()
+    return None if value.lower() == "off" else value
+
+
+API_THROTTLE_ANON = _rate("API_THROTTLE_ANON", "120/minute")
+API_THROTTLE_USER = _rate("API_THROTTLE_USER", "600/minute")
+API_THROTTLE_CALCULATOR = _rate("API_THROTTLE_CALCULATOR", "20/minute")
+#: The calculator's request body: larger ones are refused (413) before parsing.
+API_CALCULATOR_MAX_BYTES = env.get_int("API_CALCULATOR_MAX_BYTES", 512 * 1024)
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
-    "PAGE_SIZE": 100,
+    "DEFAULT_SCHEMA_CLASS": "core.api.schema.ApiSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "core.api.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["core.api.permissions.RulePermission"],
+    "DEFAULT_PAGINATION_CLASS": "core.api.pagination.LimitOffset",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "core.api.throttles.SignedInRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": API_THROTTLE_ANON,
+        "user": API_THROTTLE_USER,
+        "calculator": API_THROTTLE_CALCULATOR,
+    },
+    "EXCEPTION_HANDLER": "core.api.errors.api_exception_handler",
+    "DEFAULT_METADATA_CLASS": None,
+    "PAGE_SIZE": 50,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Rating office API",
-    "DESCRIPTION": "Players, tournaments and published rating lists.",
+    "DESCRIPTION": (
+        "Players, rating systems, periods, published lists and their entries, tournaments, the "
+        "rating calculator; arbiters' registrations and reports, players' protests, the "
+        "officers' desk. See docs/api.md."
+    ),
     "VERSION": "1.0.0",
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {},
 }
 
 # Uploads: reports over this size are refused before parsing.
 REPORT_MAX_BYTES = env.get_int("REPORT_MAX_BYTES", 5 * 1024 * 1024)
+# Uploads larger than this are read and checked on a worker, followed from a progress page
+# (tournaments/services/upload_jobs.py): no web request waits for the parser on a large file.
+REPORT_INLINE_BYTES = env.get_int("REPORT_INLINE_BYTES", 256 * 1024)
+# Rejected uploads per tournament whose bytes are kept (the newest); older rejected ones keep
+# their record (file name, size, SHA-256, problems) without the bytes. docs/reports.md.
+REPORT_REJECTED_KEEP = env.get_int("REPORT_REJECTED_KEEP", 20)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REPORT_MAX_BYTES + 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = REPORT_MAX_BYTES + 1024 * 1024
 # Rating lists imported from the browser (a worker imports them; larger uploads go to a
@@ -284,10 +376,38 @@ CELERY_BEAT_SCHEDULE = {
     # The watchdog of running jobs (JOBS_HEARTBEAT_* above): every minute.
     "watch-calculation-runs": {"task": "ratings.watch_runs", "schedule": 60.0},
     "watch-list-import-jobs": {"task": "ratings.watch_import_jobs", "schedule": 60.0},
+    "watch-report-uploads": {"task": "tournaments.watch_uploads", "schedule": 60.0},
 }
 
 # The federation this office serves (3-letter FIDE code), used for new players and reports.
 FEDERATION_CODE = env.get_str("FEDERATION_CODE", "ESP") or "ESP"
+# Deadlines (protests, appeals: docs/protests.md) end at 23:59:59 of their last day in the
+# federation's time zone, whatever the server's or the user's.
+FEDERATION_TIME_ZONE = env.get_timezone("FEDERATION_TIME_ZONE", TIME_ZONE)
+
+# Protests (docs/protests.md). An attachment (PDF or image, checked by its first bytes) over
+# this size is refused. PROTEST_APPEAL_DEPOSIT: the deposit an appeal brings where the
+# regulation asks for one (cnxc-2000 4.3: the membership fee in force), in the federation's
+# currency; recorded on the appeal and returned if it is upheld.
+PROTEST_ATTACHMENT_MAX_BYTES = env.get_int("PROTEST_ATTACHMENT_MAX_BYTES", 2 * 1024 * 1024)
+PROTEST_APPEAL_DEPOSIT = Decimal(env.get_str("PROTEST_APPEAL_DEPOSIT", "30.00") or "30.00")
+
+# E-mail to players (protest changes). Development prints messages on the console; production
+# sets EMAIL_BACKEND to SMTP with Django's EMAIL_HOST… settings.
+EMAIL_BACKEND = (
+    env.get_str(
+        "EMAIL_BACKEND",
+        "django.core.mail.backends.console.EmailBackend"
+        if DEBUG
+        else "django.core.mail.backends.smtp.EmailBackend",
+    )
+    or "django.core.mail.backends.smtp.EmailBackend"
+)
+EMAIL_HOST = env.get_str("EMAIL_HOST", "localhost") or "localhost"
+EMAIL_PORT = env.get_int("EMAIL_PORT", 25)
+DEFAULT_FROM_EMAIL = env.get_str("DEFAULT_FROM_EMAIL", "ratings@localhost") or "ratings@localhost"
+# The site's address, for links in e-mails.
+SITE_URL = (env.get_str("SITE_URL", "http://localhost:8000") or "").rstrip("/")
 
 # Production hardening; `check --deploy --fail-level WARNING` passes with DEBUG=0.
 if not DEBUG:

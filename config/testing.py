@@ -15,6 +15,13 @@ os.environ.setdefault("SECURE_COOKIES", "0")
 # No collectstatic before tests: serve static files without the hashed manifest.
 os.environ.setdefault("STATIC_MANIFEST", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+# The API's throttles out of the way (the suite makes many requests as one client); the
+# throttling test sets its own rates (tests/api/test_api.py).
+for _scope in ("ANON", "USER", "CALCULATOR"):
+    os.environ.setdefault(f"API_THROTTLE_{_scope}", "100000/minute")
+# Test processes share the Redis cache database (CI's, or the xdist workers of one run), and
+# their test databases reuse the same ids: keys of one process must not answer another.
+os.environ["CACHE_KEY_PREFIX"] = f"test-{os.getpid()}"
 
 # PostgreSQL is the only database: with DATABASE_URL unset (a developer's `make test` or plain
 # `pytest`), use the private server of config/embedded_db.py, stopped when pytest exits;

@@ -1,11 +1,12 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
 
 from config.health import healthz, healthz_web
+from core import views as core_views
 from players import urls as player_urls
 from ratings.views import public
+from tournaments import urls as tournament_urls
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -21,14 +22,40 @@ urlpatterns = [
                 [
                     *player_urls.urlpatterns,
                     path("<str:fed_id>/", public.player_detail, name="detail"),
+                    path(
+                        "<str:fed_id>/lists/<int:list_id>/",
+                        public.player_calculation,
+                        name="calculation",
+                    ),
                 ],
                 "players",
             )
         ),
     ),
-    path("tournaments/", include("tournaments.urls")),
+    # A tournament's public page shows its rating changes: a ratings page (ratings.views.public),
+    # joined to tournaments.urls under the "tournaments" namespace.
+    path(
+        "tournaments/",
+        include(
+            (
+                [
+                    *tournament_urls.urlpatterns,
+                    path("<int:pk>/", public.tournament_detail, name="detail"),
+                ],
+                "tournaments",
+            )
+        ),
+    ),
     path("ratings/", include("ratings.urls")),
     path("api/", include("config.api_urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("account/tokens/", core_views.api_tokens, name="api_tokens"),
+    path("account/tokens/<int:pk>/revoke/", core_views.api_token_revoke, name="api_token_revoke"),
     path("admin/", admin.site.urls),
 ]
+
+handler400 = "core.error_views.bad_request"
+handler403 = "core.error_views.permission_denied"
+# Under /api/ a missing URL or a server error answers in the API's JSON shape (docs/api.md);
+# elsewhere the site's pages (core.error_views).
+handler404 = "config.api_urls.not_found"
+handler500 = "config.api_urls.server_error"

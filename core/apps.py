@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 class CoreConfig(AppConfig):
     """What every app of the office shares: roles, stored messages, jobs, the PostgreSQL
-    toolbox. It has no tables of its own."""
+    toolbox, the API's common parts; its one table is the API tokens'."""
 
     name = "core"
     verbose_name = _("Rating office")

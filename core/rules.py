@@ -23,3 +23,6 @@ is_officer = rules.Predicate(
 is_arbiter = rules.Predicate(rules.is_group_member(ARBITER), name="is_arbiter")
 #: A player: may protest a published list (with an account linked to the registry).
 is_player = rules.Predicate(rules.is_group_member(PLAYER), name="is_player")
+
+# The API tokens page (core/views.py): any signed-in user manages his own tokens.
+rules.add_perm("core.manage_api_tokens", rules.is_authenticated)

@@ -14,20 +14,20 @@ import math
 import random
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, models, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
-from core.pg.copy import copy_from_text, copy_text
-from core.pg.ids import reserve_ids
-from demo.federation import month_start, person_name
+from demo.federation import month_start
 from demo.names import PORTUGUESE_DISTRICTS, SPANISH_REGIONS
+from demo.people import person_name
+from demo.synthetic_rows import CopyWriter, circle_rounds, elo_result
 from periods.cycles import period_dates
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem, Ruleset
 from players.models import Player
@@ -52,76 +52,6 @@ class GenerateResult:
     @property
     def seconds(self) -> float:
         return sum(self.timings.values())
-
-
-# --------------------------------------------------------------------------- writing rows
-
-
-class _Writer:
-    """Writes rows of one table by COPY."""
-
-    def __init__(self, model: type[models.Model], columns: Sequence[str]):
-        concrete = {f.column for f in model._meta.concrete_fields}
-        if set(columns) != concrete:  # the model changed: fail loudly rather than write nulls
-            raise RuntimeError(
-                f"{model._meta.db_table}: generator columns differ from the model "
-                f"(missing {sorted(concrete - set(columns))}, unknown "
-                f"{sorted(set(columns) - concrete)})"
-            )
-        self.model = model
-        self.table = model._meta.db_table
-        self.columns = tuple(columns)
-        self.rows = 0
-
-    def reserve_ids(self, n: int) -> int:
-        """First id of ``n`` consecutive ids nobody else will use."""
-        with connection.cursor() as cursor:
-            return reserve_ids(cursor, self.table, n)
-
-    def write(self, rows: Iterable[Sequence[Any]]) -> int:
-        qn = connection.ops.quote_name
-        count = 0
-
-        def lines() -> Iterator[str]:
-            nonlocal count
-            for row in rows:
-                count += 1
-                yield "\t".join(map(copy_text, row)) + "\n"
-
-        copy_from_text(
-            f"COPY {qn(self.table)} ({', '.join(qn(c) for c in self.columns)}) FROM STDIN", lines()
-        )
-        self.rows += count
-        return count
-
-
-# --------------------------------------------------------------------------- the generator
-
-
-def _elo_result(rng: random.Random, white: int, black: int) -> tuple[str, str, str]:
-    expected = 1 / (1 + 10 ** ((black - white) / 400))
-    draw = 0.32 * (1 - abs(expected - 0.5) * 1.4)
-    roll = rng.random()
-    if roll < draw:
-        return "1/2-1/2", "0.5", "0.5"
-    if roll < draw + (1 - draw) * expected:
-        return "1-0", "1.0", "0.0"
-    return "0-1", "0.0", "1.0"
-
-
-def _circle_rounds(n: int, rounds: int) -> list[list[tuple[int, int]]]:
-    """Pairings without rematches (rounds <= n - 1) by the circle method; n even."""
-    idx = list(range(n))
-    out = []
-    for r in range(rounds):
-        out.append(
-            [
-                (idx[i], idx[n - 1 - i]) if (r + i) % 2 == 0 else (idx[n - 1 - i], idx[i])
-                for i in range(n // 2)
-            ]
-        )
-        idx = [idx[0], idx[-1], *idx[1:-1]]
-    return out
 
 
 def federation_generate(
@@ -201,7 +131,7 @@ def federation_generate(
 
         # ---- players and their ratings
         started = time.perf_counter()
-        w_player = _Writer(
+        w_player = CopyWriter(
             Player,
             [
                 "id",
@@ -298,7 +228,7 @@ def federation_generate(
         timed("players", started)
 
         started = time.perf_counter()
-        w_rating = _Writer(
+        w_rating = CopyWriter(
             PlayerRating,
             [
                 "id",
@@ -390,7 +320,7 @@ def federation_generate(
                     forfeit_flags.append(flags)
                     remaining = 0
         n_events = len(shapes)
-        w_tournament = _Writer(
+        w_tournament = CopyWriter(
             Tournament,
             [
                 "id",
@@ -423,7 +353,7 @@ def federation_generate(
                 "published_at",
             ],
         )
-        w_tp = _Writer(
+        w_tp = CopyWriter(
             TournamentPlayer,
             [
                 "id",
@@ -441,7 +371,7 @@ def federation_generate(
                 "declared_points",
             ],
         )
-        w_game = _Writer(
+        w_game = CopyWriter(
             Game,
             [
                 "id",
@@ -510,7 +440,7 @@ def federation_generate(
             ids = list(range(tp_id, tp_id + size))
             points = [Decimal(0)] * size
             slot = 0
-            for rnd, pairs in enumerate(_circle_rounds(size, rounds), start=1):
+            for rnd, pairs in enumerate(circle_rounds(size, rounds), start=1):
                 for a, b in pairs:
                     forfeit = flags[slot]
                     slot += 1
@@ -521,7 +451,7 @@ def federation_generate(
                         kind = "forfeit"
                         forfeits += 1
                     else:
-                        result_, ws, bs = _elo_result(
+                        result_, ws, bs = elo_result(
                             rng, ratings[chosen[a]] or 1400, ratings[chosen[b]] or 1400
                         )
                         kind = "played"

@@ -3,8 +3,9 @@
 The one place that says which dates a rating system's periods carry (start, end, closing date,
 list date) and how long a tournament's report may wait. `ratings.selectors` builds the periods
 (`period_dates`) and assigns tournaments (`period_for_tournament`) with it; the regulation check
-`report_too_late*` in `tournaments/checks.py` calls the same `report_window`, so the check and
-the assignment cannot disagree on a deadline. Decisions: docs/periods.md, docs/arbiters.md.
+`report_too_late*` in `tournaments/checks/deadlines.py` calls the same `report_window`, so the
+check and the assignment cannot disagree on a deadline.
+Decisions: docs/periods.md, docs/arbiters.md.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import pghistory
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from ratings.engine.errors import EngineInputError
@@ -148,4 +149,6 @@ class RatingPeriod(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.system} {self.start:%Y-%m-%d}–{self.end:%Y-%m-%d}"
+        # In the reader's date format (the active language), not ISO.
+        start = date_format(self.start, "SHORT_DATE_FORMAT")
+        return f"{self.system} {start} – {date_format(self.end, 'SHORT_DATE_FORMAT')}"

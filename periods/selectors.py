@@ -12,7 +12,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -122,3 +122,16 @@ def period_for_tournament(*, tournament: Any, received_on: dt.date | None = None
 
 def periods_needing_recalculation(*, system: RatingSystem) -> QuerySet[RatingPeriod]:
     return system.periods.filter(needs_recalculation=True).order_by("start")
+
+
+def periods_awaiting_work() -> QuerySet[RatingPeriod]:
+    """The officers' queue of periods: closed and not yet calculated, calculated and not yet
+    published, or marked for recalculation (an upheld protest, a late report); oldest first."""
+    return (
+        RatingPeriod.objects.filter(
+            Q(status__in=[PeriodStatus.CLOSED, PeriodStatus.CALCULATED])
+            | Q(needs_recalculation=True)
+        )
+        .select_related("system")
+        .order_by("start", "system__code", "id")
+    )

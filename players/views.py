@@ -1,10 +1,19 @@
+import hashlib
+
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from core.permissions import permission_required
 from players.selectors import player_search
 
 PER_PAGE = 50
+#: Seconds a rendered page of results is kept: a player added or renamed shows up in searches
+#: at most this late (the registry has no cheap "last changed" to key the cache on).
+RESULTS_TTL = 120
 
 
 @permission_required("players.browse_players")
@@ -14,5 +23,16 @@ def player_list(request: HttpRequest) -> HttpResponse:
         page = int(request.GET.get("page", "1"))
     except ValueError:
         page = 1
-    result = player_search(query=query, page=page, per_page=PER_PAGE)
-    return render(request, "players/list.html", {"result": result, "q": query})
+    # The rendered results of a query and page are cached for RESULTS_TTL seconds, per
+    # language.
+    digest = hashlib.sha1(f"{query.strip()}\x00{page}".encode()).hexdigest()
+    key = f"player-search:{get_language()}:{digest}"
+    results = cache.get(key)
+    if results is None:
+        result = player_search(query=query, page=page, per_page=PER_PAGE)
+        results = render_to_string(
+            "players/_results.html", {"result": result, "q": query}, request=request
+        )
+        cache.set(key, results, RESULTS_TTL)
+    # Rendered from escaped template output (players/_results.html), kept as it was.
+    return render(request, "players/list.html", {"results": mark_safe(results), "q": query})

@@ -4,7 +4,14 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from periods.models import RatingPeriod, RatingSystem
-from ratings.models import ListEntry, PlayerRating, Protest, PublishedList
+from ratings.models import (
+    ListEntry,
+    ListRank,
+    PlayerRating,
+    Protest,
+    ProtestAttachment,
+    PublishedList,
+)
 
 
 @admin.register(RatingSystem)
@@ -75,6 +82,13 @@ class PublishedListAdmin(ReadOnlyAdmin):
     list_filter = ("system", "ruleset")
 
 
+@admin.register(ListRank)
+class ListRankAdmin(ReadOnlyAdmin):
+    list_display = ("published_list", "player", "national", "region", "club", "active")
+    list_filter = ("published_list__system",)
+    raw_id_fields = ("player",)
+
+
 @admin.register(ListEntry)
 class ListEntryAdmin(ReadOnlyAdmin):
     list_display = (
@@ -100,9 +114,37 @@ class ProtestAdmin(admin.ModelAdmin):
     list_filter = ("status", "published_list__system")
     search_fields = ("player__surname", "player__fed_id", "text")
     raw_id_fields = ("player", "published_list")
-    # Decided on the protests page (ratings.protests.services.protest_decide), which also marks
-    # the period for recalculation.
-    readonly_fields = ("status", "decided_by", "decided_at", "decision")
+    # Every step happens on the protest's page (ratings.protests.services: request for
+    # information, answer, decision, appeal), which e-mails the player and, when upheld, marks
+    # the period for recalculation; the admin shows them read-only.
+    readonly_fields = (
+        "status",
+        "information_request",
+        "information_requested_at",
+        "information_answer",
+        "information_answered_at",
+        "decided_by",
+        "decided_at",
+        "decision",
+        "appealed_at",
+        "appeal_text",
+        "appeal_deposit",
+        "appeal_decided_by",
+        "appeal_decided_at",
+        "appeal_decision",
+        "deposit_returned_at",
+        "corrected_list",
+    )
+
+
+@admin.register(ProtestAttachment)
+class ProtestAttachmentAdmin(ReadOnlyAdmin):
+    """Written with its protest (ratings.protests.services.protest_submit); downloaded from the
+    protest's page."""
+
+    list_display = ("protest", "name", "content_type", "size")
+    search_fields = ("name",)
+    exclude = ("data",)
 
 
 # --- Calculation runs and their drafts (rating-period work; read-only: written by the services).

@@ -35,3 +35,9 @@ rules.add_perm("ratings.submit_protest", is_player & has_player_record)
 rules.add_perm("ratings.view_protest", is_officer | is_protest_owner)
 # Decide protests and see the pending ones. Object: the Protest, or none (the list).
 rules.add_perm("ratings.decide_protest", is_officer)
+# "My protests", the page of a user's own protests: players and officers (who may file one
+# for a player, and find the officers' list from there).
+rules.add_perm("ratings.follow_protests", is_player | is_officer)
+# Answer the officer's request for information, appeal the decision: the player himself.
+# Object: the Protest.
+rules.add_perm("ratings.answer_protest", is_player & is_protest_owner)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from ratings.calculation.runs import calculation_run, calculation_runs_watch
+from ratings.lists import ranks
 from ratings.lists.import_jobs import (
     list_import_jobs_prune,
     list_import_jobs_watch,
@@ -52,3 +53,9 @@ def watch_runs() -> list[int]:
 def watch_import_jobs() -> list[int]:
     """Sent every minute by beat: the same for list imports."""
     return list_import_jobs_watch()
+
+
+@shared_task(name="ratings.fill_list_ranks", acks_late=True)
+def fill_list_ranks(list_id: int) -> int:
+    """The ranks of a newly published list (ratings.lists.ranks), for the player card."""
+    return ranks.list_ranks_fill(list_id=list_id)

@@ -1,6 +1,9 @@
-from django.contrib import admin
+from typing import Any
 
-from tournaments.models import Game, Report, Tournament, TournamentPlayer
+from django.contrib import admin
+from django.http import HttpRequest
+
+from tournaments.models import Game, Report, ReportUploadJob, Tournament, TournamentPlayer
 
 # Statuses and the dates of the lifecycle are read-only here: they change through the services
 # (registration, uploads, approval, calculation, publication), never by hand.
@@ -71,3 +74,19 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ("kind", "result")
     search_fields = ("tournament__name",)
     raw_id_fields = ("tournament", "white", "black")
+
+
+@admin.register(ReportUploadJob)
+class ReportUploadJobAdmin(admin.ModelAdmin):
+    """Large uploads read on a worker (docs/reports.md): shown, never edited."""
+
+    list_display = ("requested_at", "tournament", "filename", "status", "progress", "report")
+    list_filter = ("status",)
+    search_fields = ("tournament__name", "filename")
+    exclude = ("data",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -86,13 +86,23 @@ class CrosstableForm(forms.Form):
         for i in range(1, self.size + 1):
             self.fields[f"name_{i}"] = forms.CharField(label=_("Name"), max_length=120)
             self.fields[f"fed_id_{i}"] = forms.CharField(
-                label=_("Federation ID"), max_length=16, required=False
+                label=_("Federation ID"),
+                max_length=16,
+                required=False,
+                widget=forms.TextInput(attrs={"size": 8}),
             )
             self.fields[f"fide_id_{i}"] = forms.CharField(
-                label=_("FIDE ID"), max_length=15, required=False
+                label=_("FIDE ID"),
+                max_length=15,
+                required=False,
+                widget=forms.TextInput(attrs={"size": 9, "inputmode": "numeric"}),
             )
             self.fields[f"rating_{i}"] = forms.IntegerField(
-                label=_("Rating"), required=False, min_value=0, max_value=3500
+                label=_("Rating"),
+                required=False,
+                min_value=0,
+                max_value=3500,
+                widget=forms.NumberInput(attrs={"class": "rating-input"}),
             )
             for j in range(1, self.size + 1):
                 if i != j:
@@ -121,20 +131,39 @@ class CrosstableForm(forms.Form):
             if i != j
         }
 
-    def grid(self) -> list[dict[str, Any]]:
-        """Rows for the template: the bound fields of each player and their cells."""
+    def grid(self, *, error_fields: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+        """Rows for the template: each player's inputs and result cells with their labels (read
+        by screen readers, visually hidden) and whether the checks found an error there."""
         out = []
         for i in range(1, self.size + 1):
-            out.append(
-                {
-                    "n": i,
-                    "name": self[f"name_{i}"],
-                    "fed_id": self[f"fed_id_{i}"],
-                    "fide_id": self[f"fide_id_{i}"],
-                    "rating": self[f"rating_{i}"],
-                    "cells": [
-                        None if i == j else self[f"cell_{i}_{j}"] for j in range(1, self.size + 1)
-                    ],
-                }
-            )
+            inputs = []
+            for key, label in (
+                ("name", _("Player %(n)s: name")),
+                ("fed_id", _("Player %(n)s: federation ID")),
+                ("fide_id", _("Player %(n)s: FIDE ID")),
+                ("rating", _("Player %(n)s: rating")),
+            ):
+                name = f"{key}_{i}"
+                inputs.append(
+                    {
+                        "field": self[name],
+                        "label": label % {"n": i},
+                        "error": name in error_fields,
+                        "key": key,
+                    }
+                )
+            cells: list[dict[str, Any] | None] = []
+            for j in range(1, self.size + 1):
+                if i == j:
+                    cells.append(None)
+                    continue
+                name = f"cell_{i}_{j}"
+                cells.append(
+                    {
+                        "field": self[name],
+                        "label": _("Player %(i)s against player %(j)s: result") % {"i": i, "j": j},
+                        "error": name in error_fields,
+                    }
+                )
+            out.append({"n": i, "inputs": inputs, "cells": cells})
         return out

@@ -8,7 +8,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from core.jobs import Job
 from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
 
@@ -142,7 +144,8 @@ class ReportFormat(models.TextChoices):
 
 class ReportStatus(models.TextChoices):
     ACCEPTED = "accepted", _("Accepted")
-    REJECTED = "rejected", _("Rejected")
+    # Not the protest's "Rejected" (desestimada): a report refused on reading.
+    REJECTED = "rejected", pgettext_lazy("report status", "Rejected")
     SUPERSEDED = "superseded", _("Superseded")
 
 
@@ -316,3 +319,34 @@ class Game(models.Model):
     @property
     def played(self) -> bool:
         return self.kind == GameKind.PLAYED
+
+
+class ReportUploadJob(Job):
+    """An upload larger than REPORT_INLINE_BYTES, read and checked on a worker so no web request
+    waits for the parser; its page follows the progress and then shows the report's outcome.
+    The bytes are dropped here once the report (which keeps them) is stored."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="upload_jobs",
+        verbose_name=_("tournament"),
+    )
+    filename = models.CharField(_("file name"), max_length=255, blank=True)
+    declared_format = models.CharField(_("format"), max_length=8, blank=True)
+    data = models.BinaryField(_("bytes as sent"), blank=True)
+    report = models.ForeignKey(
+        Report,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("report"),
+    )
+
+    class Meta(Job.Meta):
+        verbose_name = _("report upload")
+        verbose_name_plural = _("report uploads")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} upload {self.pk}"

@@ -10,17 +10,28 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
+from django.db.models.functions import Length
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
+from core.messages import param_localized
 from core.rules import is_officer
 from periods.models import RatingSystem
 from players.models import Player
 from players.names import fold
-from tournaments.models import Report, ReportStatus, Tournament, TournamentPlayer
+from tournaments.filters import TournamentFilter
+from tournaments.models import (
+    Game,
+    GameKind,
+    Report,
+    ReportStatus,
+    Tournament,
+    TournamentPlayer,
+)
 
 
 def tournament_list_public(*, query: str = "", limit: int = 200) -> QuerySet[Tournament]:
@@ -83,7 +94,14 @@ def report_feda_companion(*, tournament: Tournament) -> Report | None:
 
 
 def report_list(*, tournament: Tournament) -> QuerySet[Report]:
-    return tournament.reports.select_related("uploaded_by").defer("data").order_by("-submission")
+    """Newest first, without the bytes; ``bytes_kept``: the size of the bytes still stored
+    (0 for a rejected upload past the quota, or one refused before reading)."""
+    return (
+        tournament.reports.select_related("uploaded_by")
+        .defer("data")
+        .annotate(bytes_kept=Length("data"))
+        .order_by("-submission")
+    )
 
 
 def tournament_players(*, tournament: Tournament) -> QuerySet[TournamentPlayer]:
@@ -133,6 +151,24 @@ class ReportLine:
 
 
 SURE_MATCHES = frozenset({"fed_id", "fide_id", "name_birth"})
+#: A FIDE ID that points to a registry player with another name or birth year: a candidate for
+#: the arbiter's review, never an automatic match (issue 14: "Benitez Cadenas, Luis Miguel, 1959"
+#: was matched to "Lorenzo Ávila, Álvaro", born 2013).
+FIDE_ID_MISMATCH = "fide_id_mismatch"
+
+
+def names_agree(reported: str, name_key: str) -> bool:
+    """The reported name and a registry player's folded name share a word of three letters or
+    more (surnames are written in full on both sides; given names get shortened to initials).
+    Nothing to compare (a name of short words only) counts as agreeing."""
+    ours = {w for w in fold(reported).split() if len(w) >= 3}
+    theirs = {w for w in name_key.split() if len(w) >= 3}
+    return not ours or not theirs or bool(ours & theirs)
+
+
+def birth_years_agree(reported: int | None, registered: int | None) -> bool:
+    """Unknown on either side agrees; otherwise a year apart at most (a birth date misread)."""
+    return reported is None or registered is None or abs(reported - registered) <= 1
 
 
 def fide_id_int(value: object) -> int | None:
@@ -168,7 +204,12 @@ def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
             rest.append(ln)
     fide_ids = {fide_id_int(ln.fide_id) for ln in rest} - {None}
     by_fide = (
-        dict(Player.objects.filter(fide_id__in=fide_ids).values_list("fide_id", "id"))
+        {
+            fide_id: (pk, key, year)
+            for fide_id, pk, key, year in Player.objects.filter(fide_id__in=fide_ids).values_list(
+                "fide_id", "id", "name_key", "birth_year"
+            )
+        }
         if fide_ids
         else {}
     )
@@ -176,7 +217,9 @@ def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
     for ln in rest:
         fide_id = fide_id_int(ln.fide_id)
         if fide_id is not None and fide_id in by_fide:
-            out[ln.start_rank] = ("fide_id", [by_fide[fide_id]])
+            pk, key, year = by_fide[fide_id]
+            same = names_agree(ln.name, key) and birth_years_agree(ln.birth_year, year)
+            out[ln.start_rank] = ("fide_id" if same else FIDE_ID_MISMATCH, [pk])
         else:
             remaining.append(ln)
     keys = {name_key_of(ln.name) for ln in remaining if ln.name}
@@ -224,15 +267,26 @@ def today() -> dt.date:
     return timezone.localdate()
 
 
+#: How the checks cite a rule of the office's own (tournaments/checks/report.py, periods.cycles).
+OFFICE_RULE = gettext_noop("(office rule)")
+
+
 def problems_display(*, problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Stored problems → translated messages, errors first, then by line and column."""
+    """Stored problems → translated messages (dates and numbers in the reader's format), errors
+    first, then by line and column."""
     out = []
     for p in problems:
+        params = {
+            k: v if k == "article" else param_localized(v) for k, v in p.get("params", {}).items()
+        }
         try:
-            message = gettext(p["template"]) % {"field": p.get("field", ""), **p.get("params", {})}
+            message = gettext(p["template"]) % {"field": p.get("field", ""), **params}
         except (KeyError, TypeError, ValueError):
             message = gettext(p["template"])
-        out.append({**p, "message": message})
+        article = str(p.get("article") or "")
+        if article.endswith(OFFICE_RULE):  # "fide-2024 (office rule)": the words translated
+            article = article[: -len(OFFICE_RULE)] + gettext(OFFICE_RULE)
+        out.append({**p, "message": message, "article": article})
     return sorted(
         out,
         key=lambda p: (
@@ -242,3 +296,173 @@ def problems_display(*, problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
             p.get("column") or 0,
         ),
     )
+
+
+# --------------------------------------------------------------------------- public pages
+
+
+@dataclass
+class CrosstableCell:
+    """One round of one player: opponent's start rank (None for a bye), colour, points."""
+
+    round: int
+    opponent: int | None
+    colour: str  # "w", "b" or "" (bye)
+    result: str  # "1", "½", "0", "+", "-" (forfeits), or the bye's points
+    points: Decimal
+
+
+@dataclass
+class CrosstableRow:
+    line: TournamentPlayer
+    cells: list[CrosstableCell | None]
+    points: Decimal = Decimal(0)
+    place: int = 0
+
+
+@dataclass
+class Crosstable:
+    rounds: int
+    rows: list[CrosstableRow]  # by start rank
+
+    @property
+    def standings(self) -> list[CrosstableRow]:
+        """By points, then start rank (no tie-break: the report's own order is not stored)."""
+        return sorted(self.rows, key=lambda r: (-r.points, r.line.start_rank))
+
+
+def _mark(points: Decimal | None, kind: str) -> str:
+    if points is None:
+        return ""
+    text = {Decimal("1"): "1", Decimal("0.5"): "½", Decimal("0"): "0"}.get(points, str(points))
+    if kind == GameKind.FORFEIT:
+        return "+" if points > 0 else "-"
+    return text
+
+
+def tournament_crosstable(*, tournament: Tournament) -> Crosstable:
+    """The crosstable from the stored games: one row per player by start rank, one cell per
+    round, and the places by points (two queries)."""
+    lines = list(tournament_players(tournament=tournament))
+    by_id = {line.pk: line for line in lines}
+    games = list(
+        Game.objects.filter(tournament=tournament)
+        .order_by("round", "id")
+        .values("round", "white_id", "black_id", "kind", "white_score", "black_score")
+    )
+    rounds = max([g["round"] for g in games] + [tournament.rounds or 0])
+    rows = {line.pk: CrosstableRow(line, [None] * rounds) for line in lines}
+    for g in games:
+        white, black = by_id.get(g["white_id"]), by_id.get(g["black_id"])
+        if white is not None:
+            rows[white.pk].cells[g["round"] - 1] = CrosstableCell(
+                g["round"],
+                black.start_rank if black else None,
+                "w" if black else "",
+                _mark(g["white_score"], g["kind"]),
+                g["white_score"] or Decimal(0),
+            )
+        if black is not None and white is not None:
+            rows[black.pk].cells[g["round"] - 1] = CrosstableCell(
+                g["round"],
+                white.start_rank,
+                "b",
+                _mark(g["black_score"], g["kind"]),
+                g["black_score"] or Decimal(0),
+            )
+    for row in rows.values():
+        row.points = sum((c.points for c in row.cells if c), Decimal(0))
+    table = Crosstable(rounds, [rows[line.pk] for line in lines])
+    previous: tuple[Decimal, int] | None = None
+    for i, row in enumerate(table.standings, start=1):
+        row.place = i if previous is None or previous[0] != row.points else previous[1]
+        previous = (row.points, row.place)
+    return table
+
+
+#: Tournaments whose games count: their page shows the report, rated or published.
+PUBLIC_REPORT_STATUSES = ("rated", "published")
+
+
+def report_public(*, tournament: Tournament) -> Report | None:
+    """The report in force of a rated tournament (None before it is rated): the public may
+    download it as it was sent."""
+    if tournament.status not in PUBLIC_REPORT_STATUSES:
+        return None
+    return report_current(tournament=tournament)
+
+
+def tournament_list_filtered(*, params: Any) -> tuple[TournamentFilter, QuerySet[Tournament]]:
+    """The public tournament list filtered by `params` (rating system, period, status, region,
+    dates, name): the filter set (for its form) and the tournaments, newest first."""
+    qs = Tournament.objects.select_related("rating_system", "period").order_by("-end_date", "name")
+    filterset = TournamentFilter(params, queryset=qs)
+    return filterset, (filterset.qs if filterset.is_valid() else qs)
+
+
+# --------------------------------------------------------------------------- the arbiter's desk
+
+
+@dataclass(frozen=True)
+class DeskEntry:
+    """A tournament on the arbiter's desk and what comes next for it (``action``: a code the
+    page words as a sentence)."""
+
+    tournament: Tournament
+    action: str
+    unmatched: int = 0
+    errors: int = 0
+
+
+#: The desk's groups, in the order of the tournament's life.
+DESK_ORDER = ("registered", "report_received", "validated", "rated", "published")
+
+
+def tournament_desk(
+    *, user: Any, today: dt.date | None = None
+) -> list[tuple[str, list[DeskEntry]]]:
+    """The tournaments a user manages (``tournament_list_for_user``), grouped by status, each
+    with its next action: wait for the approval of a late registration, send the report once
+    the tournament is over, correct the report's errors, match the players, wait for the
+    rating, nothing (published)."""
+    today = today or timezone.localdate()
+    tournaments = list(
+        tournament_list_for_user(user=user)
+        .select_related("period")
+        .annotate(unmatched=Count("players", filter=Q(players__player__isnull=True)))[:500]
+    )
+    reports = {
+        r.tournament_id: r
+        for r in Report.objects.filter(
+            tournament__in=[t.pk for t in tournaments if t.status == "report_received"],
+            status=ReportStatus.ACCEPTED,
+        )
+        .exclude(format="feda")
+        .only("tournament_id", "problems", "submission")
+        .order_by("tournament_id", "submission")
+    }
+    groups: dict[str, list[DeskEntry]] = {status: [] for status in DESK_ORDER}
+    for t in tournaments:
+        unmatched = getattr(t, "unmatched", 0)
+        errors = 0
+        if t.status == "registered":
+            if t.late_registration and t.approved_by_id is None:
+                action = "await_approval"
+            elif t.end_date >= today:
+                action = "play"
+            else:
+                action = "upload"
+        elif t.status == "report_received":
+            report = reports.get(t.pk)
+            errors = sum(1 for p in (report.problems if report else []) if p["severity"] == "error")
+            action = "fix_errors" if errors else "match_players" if unmatched else "revalidate"
+        elif t.status == "validated":
+            action = "await_rating"
+        elif t.status == "rated":
+            action = "await_publication"
+        else:
+            action = "none"
+        groups.setdefault(t.status, []).append(
+            DeskEntry(tournament=t, action=action, unmatched=unmatched, errors=errors)
+        )
+    return [(status, groups[status]) for status in DESK_ORDER if groups.get(status)]

@@ -6,10 +6,18 @@ app_name = "tournaments"
 urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("register/", views.tournament_register, name="register"),
-    path("<int:pk>/", views.tournament_detail, name="detail"),
+    path("<int:pk>/report/", views.report_download, name="report_download"),
+    path("desk/", views.tournament_desk, name="desk"),
     path("<int:pk>/manage/", views.tournament_manage, name="manage"),
     path("<int:pk>/upload/", views.report_upload, name="upload"),
+    path("<int:pk>/uploads/<int:job>/", views.upload_job, name="upload_job"),
+    path(
+        "<int:pk>/uploads/<int:job>/progress/",
+        views.upload_job_progress,
+        name="upload_job_progress",
+    ),
     path("<int:pk>/crosstable/", views.crosstable_form, name="crosstable"),
     path("<int:pk>/players/", views.tournament_matching, name="matching"),
+    path("<int:pk>/players/search/", views.player_search, name="player-search"),
     path("<int:pk>/approve/", views.tournament_approve, name="approve"),
 ]

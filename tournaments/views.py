@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
 
-from core import history
 from core.permissions import objectgetter, permission_required
+from players.selectors import player_search as player_search_selector
 from tournaments import selectors, services
 from tournaments.forms import (
     MAX_FORM_PLAYERS,
@@ -19,7 +24,14 @@ from tournaments.forms import (
     ReportUploadForm,
     TournamentRegistrationForm,
 )
-from tournaments.models import Report, ReportFormat, ReportStatus, Tournament
+from tournaments.models import (
+    Report,
+    ReportFormat,
+    ReportStatus,
+    ReportUploadJob,
+    Tournament,
+    TournamentStatus,
+)
 
 #: The object the tournament rules (tournaments/rules.py) are tested on.
 _tournament = objectgetter(Tournament)
@@ -37,30 +49,43 @@ def _managed(request: HttpRequest, pk: int) -> Tournament:
 def tournament_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     mine = request.GET.get("mine") and request.user.is_authenticated
+    filterset = None
     if mine:
         tournaments = selectors.tournament_list_for_user(user=request.user, query=query)[:500]
     else:
-        tournaments = selectors.tournament_list_public(query=query)
+        filterset, found = selectors.tournament_list_filtered(params=request.GET)
+        tournaments = found[:500]
     return render(
-        request, "tournaments/list.html", {"tournaments": tournaments, "q": query, "mine": mine}
+        request,
+        "tournaments/list.html",
+        {"tournaments": tournaments, "q": query, "mine": mine, "filter": filterset},
     )
 
 
+@permission_required("tournaments.register_tournament")
+def tournament_desk(request: HttpRequest) -> HttpResponse:
+    """The arbiter's desk: his tournaments by status, each with what comes next."""
+    statuses = dict(TournamentStatus.choices)
+    groups = [
+        (status, statuses[status], entries)
+        for status, entries in selectors.tournament_desk(user=request.user)
+    ]
+    return render(request, "tournaments/desk.html", {"groups": groups})
+
+
+@require_GET
 @permission_required("tournaments.browse_tournaments")
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        tournament = selectors.tournament_get_public(pk=pk)
-    except Tournament.DoesNotExist:
-        raise Http404 from None
-    # With its reports' and games' events (they refer to the tournament).
-    events = (
-        history.object_history(obj=tournament, related=True)
-        if history.history_visible(user=request.user)
-        else None
-    )
-    return render(
-        request, "tournaments/detail.html", {"tournament": tournament, "history_events": events}
-    )
+def report_download(request: HttpRequest, pk: int) -> HttpResponse:
+    """The report of a rated tournament, byte for byte as the arbiter sent it."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    report = selectors.report_public(tournament=tournament)
+    if report is None:
+        raise Http404
+    response = HttpResponse(bytes(report.data), content_type="application/octet-stream")
+    name = report.filename or f"tournament-{tournament.pk}.{report.format}"
+    response["Content-Disposition"] = content_disposition_header(True, name) or "attachment"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 @permission_required("tournaments.register_tournament")
@@ -99,6 +124,9 @@ def tournament_manage(request: HttpRequest, pk: int) -> HttpResponse:
     return _manage_page(request, tournament, ReportUploadForm())
 
 
+SUBMISSIONS_PER_PAGE = 25
+
+
 def _manage_page(
     request: HttpRequest,
     tournament: Tournament,
@@ -120,7 +148,9 @@ def _manage_page(
         "upload_problems": selectors.problems_display(problems=upload_problems)
         if upload_problems
         else None,
-        "reports": selectors.report_list(tournament=tournament),
+        "reports": Paginator(
+            selectors.report_list(tournament=tournament), SUBMISSIONS_PER_PAGE
+        ).get_page(request.GET.get("page")),
         "counts": counts,
         "max_bytes": settings.REPORT_MAX_BYTES,
         "max_form_players": MAX_FORM_PLAYERS,
@@ -166,29 +196,29 @@ def report_upload(request: HttpRequest, pk: int) -> HttpResponse:
     form = ReportUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         return _manage_page(request, tournament, form, status=400)
-    upload = form.cleaned_data["file"]
     try:
-        if upload.size > settings.REPORT_MAX_BYTES:  # refused before reading or parsing
-            report = services.report_reject_oversize(
-                tournament=tournament, user=request.user, filename=upload.name, size=upload.size
-            )
-        else:
-            report = services.report_upload(
-                tournament=tournament,
-                user=request.user,
-                data=upload.read(),
-                filename=upload.name,
-                declared_format=form.cleaned_data["format"],
-            )
+        received = services.report_receive(
+            tournament=tournament,
+            user=request.user,
+            file=form.cleaned_data["file"],
+            declared_format=form.cleaned_data["format"],
+        )
     except services.ReportLocked as exc:
         messages.error(request, str(exc))
         return _manage_page(request, tournament, form, status=403)
+    if isinstance(received, ReportUploadJob):  # a large file: its page follows the worker
+        return redirect("tournaments:upload_job", pk=tournament.pk, job=received.pk)
+    report = received
     return _upload_answer(request, tournament, report, form)
 
 
 @permission_required("tournaments.manage_tournament", fn=_tournament)
 def crosstable_form(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _managed(request, pk)
+    try:  # the same rule as the upload (tournaments.submit_report), for GET too
+        services.report_change_authorize(tournament=tournament, user=request.user)
+    except services.ReportLocked as exc:
+        raise PermissionDenied(str(exc)) from None
     try:
         size = int(request.POST.get("size") or request.GET.get("size") or 4)
     except ValueError:
@@ -214,7 +244,9 @@ def crosstable_form(request: HttpRequest, pk: int) -> HttpResponse:
                 request, _("Crosstable accepted (submission %(n)s).") % {"n": report.submission}
             )
             return redirect("tournaments:manage", pk=tournament.pk)
-        problems = selectors.problems_display(problems=report.problems)
+        problems = selectors.problems_display(
+            problems=services.crosstable_form_cells(text=text, problems=report.problems)
+        )
         status = 422
     elif request.method == "POST":
         status = 400
@@ -225,6 +257,9 @@ def crosstable_form(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "form": form,
             "problems": problems,
+            "grid": form.grid(
+                error_fields=frozenset(p["form_field"] for p in problems or [] if "form_field" in p)
+            ),
             "size": form.size,
             "max_players": MAX_FORM_PLAYERS,
             "form_format": ReportFormat.FORM,
@@ -233,26 +268,55 @@ def crosstable_form(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _matching_post(request: HttpRequest) -> dict[str, Any]:
+    """The review form as the service's arguments: pick_<rank>, fedid_<rank> (a new player's
+    federation ID), find_<rank> (a registry player found by the search) and create_all_new."""
+    picks: dict[int, str] = {}
+    fed_ids: dict[int, str] = {}
+    found: dict[int, str] = {}
+    for key, value in request.POST.items():
+        assert isinstance(value, str)  # items() gives a list only for a key with no value
+        prefix, _sep, rank = key.partition("_")
+        if not rank.isdigit():
+            continue
+        if prefix == "pick":
+            picks[int(rank)] = value
+        elif prefix == "fedid" and value.strip():
+            fed_ids[int(rank)] = value.strip()
+        elif prefix == "find" and value.strip():
+            found[int(rank)] = value.strip()
+    return {
+        "picks": picks,
+        "new_fed_ids": fed_ids,
+        "found_fed_ids": found,
+        "create_all_new": "create_all_new" in request.POST,
+    }
+
+
 @permission_required("tournaments.manage_tournament", fn=_tournament)
 def tournament_matching(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _managed(request, pk)
+    row_errors: dict[int, list[str]] = {}
+    status = 200
     if request.method == "POST":
-        picks = {}
-        fed_ids = {}
-        for key, value in request.POST.items():
-            assert isinstance(value, str)  # items() gives a list only for a key with no value
-            if key.startswith("pick_") and key[5:].isdigit():
-                picks[int(key[5:])] = value
-            elif key.startswith("fedid_") and key[6:].isdigit() and value.strip():
-                fed_ids[int(key[6:])] = value.strip()
         try:
             done = services.players_confirm(
-                tournament=tournament, user=request.user, picks=picks, new_fed_ids=fed_ids
+                tournament=tournament, user=request.user, **_matching_post(request)
             )
         except services.ReportLocked as exc:
             raise PermissionDenied(str(exc)) from None
-        except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
+        except services.MatchingRefused as exc:
+            row_errors = exc.errors
+            status = 422
+            messages.error(
+                request,
+                ngettext(
+                    "%(n)s line could not be confirmed: see its row. Nothing was saved.",
+                    "%(n)s lines could not be confirmed: see their rows. Nothing was saved.",
+                    len(row_errors),
+                )
+                % {"n": len(row_errors)},
+            )
         else:
             messages.success(
                 request, _("%(picked)s players picked, %(created)s new players created.") % done
@@ -262,8 +326,47 @@ def tournament_matching(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("The tournament is validated."))
             return redirect("tournaments:matching", pk=tournament.pk)
     matching = selectors.tournament_matching(tournament=tournament)
+    posted = request.POST if request.method == "POST" else {}
+    rows = [
+        {
+            "m": m,
+            "errors": row_errors.get(m.line.start_rank, []),
+            "pick": posted.get(f"pick_{m.line.start_rank}", ""),
+            "find": posted.get(f"find_{m.line.start_rank}", ""),
+            "fedid": posted.get(f"fedid_{m.line.start_rank}", m.line.fed_id),
+        }
+        for m in matching
+    ]
+    counts = {"matched": 0, "ambiguous": 0, "new": 0}
+    for m in matching:
+        counts[m.state] += 1
     return render(
-        request, "tournaments/matching.html", {"tournament": tournament, "matching": matching}
+        request,
+        "tournaments/matching.html",
+        {"tournament": tournament, "rows": rows, "counts": counts},
+        status=status,
+    )
+
+
+@require_GET
+@permission_required("tournaments.manage_tournament", fn=_tournament)
+def player_search(request: HttpRequest, pk: int) -> JsonResponse:
+    """The matching form's registry search (players.selectors.player_search), as JSON."""
+    result = player_search_selector(query=request.GET.get("q", "")[:100], per_page=20)
+    return JsonResponse(
+        {
+            "total": result.total,
+            "results": [
+                {
+                    "fed_id": p.fed_id,
+                    "name": str(p),
+                    "birth_year": p.birth_year,
+                    "fide_id": p.fide_id,
+                    "federation": p.federation,
+                }
+                for p in result.players
+            ],
+        }
     )
 
 
@@ -274,3 +377,33 @@ def tournament_approve(request: HttpRequest, pk: int) -> HttpResponse:
     services.tournament_approve_late(tournament=tournament, officer=request.user)
     messages.success(request, _("Late registration approved."))
     return redirect("tournaments:manage", pk=tournament.pk)
+
+
+def _upload_job(request: HttpRequest, pk: int, job: int) -> ReportUploadJob:
+    return get_object_or_404(
+        ReportUploadJob.objects.select_related("report"), pk=job, tournament=pk
+    )
+
+
+@require_GET
+@permission_required("tournaments.manage_tournament", fn=_tournament)
+def upload_job(request: HttpRequest, pk: int, job: int) -> HttpResponse:
+    """A large upload on a worker: its progress, then the report's outcome."""
+    tournament = _managed(request, pk)
+    upload = _upload_job(request, pk, job)
+    report = upload.report
+    context = {
+        "tournament": tournament,
+        "job": upload,
+        "progress": services.report_upload_job_progress(job=upload),
+        "report": report,
+        "problems": selectors.problems_display(problems=report.problems) if report else [],
+    }
+    return render(request, "tournaments/upload_job.html", context)
+
+
+@require_GET
+@permission_required("tournaments.manage_tournament", fn=_tournament)
+def upload_job_progress(request: HttpRequest, pk: int, job: int) -> HttpResponse:
+    upload = _upload_job(request, pk, job)
+    return JsonResponse(services.report_upload_job_progress(job=upload))

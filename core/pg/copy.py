@@ -70,6 +70,16 @@ def copy_in(
     copy_from_text(f"COPY {table} ({', '.join(columns)}) FROM STDIN", lines)
 
 
+def copy_in_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """COPY typed rows into a table on Django's connection; psycopg adapts each value
+    (dates, Decimals, None) so the caller writes Python values, not COPY text."""
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+        with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+
+
 def copy_in_binary(
     table: str, columns: Sequence[str], types: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> None:

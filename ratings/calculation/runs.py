@@ -82,6 +82,9 @@ def calculation_request(
                 )
         except IntegrityError:
             raise Refused(_("A calculation of this period is already queued or running.")) from None
+        # The run reads the games as they are when it starts: a correction made before now is
+        # in it; one made later marks the period again (ratings.office.services).
+        RatingPeriod.objects.filter(pk=period.pk).update(needs_recalculation=False)
         if enqueue:
             task_enqueue_on_commit("ratings.calculate_period", run.pk)
     return run
@@ -122,6 +125,8 @@ def calculation_run(*, run_id: int) -> CalculationRun | None:
                 error=f"{type(exc).__name__}: {exc}"[:2000],
                 phase=gettext_noop("Failed"),
             )
+            # The draft in force is older than the request: still to be recalculated.
+            RatingPeriod.objects.filter(pk=period_id).update(needs_recalculation=True)
             raise
     finally:
         locks.advisory_unlock(locks.CALCULATION, period_id)

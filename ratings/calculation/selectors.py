@@ -8,11 +8,12 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from core.jobs import JobStatus
+from core.jobs import ACTIVE_JOB_STATUSES, JobStatus
 from periods.models import RatingPeriod
 from players.models import Player
+from ratings.calculation.states import RATED_TOURNAMENT_STATUSES
 from ratings.models import CalculationRun, DraftExcluded, DraftResult, DraftTournament
-from tournaments.models import Tournament, TournamentPlayer
+from tournaments.models import Game, GameKind, Tournament, TournamentPlayer
 
 
 def run_latest(*, period: RatingPeriod) -> CalculationRun | None:
@@ -37,6 +38,13 @@ def runs_lost_recently(
     return list(period.runs.filter(status=JobStatus.LOST, pk__gt=ended).order_by("id"))
 
 
+def runs_active() -> QuerySet[CalculationRun]:
+    """Calculations queued or running, oldest first."""
+    return CalculationRun.objects.filter(status__in=ACTIVE_JOB_STATUSES).order_by(
+        "requested_at", "id"
+    )
+
+
 def run_draft(*, period: RatingPeriod) -> CalculationRun | None:
     """The run whose rows are the period's current draft: the latest succeeded one."""
     return period.runs.filter(status=JobStatus.SUCCEEDED).order_by("-finished_at", "-id").first()
@@ -44,10 +52,18 @@ def run_draft(*, period: RatingPeriod) -> CalculationRun | None:
 
 def run_progress(*, run: CalculationRun | None) -> dict[str, Any]:
     if run is None:
-        return {"run": None, "status": "", "progress": 0, "phase": "", "done": True}
+        return {
+            "run": None,
+            "status": "",
+            "status_text": "",
+            "progress": 0,
+            "phase": "",
+            "done": True,
+        }
     return {
         "run": run.pk,
         "status": run.status,
+        "status_text": run.get_status_display(),
         "progress": run.progress,
         "phase": run.phase_text,
         "done": run.done,
@@ -58,19 +74,16 @@ def run_progress(*, run: CalculationRun | None) -> dict[str, Any]:
 
 
 def draft_changes_by_tournament(*, run: CalculationRun) -> list[dict[str, Any]]:
-    """Per tournament: game lines, rated players, sum and extremes of the changes."""
-    rows = list(
-        DraftTournament.objects.filter(run=run)
-        .order_by("tournament_id")
-        .values(
+    """Per tournament of the run: game lines, rated players, sum and extremes of the changes,
+    and the games left out. Every tournament the run took is a row, also one whose games were
+    all left out (it has no lines) or that had no game to rate, so the column of games left
+    out adds up to the run's count."""
+    rows: dict[int, dict[str, Any]] = {
+        r["tournament_id"]: dict(r)
+        for r in DraftTournament.objects.filter(run=run).values(
             "tournament_id", "line_count", "player_count", "change_sum", "change_max", "change_min"
         )
-    )
-    names = dict(
-        Tournament.objects.filter(id__in=[r["tournament_id"] for r in rows]).values_list(
-            "id", "name"
-        )
-    )
+    }
     excluded = dict(
         DraftExcluded.objects.filter(run=run)
         .values("tournament_id")
@@ -78,19 +91,42 @@ def draft_changes_by_tournament(*, run: CalculationRun) -> list[dict[str, Any]]:
         .annotate(n=Count("id"))
         .values_list("tournament_id", "n")
     )
-    return [
-        {
-            "tournament_id": r["tournament_id"],
-            "name": names.get(r["tournament_id"], "?"),
-            "lines": r["line_count"],
-            "players": r["player_count"],
-            "total": r["change_sum"],
-            "best": r["change_max"],
-            "worst": r["change_min"],
-            "excluded": excluded.get(r["tournament_id"], 0),
-        }
-        for r in rows
-    ]
+    tournaments = {
+        t.pk: t
+        for t in Tournament.objects.filter(
+            Q(pk__in=set(rows) | set(excluded))
+            | Q(period_id=run.period_id, status__in=RATED_TOURNAMENT_STATUSES)
+        ).only("id", "name", "status", "end_date")
+    }
+    out = []
+    for t_id in sorted(tournaments, key=lambda i: (tournaments[i].end_date, i)):
+        r = rows.get(t_id, {})
+        t = tournaments[t_id]
+        out.append(
+            {
+                "tournament_id": t_id,
+                "name": t.name,
+                "status": t.get_status_display(),
+                "lines": r.get("line_count", 0),
+                "players": r.get("player_count", 0),
+                "total": r.get("change_sum"),
+                "best": r.get("change_max"),
+                "worst": r.get("change_min"),
+                "excluded": excluded.get(t_id, 0),
+            }
+        )
+    return out
+
+
+def draft_excluded_reasons(*, run: CalculationRun) -> list[dict[str, Any]]:
+    """The games left out of a run, counted by reason and article (the reason is the engine's
+    English msgid, translated when shown)."""
+    return list(
+        DraftExcluded.objects.filter(run=run)
+        .values("code", "reason", "article")
+        .annotate(n=Count("id"))
+        .order_by("-n", "code")
+    )
 
 
 def draft_status_changes(*, run: CalculationRun) -> QuerySet[DraftResult]:
@@ -160,4 +196,70 @@ def draft_player(*, run: CalculationRun, player_id: int) -> dict[str, Any]:
             id__in={line.tournament_id for line in lines_out} | {e.tournament_id for e in excluded}
         ).values_list("id", "name")
     )
-    return {"result": result, "lines": lines_out, "excluded": excluded, "tournaments": tournaments}
+    pooled = (
+        draft_player_unrated_games(run=run, player_id=player_id)
+        if result is not None and result.rating_before is None
+        else []
+    )
+    tournaments.update(
+        Tournament.objects.filter(id__in={g.tournament_id for g in pooled}).values_list(
+            "id", "name"
+        )
+    )
+    return {
+        "result": result,
+        "lines": lines_out,
+        "excluded": excluded,
+        "tournaments": tournaments,
+        "pooled": pooled,
+    }
+
+
+@dataclass(frozen=True)
+class UnratedGame:
+    tournament_id: int
+    round: int
+    opponent: Any  # Player or None
+    opponent_name: str
+    opponent_rating: int | None  # before the period, from the run
+    score: float
+
+
+def draft_player_unrated_games(*, run: CalculationRun, player_id: int) -> list[UnratedGame]:
+    """The games of a player without a rating before the period: they are not rated one by
+    one (no change per game) but make his first rating together, so the page lists them with
+    the opponents' ratings the calculation used."""
+    games = (
+        Game.objects.filter(
+            Q(white__player_id=player_id) | Q(black__player_id=player_id),
+            tournament__period_id=run.period_id,
+            tournament__status__in=RATED_TOURNAMENT_STATUSES,
+            kind=GameKind.PLAYED,
+        )
+        .select_related("white__player", "black__player")
+        .order_by("tournament_id", "round", "id")
+    )
+    out: list[tuple[Game, Any, str, float]] = []
+    for g in games:
+        white = g.white.player_id == player_id
+        opp = g.black if white else g.white
+        if opp is None:
+            continue
+        score = float(g.white_score if white else (g.black_score or 0))
+        out.append((g, opp.player, opp.name, score))
+    ratings = dict(
+        DraftResult.objects.filter(
+            run=run, player_id__in=[o.pk for _g, o, _n, _s in out if o is not None]
+        ).values_list("player_id", "rating_before")
+    )
+    return [
+        UnratedGame(
+            tournament_id=g.tournament_id,
+            round=g.round,
+            opponent=o,
+            opponent_name=str(o) if o is not None else name,
+            opponent_rating=ratings.get(o.pk) if o is not None else None,
+            score=score,
+        )
+        for g, o, name, score in out
+    ]

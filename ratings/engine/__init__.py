@@ -6,17 +6,15 @@ Every stored result names the ruleset id and ``ENGINE_VERSION``.
 
 from __future__ import annotations
 
+from .registry import get_regulation
 from .types import PeriodInput, PeriodResult
+from .version import ENGINE_VERSION
 
 __all__ = ["ENGINE_VERSION", "rate_period"]
-
-ENGINE_VERSION = "1.0.0"
 
 
 def rate_period(period: PeriodInput) -> PeriodResult:
     """Rate a period under its regulation (``UnknownRulesetError`` for an unknown id)."""
-    from .registry import get_regulation
-
     regulation = get_regulation(period.ruleset)
     regulation.validate_parameters(period.parameters)
     return regulation.rate(period)

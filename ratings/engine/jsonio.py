@@ -18,6 +18,7 @@ from typing import Any
 
 from .common import _, normalise_result
 from .errors import EngineInputError
+from .registry import get_regulation
 from .types import (
     Decision,
     Game,
@@ -152,8 +153,6 @@ def _check_non_negative(item: str, obj: object) -> None:
 
 def period_from_dict(data: object) -> PeriodInput:
     """Build a PeriodInput from parsed JSON; raises EngineInputError."""
-    from .registry import get_regulation  # late: the registry imports the regulations
-
     if not isinstance(data, dict):
         raise EngineInputError(
             "", "", _("the input must be a JSON object (got %(type)s)"), {"type": _type_name(data)}

@@ -1,7 +1,7 @@
 """Read side of list downloads: the rows of one published list version, rendered and cached.
 
-A published list never changes (ratings/models.py), so a download is identified by the list
-id and version: a strong ETag, a long public Cache-Control, and for small lists the rendered
+A published list never changes (ratings/models/published.py), so a download is identified by the
+list id and version: a strong ETag, a long public Cache-Control, and for small lists the rendered
 bytes kept in Django's cache. Large lists are streamed from the database with
 ``.iterator(chunk_size=…)`` (a server-side cursor on PostgreSQL), never built in memory.
 """

@@ -16,114 +16,65 @@ docs/lists.md has the details.
 
 from __future__ import annotations
 
-import itertools
 import logging
-import operator
-import re
-from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 import pgtrigger
 from django.db import DatabaseError, connection, transaction
-from django.utils.translation import gettext_noop
 
-from core.pg.copy import copy_from_text, copy_text
+from core.pg.copy import copy_from_text
 from core.pg.ids import reserve_ids
 from core.pg.indexes import secondary_indexes_deferred, worth_deferring
 from core.timing import StepTimer
 from periods.models import RatingSystem
-from players.names import fold, fold_all
+from players.names import fold_all
 from ratings.lists import formats as lf
 from ratings.lists import import_sql as sql
-from tournaments.reports.problems import Problem
+from ratings.lists.import_result import (
+    CHECKING,
+    ENGINE_VERSION,
+    FED_ID_PREFIX,
+    FORMATS,
+    PLAYER_INSERT_EVENT,
+    READING,
+    SAVING,
+    WRITING,
+    ListImportError,
+    ListImportResult,
+    Progress,
+    _fail,
+    _rate,
+    _step_progress,
+    decode_list,
+)
+from ratings.lists.import_rows import (
+    _FIELD_COLUMNS,
+    _cut_txt_chunks,
+    _field_lines,
+    _key_lines,
+    _name_keys,
+    _problems_from,
+    _tuples,
+    name_key,
+)
 
-FORMATS = ("txt", "csv", "xml")
-FED_ID_PREFIX = "FIDE-"
-#: pghistory's insert tracker on Player (players/models.py).
-PLAYER_INSERT_EVENT = "players.Player:insert_insert"
-ENGINE_VERSION = "import"
+# The public names of an import, defined beside it, are imported from here by their callers.
+__all__ = [
+    "CHECKING",
+    "FORMATS",
+    "READING",
+    "SAVING",
+    "WRITING",
+    "ListImportError",
+    "ListImportResult",
+    "Progress",
+    "decode_list",
+    "list_import",
+    "name_key",
+]
 
 log = logging.getLogger(__name__)
-
-# progress(percent, message): called as the import goes on; the message is an untranslated
-# msgid (the page translates it). ratings/import_jobs.py stores them on the job row.
-Progress = Callable[[int, str], None]
-READING = gettext_noop("Reading the file")
-CHECKING = gettext_noop("Checking the rows")
-WRITING = gettext_noop("Writing players and ratings")
-SAVING = gettext_noop("Saving")
-# After each step of the PostgreSQL path (its StepTimer names): percent done, what comes next.
-_PG_STEPS = {
-    "read + COPY": (35, CHECKING),
-    "staged": (50, CHECKING),
-    "checks": (58, WRITING),
-    "name keys": (62, WRITING),
-    "players completed": (66, WRITING),
-    "players inserted": (78, WRITING),
-    "ratings inserted": (88, SAVING),
-    "indexes rebuilt": (94, SAVING),
-    "ratings updated": (96, SAVING),
-    "commit": (98, SAVING),
-}
-
-
-def _step_progress(progress: Progress | None) -> Callable[[str], None] | None:
-    if progress is None:
-        return None
-
-    def on_step(name: str) -> None:
-        if name in _PG_STEPS:
-            progress(*_PG_STEPS[name])
-
-    return on_step
-
-
-@dataclass(frozen=True)
-class ListImportResult:
-    rows: int
-    players_created: int
-    players_updated: int
-    ratings_written: int
-    method: str  # "copy" (PostgreSQL) or "python"
-
-
-class ListImportError(Exception):
-    """Nothing was written. ``problems`` holds the first MAX_PROBLEMS, ``total`` the count."""
-
-    def __init__(self, problems: list[Problem], total: int | None = None) -> None:
-        self.problems = problems
-        self.total = len(problems) if total is None else total
-        super().__init__("; ".join(p.message for p in problems[:5]))
-
-
-def decode_list(data: bytes) -> str:
-    """UTF-8 (with or without BOM); anything else is read as Latin-1 (FIDE's old files)."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
-def _rate(system: RatingSystem) -> str:
-    return system.rate_of_play if system.rate_of_play in ("rapid", "blitz") else "standard"
-
-
-def _read(text: str, fmt: str, rate: str) -> tuple[list[Problem], Iterator[lf.RawRow]]:
-    if fmt == "txt":
-        return lf.read_txt(text, rate=rate)
-    if fmt == "csv":
-        return lf.read_csv(text)
-    if fmt == "xml":
-        return lf.read_xml(text, rate=rate)
-    raise ValueError(f"unknown list format {fmt!r}")
-
-
-def _fail(problems: list[Problem]) -> ListImportError:
-    ordered = lf.sort_problems(problems)
-    shown = ordered[: lf.MAX_PROBLEMS]
-    return ListImportError(shown, total=len(ordered))
 
 
 def list_import(
@@ -161,150 +112,6 @@ def list_import(
 # 4. The writes read list_stage only: players completed, new players inserted together with
 #    the missing ratings (one statement), changed ratings updated. The new players' name_key
 #    (players.names.fold) is computed in Python for those rows only (_stage_keys).
-
-_FIELD_COLUMNS = (
-    "row_no",
-    "surname",
-    "given_name",
-    "fide_raw",
-    "fed_raw",
-    "sex_raw",
-    "title_raw",
-    "rating_raw",
-    "games_raw",
-    "k_raw",
-    "birth_raw",
-    "flag_raw",
-)
-_READ_FIELDS = (
-    "fide_id",
-    "name",
-    "fed",
-    "sex",
-    "title",
-    "rating",
-    "games",
-    "k",
-    "birth_year",
-    "flag",
-)
-_ASCII_SEPARATORS = re.compile(r"[\s,.;'`\-]+")
-
-
-def name_key(surname: str, given_name: str) -> str:
-    """players.names.full_name_key, with a shortcut for ASCII names (same result: NFKD and
-    the accent/ß/ª/º rules change nothing in ASCII, and casefold() is lower() there)."""
-    text = f"{surname} {given_name}"
-    if text.isascii():
-        return _ASCII_SEPARATORS.sub(" ", text.lower()).strip()
-    return fold(text)
-
-
-def _tuples(
-    text: str, fmt: str, rate: str
-) -> tuple[list[Problem], dict[str, str], Iterator[tuple[int, list[str]]]]:
-    """(problems, labels, iterator of (row, [values in _READ_FIELDS order])) read in Python."""
-    if fmt == "txt":
-        return lf.read_txt_tuples(text, fields=_READ_FIELDS, rate=rate)
-    problems, raw_rows = _read(text, fmt, rate)
-    raw_rows = iter(raw_rows)
-    first = next(raw_rows, None)
-    labels = dict(first.labels) if first else {}
-
-    def rows() -> Iterator[tuple[int, list[str]]]:
-        if first is None:
-            return
-        for raw in itertools.chain([first], raw_rows):
-            yield raw.row, [raw.values.get(f, "") for f in _READ_FIELDS]
-
-    return problems, labels, rows()
-
-
-def _cut_txt(block: lf.TxtBlock) -> str:
-    """COPY text of list_fields for a TXT file (all of it; the import sends it in chunks)."""
-    return "".join(_cut_txt_chunks(block))
-
-
-def _cut_txt_chunks(block: lf.TxtBlock, size: int = 20_000) -> Iterator[str]:
-    """COPY text of list_fields for a TXT file, `size` lines at a time: read_txt's values
-    (each field stripped, the name split as lf.split_name does), with map()/zip() doing the
-    per-row work in C. In chunks so that PostgreSQL parses one while the next is cut. The
-    caller ensures there is no tab in the lines."""
-    where = {f: slice(a, b) for f, a, b in block.spans}
-    others = [where.get(f, slice(0, 0)) for f in _READ_FIELDS if f != "name"]
-    name = where["name"]
-    for start in range(0, len(block.lines), size):
-        lines = block.lines[start : start + size]
-        first = block.first_row + start
-        numbers = list(
-            itertools.compress(range(first, first + len(lines)), map(str.strip, lines))
-        )  # the non-blank lines
-        if len(numbers) < len(lines):
-            lines = [lines[n - first] for n in numbers]
-        # "Surname, Given" -> (surname, ",", given) -> surname, given, both stripped.
-        parts = itertools.chain.from_iterable(
-            map(str.partition, map(operator.itemgetter(name), lines), itertools.repeat(","))
-        )
-        names = map(str.strip, itertools.compress(parts, itertools.cycle((1, 0, 1))))
-        fields = map(
-            str.strip, itertools.chain.from_iterable(map(operator.itemgetter(*others), lines))
-        )
-        # zip() takes from the same iterator as often as it is repeated: one row per tuple.
-        rows = zip(map(str, numbers), names, names, *[fields] * len(others))
-        text = "\n".join(map("\t".join, rows))
-        if "\\" in text:
-            text = text.replace("\\", "\\\\")
-        if text:
-            yield text + "\n"
-
-
-_DEFAULT_LABELS = {
-    "fide_id": "ID",
-    "rating": "Rating",
-    "games": "Games",
-    "k": "K",
-    "birth_year": "B-day",
-    "flag": "Flag",
-    "fed": "Fed",
-}
-
-
-def _problems_from(rows: list[tuple], labels: dict[str, str]) -> list[Problem]:
-    out = []
-    for row_no, code, fld, value, first, *_rest in rows:
-        column = labels.get(fld, _DEFAULT_LABELS.get(fld, fld))
-        params: dict[str, object] = {"value": value}
-        if code == "rating_out_of_range":
-            params.update(value=int(value), min=lf.RATING_MIN, max=lf.RATING_MAX)
-        elif code == "birth_out_of_range":
-            params.update(value=int(value), min=lf.BIRTH_MIN, max=lf.BIRTH_MAX)
-        elif code == "duplicate_id":
-            params.update(value=int(value), first=first)
-        out.append(lf.problem(code, row=row_no, column=column, **params))
-    return out
-
-
-def _field_lines(
-    rows: Iterable[tuple[int, list[str]]], names: list[tuple[int, str]]
-) -> Iterator[str]:
-    """COPY lines of list_fields (names split here); (row, "surname given") go to ``names``."""
-    split = lf.split_name
-    for row, (fide_id, name, fed, sex, title, rating, games, k, birth, flag) in rows:
-        surname, given = split(name)
-        names.append((row, f"{surname} {given}"))
-        values = (str(row), surname, given, fide_id, fed, sex, title, rating, games, k, birth, flag)
-        line = "\t".join(values)
-        if "\\" in line or line.count("\t") != 11 or "\n" in line or "\r" in line:
-            line = "\t".join(map(copy_text, values))
-        yield line + "\n"
-
-
-def _key_lines(rows: list[int], keys: list[str]) -> str:
-    text = "".join(f"{r}\t{k}\n" for r, k in zip(rows, keys, strict=True))
-    return text.translate(_ESCAPE_KEY) if "\\" in text else text
-
-
-_ESCAPE_KEY = str.maketrans({"\\": "\\\\"})  # keys hold no tab or newline (fold collapses them)
 
 
 def _import_postgresql(
@@ -469,14 +276,6 @@ def _room_for_stage_tables(cursor: Any) -> None:
             cursor.execute("SET LOCAL temp_buffers = '256MB'")
     except DatabaseError:
         log.debug("temp_buffers already fixed for this session")
-
-
-def _name_keys(block: lf.TxtBlock) -> list[str]:
-    """The name_key of every line of a TXT block (blank lines included). fold() of the raw
-    "Surname, Given" field equals full_name_key(surname, given): the comma and the spaces
-    around it are separators that fold() collapses, and it strips the ends."""
-    name = next(slice(a, b) for f, a, b in block.spans if f == "name")
-    return fold_all(list(map(operator.itemgetter(name), block.lines)))
 
 
 def _likely_new(cursor: Any, block: lf.TxtBlock) -> bool:

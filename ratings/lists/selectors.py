@@ -1,24 +1,161 @@
 """Reads of published lists: a player's history, the latest version, the differences
-between two versions."""
+between two versions, current and superseded versions, one page of a list's entries.
+
+Current and superseded: a period's lists are its versions; the newest is current, every
+older one is superseded by it. The home page and the histories show current versions only."""
 
 from __future__ import annotations
 
+import hashlib
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import QuerySet
 
 from periods.models import RatingPeriod
 from players.models import Player
+from ratings.lists.filters import SORTS, ListEntryFilter
 from ratings.models import ListEntry, PublishedList
+
+#: A page of a list shows this many entries unless asked otherwise (at most MAX_PER_PAGE).
+PER_PAGE = 100
+MAX_PER_PAGE = 500
+
+
+def list_current_ids(*, system_id: int | None = None) -> list[int]:
+    """Ids of the current version of every published period (newest list date first)."""
+    sql = """
+        SELECT id FROM (
+            SELECT DISTINCT ON (period_id) id, list_date, system_id
+            FROM ratings_publishedlist ORDER BY period_id, version DESC
+        ) current {where} ORDER BY list_date DESC, id DESC
+    """
+    params: list[Any] = []
+    where = ""
+    if system_id is not None:
+        where, params = "WHERE system_id = %s", [system_id]
+    with connection.cursor() as cursor:
+        cursor.execute(sql.format(where=where), params)
+        return [row[0] for row in cursor.fetchall()]
+
+
+def lists_current(*, system_id: int | None = None) -> QuerySet[PublishedList]:
+    """The current versions (newest list date first), with their system."""
+    return (
+        PublishedList.objects.filter(id__in=list_current_ids(system_id=system_id))
+        .select_related("system")
+        .order_by("-list_date", "-id")
+    )
+
+
+def list_current_version(*, published: PublishedList) -> PublishedList:
+    """The current version of `published`'s period: itself, or the version superseding it."""
+    newest = published.period.lists.order_by("-version").first() if published.period_id else None
+    return newest or published
+
+
+def list_system_versions(*, system_id: int, limit: int = 60) -> list[tuple[PublishedList, bool]]:
+    """A system's published lists, newest first, each with `True` when it is current."""
+    current = set(list_current_ids(system_id=system_id))
+    lists = PublishedList.objects.filter(system_id=system_id).order_by("-list_date", "-version")
+    return [(published, published.pk in current) for published in lists[:limit]]
+
+
+@dataclass(frozen=True)
+class EntryPage:
+    """One page of a list's entries with the number of entries the filters keep."""
+
+    entries: list[ListEntry]
+    total: int
+    page: int
+    per_page: int
+    #: 1-based position of the page's first entry in the filtered, sorted list.
+    start: int
+
+    @property
+    def num_pages(self) -> int:
+        return max(1, math.ceil(self.total / self.per_page))
+
+    @property
+    def previous_page(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def next_page(self) -> int | None:
+        return self.page + 1 if self.page < self.num_pages else None
+
+
+def list_entry_filter(*, published: PublishedList, params: Mapping[str, Any]) -> ListEntryFilter:
+    """The filters of a list page, bound to `params` (a QueryDict or a dict)."""
+    return ListEntryFilter(
+        params,
+        queryset=ListEntry.objects.filter(published_list=published),
+        list_year=published.list_date.year,
+    )
+
+
+def list_entries(*, published: PublishedList, params: Mapping[str, Any]) -> QuerySet[ListEntry]:
+    """A list's entries kept by the filters in `params`, sorted (`sort`, rating by default).
+    Invalid filter values are ignored (the whole list)."""
+    filterset = list_entry_filter(published=published, params=params)
+    qs = filterset.qs if filterset.is_valid() else filterset.queryset
+    if not (filterset.is_valid() and filterset.form.cleaned_data.get("sort")):
+        qs = qs.order_by(*SORTS["rating"])
+    return qs.select_related("player")
+
+
+def _filtered_count(published: PublishedList, params: Mapping[str, Any]) -> int:
+    """The number of entries the filters keep. Without a filter it is the list's entry_count;
+    with one it is counted once and cached for good (a published list never changes)."""
+    filterset = list_entry_filter(published=published, params=params)
+    if not filterset.is_valid():
+        return published.entry_count
+    used = {k: v for k, v in filterset.form.cleaned_data.items() if k != "sort" and v}
+    if not used:
+        return published.entry_count
+    digest = hashlib.sha1(repr(sorted((k, str(v)) for k, v in used.items())).encode()).hexdigest()
+    key = f"list-count:{published.pk}:{digest}"
+    total = cache.get(key)
+    if total is None:
+        total = filterset.qs.order_by().count()
+        cache.set(key, total, None)
+    return int(total)
+
+
+def list_entries_page(
+    *, published: PublishedList, params: Mapping[str, Any], page: int = 1, per_page: int = PER_PAGE
+) -> EntryPage:
+    """One page of a list's entries (filters and sort from `params`). A page past the last
+    gives the last page."""
+    per_page = max(1, min(per_page, MAX_PER_PAGE))
+    total = _filtered_count(published, params)
+    num_pages = max(1, math.ceil(total / per_page))
+    page = max(1, min(page, num_pages))
+    start = (page - 1) * per_page
+    # The page's players first (by rating, an index-only walk of the (list, rating, player)
+    # index past the offset, no join for the skipped rows), then their entries and players.
+    ordered = list(
+        list_entries(published=published, params=params)
+        .select_related(None)
+        .values_list("player_id", flat=True)[start : start + per_page]
+    )
+    rows = ListEntry.objects.filter(published_list=published, player_id__in=ordered)
+    by_player = {e.player_id: e for e in rows.select_related("player")}
+    entries = [by_player[pid] for pid in ordered if pid in by_player]
+    return EntryPage(entries, total, page, per_page, start + 1)
 
 
 def player_list_history(*, player_id: int, limit: int = 200) -> QuerySet[ListEntry]:
-    """The player's entry in every published list version, by system, newest first.
+    """The player's entry in the current version of every published list, by system, newest
+    first (a superseded version is not history: its correction replaced it).
 
     The entries have no index on the player alone (it would slow every publication); the
     unique (list, player) index answers this with one probe per published list."""
-    list_ids = list(PublishedList.objects.values_list("id", flat=True))
+    list_ids = list_current_ids()
     return (
         ListEntry.objects.filter(published_list_id__in=list_ids, player_id=player_id)
         .select_related("published_list", "published_list__system")

@@ -13,12 +13,13 @@ from core.errors import Refused
 from core.jobs import ACTIVE_JOB_STATUSES
 from core.pg.connections import tune_transaction
 from core.pg.ids import reserve_id
+from core.tasks import task_enqueue_on_commit
 from core.timing import StepTimer
 from periods.models import PeriodStatus, RatingPeriod
 from periods.services import period_open_next
 from ratings.calculation.selectors import run_draft
 from ratings.calculation.states import previous_list
-from ratings.models import CalculationRun, PublishedList
+from ratings.models import CalculationRun, Protest, ProtestStatus, PublishedList
 from tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -207,6 +208,11 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
         Tournament.objects.filter(period=period, status__in=("validated", "rated")).update(
             status="published", published_at=now
         )
+        # The upheld protests against an earlier version of this list link to the correction
+        # they caused (shown on the player's protest page: docs/protests.md).
+        Protest.objects.filter(
+            published_list__period=period, status=ProtestStatus.UPHELD, corrected_list=None
+        ).exclude(published_list=published).update(corrected_list=published)
         if later:
             # A correction of an old list: every later list must be re-rated from it.
             RatingPeriod.objects.filter(
@@ -217,5 +223,7 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
             # finds it already there and opens nothing more.
             period_open_next(system=period.system)
         timer.step("periods and tournaments")
+        # The ranks the player card shows, derived once from the list (ratings.lists.ranks).
+        task_enqueue_on_commit("ratings.fill_list_ranks", published.pk)
     timer.step("commit")
     return published

@@ -14,9 +14,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core.messages import stored_message
 from core.permissions import objectgetter, permission_required
 from periods.models import RatingSystem
 from ratings.lists import exports, import_jobs
+from ratings.lists.preview import PREVIEW_BYTES, list_preview
 from ratings.models import ListImportJob, PublishedList
 
 CACHE_MAX_AGE = 60 * 60 * 24 * 365
@@ -99,9 +101,18 @@ class ListImportForm(forms.Form):
 @permission_required("ratings.import_list")
 def list_import(request: HttpRequest) -> HttpResponse:
     status = 200
+    preview = None
     if request.method == "POST":
         form = ListImportForm(request.POST, request.FILES)
-        if form.is_valid():
+        if form.is_valid() and "preview" in request.POST:
+            # The first rows as the import reads them; nothing is stored or written.
+            upload = form.cleaned_data["file"]
+            preview = list_preview(
+                data=upload.read(PREVIEW_BYTES),
+                format=form.cleaned_data["format"],
+                system=form.cleaned_data["system"],
+            )
+        elif form.is_valid():
             upload = form.cleaned_data["file"]
             try:
                 job = import_jobs.list_import_request(
@@ -125,6 +136,10 @@ def list_import(request: HttpRequest) -> HttpResponse:
         "ratings/import.html",
         {
             "form": form,
+            "preview": preview,
+            "preview_problems": [stored_message(p.template, p.params) for p in preview.problems]
+            if preview
+            else [],
             "jobs": import_jobs.list_import_jobs_recent(),
         },
         status=status,

@@ -1,12 +1,18 @@
 """Public list pages, and the officers' rating-period pages (close, calculate with a progress
-bar, review, publish, re-rate, protests). Thin: every write goes through ratings.services."""
+bar, review, publish, re-rate; protests: views/protests.py). Thin: every write goes through
+ratings.services."""
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -15,21 +21,14 @@ from core.errors import Refused
 from core.permissions import objectgetter, permission_required
 from periods import services as period_services
 from periods.models import RatingPeriod, RatingSystem
-from ratings.calculation import runs
 from ratings.calculation import selectors as calculation_selectors
-from ratings.forms import ProtestDecisionForm, ProtestForm, PublishForm
 from ratings.lists import selectors as list_selectors
-from ratings.models import Protest, PublishedList
-from ratings.protests import selectors as protest_selectors
-from ratings.protests import services as protests
-from ratings.publication import services as publication
+from ratings.models import PublishedList
 from ratings.rerating import services as rerating
 
 # The objects the rules (periods/rules.py, ratings/rules.py) are tested on.
 _system = objectgetter(RatingSystem, "code", "code")
 _period_object = objectgetter(RatingPeriod)
-_list = objectgetter(PublishedList)
-_protest = objectgetter(Protest)
 
 
 @permission_required("ratings.browse_lists")
@@ -41,19 +40,63 @@ def system_list(request: HttpRequest) -> HttpResponse:
 @permission_required("ratings.browse_lists")
 def system_detail(request: HttpRequest, code: str) -> HttpResponse:
     system = get_object_or_404(RatingSystem, code=code)
-    lists = system.lists.order_by("-list_date", "-version")[:60]
+    lists = list_selectors.list_system_versions(system_id=system.pk)
     periods = system.periods.order_by("-start")[:12]
     return render(
         request, "ratings/system.html", {"system": system, "lists": lists, "periods": periods}
     )
 
 
+#: Seconds a rendered page of a list is kept (its key holds the list id: lists never change;
+#: the time only bounds memory).
+LIST_PAGE_TTL = 24 * 3600
+
+#: Top lists: their name and the filters that make them (active players, by rating).
+TOP_LISTS = {
+    "open": {"active": "true"},
+    "women": {"active": "true", "sex": "F"},
+    "juniors": {"active": "true", "age": "u20"},
+    "seniors": {"active": "true", "age": "s50"},
+}
+
+
+def _page_number(request: HttpRequest) -> int:
+    try:
+        return max(1, min(int(request.GET.get("page", "1")), 1_000_000))
+    except ValueError:
+        return 1
+
+
+def _entries_html(request: HttpRequest, published: PublishedList, top: str) -> str:
+    """The entries of one page of a list (count, table, pager), rendered once per list,
+    filters, sort, page and language, then served from the cache: a published list never
+    changes, so neither does any page of it."""
+    params: Any = TOP_LISTS.get(top, request.GET)
+    query = request.GET.copy()
+    query.pop("page", None)
+    page_number = 1 if top else _page_number(request)
+    wanted = sorted((k, v) for k, v in request.GET.items() if k != "page")
+    digest = hashlib.sha1(repr((wanted, page_number)).encode()).hexdigest()
+    key = f"list-page:{published.pk}:{get_language()}:{digest}"
+    html = cache.get(key)
+    if html is None:
+        page = list_selectors.list_entries_page(
+            published=published, params=params, page=page_number
+        )
+        html = render_to_string(
+            "ratings/_list_entries.html",
+            {"list": published, "page": page, "top": top, "query": query.urlencode()},
+            request=request,
+        )
+        cache.set(key, html, LIST_PAGE_TTL)
+    return str(html)
+
+
 @permission_required("ratings.browse_lists")
 def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system", "period"), pk=pk)
-    entries = published.entries.select_related("player").order_by("-rating", "player__surname")[
-        :500
-    ]
+    top = request.GET.get("top", "")
+    top = top if top in TOP_LISTS else ""
     # Its publication and the protests against it (they refer to the list).
     events = (
         history.object_history(obj=published, related=True)
@@ -63,7 +106,15 @@ def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "ratings/list.html",
-        {"list": published, "entries": entries, "history_events": events},
+        {
+            "list": published,
+            "current": list_selectors.list_current_version(published=published),
+            # Rendered from escaped template output (ratings/_list_entries.html).
+            "entries_html": mark_safe(_entries_html(request, published, top)),
+            "filter": list_selectors.list_entry_filter(published=published, params=request.GET),
+            "top": top,
+            "history_events": events,
+        },
     )
 
 
@@ -89,7 +140,6 @@ def period_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "progress": calculation_selectors.run_progress(run=run),
             "lost_runs": calculation_selectors.runs_lost_recently(period=period, latest=run),
             "lists": period.lists.order_by("-version"),
-            "publish_form": PublishForm(),
             "can_publish": draft is not None
             and draft.published_list_id is None
             and not (run and run.status in ("queued", "running")),
@@ -119,42 +169,6 @@ def _act(
     else:
         messages.success(request, ok)
     return redirect("ratings:period", pk=period.pk)
-
-
-@require_POST
-@permission_required("periods.manage_period", fn=_period_object)
-def period_close(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(
-        request, pk, lambda p: period_services.period_close(period=p), _("The period is closed.")
-    )
-
-
-@require_POST
-@permission_required("periods.manage_period", fn=_period_object)
-def period_calculate(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(
-        request,
-        pk,
-        lambda p: runs.calculation_request(period=p, user=request.user),
-        _("The calculation has been queued."),
-    )
-
-
-@require_POST
-@permission_required("ratings.publish_list", fn=_period_object)
-def period_publish(request: HttpRequest, pk: int) -> HttpResponse:
-    form = PublishForm(request.POST)
-    note = form.cleaned_data["note"] if form.is_valid() else ""
-    period = _period(pk)
-    try:
-        published = publication.list_publish(period=period, user=request.user, note=note)
-    except Refused as exc:
-        messages.error(request, str(exc))
-        return redirect("ratings:period", pk=period.pk)
-    messages.success(
-        request, _("Version %(v)s of the list is published.") % {"v": published.version}
-    )
-    return redirect("ratings:list", pk=published.pk)
 
 
 @require_POST
@@ -194,8 +208,11 @@ def review_tournaments(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = _draft_or_404(period, request)
     rows = calculation_selectors.draft_changes_by_tournament(run=run)
+    reasons = calculation_selectors.draft_excluded_reasons(run=run)
     return render(
-        request, "ratings/review_tournaments.html", {"period": period, "run": run, "rows": rows}
+        request,
+        "ratings/review_tournaments.html",
+        {"period": period, "run": run, "rows": rows, "reasons": reasons},
     )
 
 
@@ -231,75 +248,3 @@ def list_diff(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request, "ratings/list_diff.html", {"list": published, "previous": previous, "rows": rows}
     )
-
-
-@permission_required("ratings.submit_protest", fn=_list)
-def protest_create(request: HttpRequest, pk: int) -> HttpResponse:
-    published = get_object_or_404(PublishedList.objects.select_related("system"), pk=pk)
-    form = ProtestForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            protest = protests.protest_submit(
-                published=published,
-                player=getattr(request.user, "player", None),
-                user=request.user,
-                text=form.cleaned_data["text"],
-            )
-        except Refused as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, _("Your protest has been submitted."))
-            return redirect("ratings:protest", pk=protest.pk)
-    return render(
-        request,
-        "ratings/protest_form.html",
-        {
-            "list": published,
-            "form": form,
-            "deadline": protest_selectors.protest_open_until(published=published),
-        },
-    )
-
-
-@permission_required("ratings.decide_protest")
-def protest_list(request: HttpRequest) -> HttpResponse:
-    events = (
-        history.model_history(model=Protest) if history.history_visible(user=request.user) else None
-    )
-    return render(
-        request,
-        "ratings/protests.html",
-        {
-            "protests": protest_selectors.protest_list_pending(),
-            "form": ProtestDecisionForm(),
-            "history_events": events,
-        },
-    )
-
-
-@permission_required("ratings.view_protest", fn=_protest)
-def protest_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A protest and, once decided, its decision: for the player who submitted it and officers."""
-    return render(
-        request, "ratings/protest.html", {"protest": protest_selectors.protest_get(pk=pk)}
-    )
-
-
-@require_POST
-@permission_required("ratings.decide_protest", fn=_protest)
-def protest_decide(request: HttpRequest, pk: int) -> HttpResponse:
-    protest = get_object_or_404(Protest.objects.select_related("published_list__period"), pk=pk)
-    form = ProtestDecisionForm(request.POST)
-    if form.is_valid():
-        try:
-            protests.protest_decide(
-                protest=protest,
-                user=request.user,
-                upheld=form.cleaned_data["upheld"],
-                decision=form.cleaned_data["decision"],
-            )
-        except Refused as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, _("The protest has been decided."))
-    return redirect("ratings:protests")

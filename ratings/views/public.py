@@ -1,23 +1,37 @@
-"""Public pages that show ratings: the home page and a player's card."""
+"""Public pages that show ratings: the home page, a player's card and his calculation in one
+list, and a rated tournament's page (crosstable, standings, rating changes)."""
 
 from __future__ import annotations
 
+import hashlib
+
+from django.core.cache import cache
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from core import history as record_history
 from core.permissions import permission_required
 from periods.models import RatingSystem
 from players.models import Player
-from ratings.lists.selectors import player_list_history
+from ratings.cards import selectors as card_selectors
+from ratings.lists import selectors as list_selectors
 from ratings.models import PublishedList
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Tournament
+
+#: Seconds a rendered card fragment is kept. Its key holds the current list ids and the
+#: player's last change, so a new list or an edit makes a new key; the time only bounds memory.
+CARD_TTL = 7 * 24 * 3600
 
 
 @permission_required("ratings.browse_lists")
 def home(request: HttpRequest) -> HttpResponse:
     systems = RatingSystem.objects.filter(is_active=True).order_by("name")
-    latest = PublishedList.objects.select_related("system").order_by("-published_at")[:5]
+    latest = list_selectors.lists_current()[:5]
     return render(
         request,
         "home.html",
@@ -29,11 +43,25 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _card_fragment(request: HttpRequest, player: Player) -> str:
+    """The card's ratings, ranks, chart and history, rendered once per player, language and set
+    of current lists (what a published list makes immutable), then served from the cache."""
+    list_ids = list_selectors.list_current_ids()
+    ids = hashlib.sha1(",".join(map(str, list_ids)).encode()).hexdigest()[:16]
+    key = f"card:{player.pk}:{player.updated_at.timestamp():.0f}:{get_language()}:{ids}"
+    fragment = cache.get(key)
+    if fragment is None:
+        cards = card_selectors.player_card(player=player, list_ids=list_ids)
+        fragment = render_to_string(
+            "players/_card.html", {"player": player, "cards": cards}, request=request
+        )
+        cache.set(key, fragment, CARD_TTL)
+    return str(fragment)
+
+
 @permission_required("players.browse_players")
 def player_detail(request: HttpRequest, fed_id: str) -> HttpResponse:
     player = get_object_or_404(Player, fed_id=fed_id)
-    ratings = player.ratings.select_related("system").order_by("system__name")
-    history = player_list_history(player_id=player.pk)
     events = (
         record_history.object_history(obj=player)
         if record_history.history_visible(user=request.user)
@@ -42,5 +70,60 @@ def player_detail(request: HttpRequest, fed_id: str) -> HttpResponse:
     return render(
         request,
         "players/detail.html",
-        {"player": player, "ratings": ratings, "history": history, "history_events": events},
+        {
+            "player": player,
+            # Rendered from escaped template output (players/_card.html), kept as it was.
+            "card": mark_safe(_card_fragment(request, player)),
+            "history_events": events,
+        },
+    )
+
+
+@permission_required("players.browse_players")
+def player_calculation(request: HttpRequest, fed_id: str, list_id: int) -> HttpResponse:
+    """A player's calculation in one published list, game by game (public, as FIDE's)."""
+    player = get_object_or_404(Player, fed_id=fed_id)
+    published = get_object_or_404(
+        PublishedList.objects.select_related("system", "period"), pk=list_id
+    )
+    calculation = card_selectors.player_list_calculation(published=published, player_id=player.pk)
+    if calculation.entry is None and calculation.result is None:
+        raise Http404
+    return render(
+        request,
+        "players/calculation.html",
+        {
+            "player": player,
+            "list": published,
+            "current": list_selectors.list_current_version(published=published),
+            "calc": calculation,
+        },
+    )
+
+
+@permission_required("tournaments.browse_tournaments")
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A tournament's public page: facts, crosstable, standings, the rating changes of its
+    players in the current list of its period, and the report's download."""
+    try:
+        tournament = tournament_selectors.tournament_get_public(pk=pk)
+    except Tournament.DoesNotExist:
+        raise Http404 from None
+    crosstable = tournament_selectors.tournament_crosstable(tournament=tournament)
+    changes = card_selectors.tournament_rating_changes(tournament=tournament)
+    events = (
+        record_history.object_history(obj=tournament, related=True)
+        if record_history.history_visible(user=request.user)
+        else None
+    )
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "crosstable": crosstable,
+            "changes": changes,
+            "report": tournament_selectors.report_public(tournament=tournament),
+            "history_events": events,
+        },
     )

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import re
 import shlex
 from pathlib import Path
 
 import yaml
+from django.urls import resolve
+
+from config import celery_app, health
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,11 +61,6 @@ def test_app_services_name_modules_and_settings_that_exist() -> None:
 def test_the_web_health_check_asks_the_web_health_page() -> None:
     """The URL in the web service's health check is served by the page that checks what the
     web container needs (database, cache) and not the worker (config/health.py)."""
-    import re
-
-    from django.urls import resolve
-
-    from config import health
 
     test = " ".join(load()["services"]["web"]["healthcheck"]["test"])
     match = re.search(r"http://127\.0\.0\.1:8000(/[^'\" ]*)", test)
@@ -71,7 +70,6 @@ def test_the_web_health_check_asks_the_web_health_page() -> None:
 
 
 def test_beat_runs_the_configured_schedule() -> None:
-    from config import celery_app
 
     beat = command_words(load()["services"]["beat"])
     assert beat[:4] == ["celery", "-A", "config", "beat"]

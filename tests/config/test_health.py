@@ -7,6 +7,7 @@ import os
 from unittest import mock
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 from django.urls import reverse
 from health_check.checks import Database
@@ -129,7 +130,6 @@ def test_an_unreachable_broker_fails_the_page(client) -> None:
 def test_a_real_worker_answers_the_ping(client, celery_broker) -> None:
     """A worker started on the fixture's own queue (made the default queue here, so the check
     looks for a worker consuming it)."""
-    from django.conf import settings
 
     with override_settings(CELERY_TASK_DEFAULT_QUEUE=settings.RATINGS_QUEUE):  # type: ignore[misc]  # set by the worker fixture
         assert client.get("/healthz", **JSON).json()[WORKER].startswith("Unavailable: ")

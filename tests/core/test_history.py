@@ -48,7 +48,7 @@ def test_closing_a_period_through_the_web_records_the_officer(client) -> None:
     officer = make_user(role=roles.RATING_OFFICER)
     period = make_period(make_system())
     client.force_login(officer)
-    client.post(reverse("ratings:period_close", args=[period.pk]))
+    client.post(reverse("ratings:period_close", args=[period.pk]), {"confirm": "1"})
     period.refresh_from_db()
     assert period.status == PeriodStatus.CLOSED
     insert, update = events(RatingPeriod, period)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import rules
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 
 from core.roles import ARBITER, PLAYER, RATING_OFFICER
@@ -43,8 +44,12 @@ MODEL_PERMISSION = {
     "ratings.submit_protest": "ratings.add_protest",
     "ratings.view_protest": "ratings.view_protest",
     "ratings.decide_protest": "ratings.change_protest",
+    "ratings.follow_protests": "ratings.view_protest",
+    "ratings.answer_protest": "ratings.add_protest",
 }
 PUBLIC = {"players.browse_players", "tournaments.browse_tournaments", "ratings.browse_lists"}
+#: Any signed-in user, about what is his own (his API tokens): no model permission needed.
+SIGNED_IN = {"core.manage_api_tokens"}
 
 
 @pytest.fixture
@@ -77,6 +82,8 @@ def office():
         "ratings.submit_protest": [published],
         "ratings.view_protest": [protest],
         "ratings.decide_protest": [None, protest],
+        "ratings.follow_protests": [None],
+        "ratings.answer_protest": [protest],
     }
     return {
         "users": users,
@@ -96,7 +103,13 @@ def test_every_rule_is_listed_here() -> None:
         for name in rules.permissions.permissions
         if name.split(".")[0] in {"core", "players", "periods", "tournaments", "ratings"}
     }
-    assert ours == set(MODEL_PERMISSION) | PUBLIC
+    assert ours == set(MODEL_PERMISSION) | PUBLIC | SIGNED_IN
+
+
+def test_signed_in_rules_need_a_user(office) -> None:
+    for name in SIGNED_IN:
+        assert all(user.has_perm(name) for user in office["users"].values())
+        assert not AnonymousUser().has_perm(name)
 
 
 def test_no_rule_gives_a_role_more_than_its_groups_model_permissions(office) -> None:
@@ -132,7 +145,9 @@ def test_the_rules_by_role(office) -> None:
     assert not make_user(role=PLAYER).has_perm("ratings.submit_protest", published)
     assert not make_player_user(make_player()).has_perm("ratings.submit_protest", published)
     # The protest is about his player even if someone else typed it in: he sees it.
-    typed_by_other = make_protest(published, office["players"][0], u["officer"])
+    typed_by_other = make_protest(
+        published, office["players"][0], u["officer"], status="rejected"
+    )  # (one open protest per entry: his own is open)
     assert u["player"].has_perm("ratings.view_protest", typed_by_other)
     assert not u["nobody"].has_perm("tournaments.register_tournament")
 
@@ -158,7 +173,9 @@ def test_services_refuse_through_the_rules(office) -> None:
             tournament=office["theirs"], user=u["arbiter"], data=b"x", filename="r.csv"
         )
     with pytest.raises(PermissionDenied):
-        protests.protest_decide(protest=office["protest"], user=u["player"], upheld=True)
+        protests.protest_decide(
+            protest=office["protest"], user=u["player"], upheld=True, decision="x"
+        )
     with pytest.raises(PermissionDenied):
         protests.protest_submit(
             published=office["published"], player=None, user=u["arbiter"], text="x"

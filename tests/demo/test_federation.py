@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from io import StringIO
 
 import pytest
@@ -13,8 +14,8 @@ from django.db.models import F, Q
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import Player
 from players.names import full_name_key
-from ratings.models import PlayerRating, PublishedList
-from tournaments.models import Game, Tournament, TournamentPlayer
+from ratings.models import CalculationRun, DraftResult, ListEntry, PlayerRating, PublishedList
+from tournaments.models import Game, Report, Tournament, TournamentPlayer
 
 
 def _demo() -> str:
@@ -87,7 +88,9 @@ def test_demo_federation_players_systems_users_lists_and_tournaments() -> None:
     for g in games.filter(black__isnull=False):
         assert g.black_score is not None
         assert g.white_score + g.black_score == 1
-    for tp in TournamentPlayer.objects.filter(tournament__period=open_std):
+    for tp in TournamentPlayer.objects.filter(
+        tournament__period=open_std, tournament__status="validated"
+    ):
         scored = sum(g.white_score for g in tp.white_games.all()) + sum(
             g.black_score  # type: ignore[misc, operator]  # a black score is set
             for g in tp.black_games.all()
@@ -123,8 +126,8 @@ def test_demo_tournaments_are_in_the_period_the_assignment_rules_give(today: dt.
         today.month
     ]
     assert open_std.closing_date == closing
-    tournaments = list(Tournament.objects.filter(rating_system__code="std"))
-    assert len(tournaments) == 5 and {t.period_id for t in tournaments} == {open_std.pk}
+    tournaments = list(Tournament.objects.filter(rating_system__code="std", period=open_std))
+    assert len(tournaments) == 5
     for t in tournaments:
         received = timezone.localdate(t.report_received_at) if t.report_received_at else None
         assert t.end_date <= closing, t.name
@@ -138,6 +141,37 @@ def test_demo_tournaments_are_in_the_period_the_assignment_rules_give(today: dt.
         )
     galicia = Tournament.objects.get(name="Open de Galicia")
     assert galicia.status == "registered" and galicia.report_received_at is None
+
+
+@pytest.mark.django_db
+def test_demo_lists_are_the_engines_from_stored_reports() -> None:
+    """Issue 14 item 15: every published list is a calculation run's draft, published once;
+    every rated tournament has its report stored; no entry changes without games; the K of
+    an entry is the one its run's draft gave; one open period per system."""
+    _demo()
+    for published in PublishedList.objects.all():
+        run = CalculationRun.objects.get(published_list=published)
+        assert run.status == "succeeded" and run.period_id == published.period_id
+        drafts = dict(DraftResult.objects.filter(run=run).values_list("player_id", "k"))
+        for player_id, k in published.entries.exclude(k=None).values_list("player_id", "k"):
+            assert drafts[player_id] == k
+    assert not ListEntry.objects.exclude(change=0).filter(games=0).exists()
+    assert ListEntry.objects.exclude(change=0).exists()
+    rated = Tournament.objects.filter(status__in=("validated", "rated", "published"))
+    assert rated.count() >= 8
+    for t in rated:
+        report = Report.objects.get(tournament=t, status="accepted")
+        assert report.sha256 == hashlib.sha256(bytes(report.data)).hexdigest()
+        assert bytes(report.data).startswith(b"012 ")
+        assert t.games.exists()
+    # A newcomer of a replayed month was created by the matching and got into the lists.
+    assert ListEntry.objects.filter(status="new").exists()
+    for system in RatingSystem.objects.all():
+        assert RatingPeriod.objects.filter(system=system, status=PeriodStatus.OPEN).count() == 1
+    # The open period waits for the matching of two reports (a newcomer each).
+    waiting = Tournament.objects.filter(status="report_received")
+    assert waiting.count() == 2
+    assert all(t.players.filter(player__isnull=True).count() == 1 for t in waiting)
 
 
 @pytest.mark.django_db

@@ -145,7 +145,7 @@ def test_markup_in_a_name_is_text(client) -> None:
 
 
 def test_api_uses_the_same_search(client, raul: Player) -> None:
-    data = client.get("/api/players/", {"q": "Garcia, R.", "limit": 20}).json()
+    data = client.get("/api/v1/players/", {"q": "Garcia, R.", "limit": 20}).json()
     assert [p["fed_id"] for p in data["results"]] == [raul.fed_id]
 
 
@@ -202,5 +202,5 @@ def test_a_broad_query_ranks_a_capped_set_with_the_closest_first(client) -> None
     html = client.get(reverse("players:list"), {"q": "vidal"}).content.decode()
     assert "14 players found." in html and "More than" not in html
     capped = player_search(query="vidal", page=1, per_page=50, cap=5)
-    html = render_to_string("players/list.html", {"result": capped, "q": "vidal"})
+    html = render_to_string("players/_results.html", {"result": capped, "q": "vidal"})
     assert "More than 5 players match" in html and "players found" not in html

@@ -53,6 +53,19 @@ STATUS_FIELDS = {
     "validated_at",
     "rated_at",
     "report_received_at",
+    # a protest's steps (ratings.protests.services)
+    "information_request",
+    "information_requested_at",
+    "information_answer",
+    "information_answered_at",
+    "appealed_at",
+    "appeal_text",
+    "appeal_deposit",
+    "appeal_decided_by",
+    "appeal_decided_at",
+    "appeal_decision",
+    "deposit_returned_at",
+    "corrected_list",
 }
 #: …and the player's rating statuses, which a publication advances.
 MODEL_STATUS_FIELDS: dict[type[Model], set[str]] = {
@@ -169,10 +182,17 @@ def test_a_status_posted_in_the_admin_does_not_change(request, who) -> None:
     protest = _post_change(
         client,
         protest,
-        {"text": "Amended grounds", "status": "upheld", "decision": "Upheld by hand"},
+        {
+            "text": "Amended grounds",
+            "status": "upheld",
+            "decision": "Upheld by hand",
+            "appeal_deposit": "30.00",
+            "information_request": "By hand",
+        },
     )
     assert protest.text == "Amended grounds"
     assert (protest.status, protest.decision) == ("submitted", "")
+    assert (protest.appeal_deposit, protest.information_request) == (None, "")
     assert (
         Tournament.objects.count() == 1
         and RatingPeriod.objects.count() == 1

@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from mypy.options import PER_MODULE_OPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 PURE_LIBRARIES = [
@@ -58,7 +59,6 @@ def test_the_pure_libraries_are_checked_with_every_strict_flag() -> None:
     for every module. So the engine and the report parsers list the flags --strict sets, and
     this compares them with the running mypy's own list (a new mypy may add one)."""
     define_options = pytest.importorskip("mypy.main").define_options
-    from mypy.options import PER_MODULE_OPTIONS
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     assert not any("strict" in override for override in config["overrides"])

@@ -52,7 +52,8 @@ def test_static_assets_are_local(client) -> None:
     ("role", "visible", "hidden"),
     [
         (roles.ARBITER, "My tournaments", "Administration"),
-        (roles.RATING_OFFICER, "Administration", "My tournaments"),
+        # Officers have their desk; the admin is linked for staff only (issue 14, item 8).
+        (roles.RATING_OFFICER, "Officer's desk", "Administration"),
     ],
 )
 def test_navigation_follows_the_role(client, role: str, visible: str, hidden: str) -> None:
@@ -105,6 +106,7 @@ def test_admin_has_every_model_with_filters_and_search(admin_client) -> None:
 
 def test_api_lists_players_and_schema(client) -> None:
     make_player(surname="Gonçalves", given_name="João")
-    data = client.get("/api/players/?q=goncalves").json()
+    data = client.get("/api/v1/players/?q=goncalves").json()
     assert data["results"][0]["surname"] == "Gonçalves"
-    assert client.get("/api/schema/").status_code == 200
+    assert client.get("/api/v1/schema/").status_code == 200
+    assert client.get("/api/players/?q=goncalves")["Location"] == "/api/v1/players/?q=goncalves"

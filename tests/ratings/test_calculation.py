@@ -12,7 +12,7 @@ from core.jobs import JobStatus
 from core.roles import RATING_OFFICER
 from periods import services as period_services
 from periods.models import PeriodStatus
-from ratings.calculation import bulk_path, draft, runs
+from ratings.calculation import bulk_rows, draft, runs
 from ratings.calculation import selectors as calculation_selectors
 from ratings.engine import ENGINE_VERSION
 from ratings.lists import selectors as list_selectors
@@ -267,7 +267,7 @@ def test_bulk_game_lines_packed_like_the_engine_paths_lines() -> None:
         np.concatenate([e, 1000 - e]) / 1000,
         np.concatenate([kw * (ws2 * 500 - e), kb * (e - ws2 * 500)]) / 1000,
     )
-    got = bulk_path.bulk_tournament_rows(w, b, ws2, t, pid, rating, out)
+    got = bulk_rows.bulk_tournament_rows(w, b, ws2, t, pid, rating, out)
     assert [r[0] for r in got] == [5, 31, 77, 400, 900]
     assert sum(r[2] for r in got) == 2 * n
     for mine, ref in zip(got, reference, strict=True):

@@ -5,10 +5,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
 
+from periods.models import Ruleset
 from players.names import fold
+from ratings.engine.registry import available_rulesets
 from ratings.models import ImmutableRowError, ListEntry, PublishedList
 from tests.factories import (
     make_period,
@@ -154,7 +157,6 @@ def test_player_name_key_is_accent_and_case_insensitive() -> None:
 
 
 def test_rating_system_parameters_are_validated_by_the_regulation() -> None:
-    from django.core.exceptions import ValidationError
 
     system = make_system(ruleset="fide-2024", parameters={"no_such_parameter": 1})
     with pytest.raises(ValidationError) as excinfo:
@@ -163,7 +165,5 @@ def test_rating_system_parameters_are_validated_by_the_regulation() -> None:
 
 
 def test_model_ruleset_choices_match_the_engine_registry() -> None:
-    from periods.models import Ruleset
-    from ratings.engine.registry import available_rulesets
 
     assert set(Ruleset.values) == set(available_rulesets())

@@ -68,10 +68,11 @@ def test_a_literal_percent_sign_is_shown_once() -> None:
             "A — national championship, every round played with at least 50%: "
             "Rn 1790.5 (unrated opponents at 1800) -> 1805 (at least 1805)"
         )
+    # Spanish: the decimal comma (the reader's locale, issue 14 item 14).
     with translation.override("es"):
         assert note_text(note) == (
             "A — campeonato nacional, todas las rondas jugadas con al menos el 50%: "
-            "Rn 1790.5 (rivales sin Elo a 1800) -> 1805 (como mínimo 1805)"
+            "Rn 1790,5 (rivales sin Elo a 1800) -> 1805 (como mínimo 1805)"
         )
 
 

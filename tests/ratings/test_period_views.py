@@ -10,7 +10,7 @@ from core.roles import ARBITER, PLAYER, RATING_OFFICER
 from periods import services as period_services
 from periods.models import PeriodStatus
 from ratings.calculation import runs
-from ratings.models import Protest, PublishedList
+from ratings.models import DraftResult, Protest, PublishedList
 from ratings.protests import services as protests
 from ratings.publication import services as publication
 from tests.factories import build, make_user
@@ -27,7 +27,7 @@ def officer_client(client):
 def test_only_officers_may_close_calculate_or_publish(client) -> None:
     system, period, players, tournament = build()
     for url in ("ratings:period_close", "ratings:period_calculate", "ratings:period_publish"):
-        response = client.post(reverse(url, args=[period.pk]))
+        response = client.post(reverse(url, args=[period.pk]), {"confirm": "1"})
         assert response.status_code == 302 and "login" in response["Location"]
     client.force_login(make_user(role=ARBITER))
     for url in (
@@ -36,7 +36,7 @@ def test_only_officers_may_close_calculate_or_publish(client) -> None:
         "ratings:period_calculate",
         "ratings:period_publish",
     ):
-        assert client.post(reverse(url, args=[period.pk])).status_code == 403
+        assert client.post(reverse(url, args=[period.pk]), {"confirm": "1"}).status_code == 403
     period.refresh_from_db()
     assert period.status == PeriodStatus.OPEN
 
@@ -46,9 +46,11 @@ def test_officer_flow_through_the_pages(officer_client, django_capture_on_commit
     c = officer_client
     page = c.get(reverse("ratings:period", args=[period.pk]))
     assert b'id="close-period"' in page.content
-    c.post(reverse("ratings:period_close", args=[period.pk]))
+    summary = c.get(reverse("ratings:period_close", args=[period.pk])).content.decode()
+    assert tournament.name in summary and 'id="confirm"' in summary
+    c.post(reverse("ratings:period_close", args=[period.pk]), {"confirm": "1"})
     with django_capture_on_commit_callbacks(execute=True):
-        c.post(reverse("ratings:period_calculate", args=[period.pk]))
+        c.post(reverse("ratings:period_calculate", args=[period.pk]), {"confirm": "1"})
     progress = c.get(reverse("ratings:period_progress", args=[period.pk])).json()
     assert progress["status"] == "succeeded" and progress["progress"] == 100 and progress["done"]
     page = c.get(reverse("ratings:period", args=[period.pk]))
@@ -60,11 +62,15 @@ def test_officer_flow_through_the_pages(officer_client, django_capture_on_commit
     calc = c.get(reverse("ratings:review_player", args=[period.pk, players[1].pk])).content.decode()
     # Opponent, rating, result, expected, change, K; and the forfeit left out with its article.
     assert "2000" in calc and "0.64" in calc and "-12.80" in calc and "fide-2024 5.1" in calc
-    response = c.post(reverse("ratings:period_publish", args=[period.pk]), {"note": ""})
+    summary = c.get(reverse("ratings:period_publish", args=[period.pk])).content.decode()
+    assert 'id="confirm"' in summary
+    response = c.post(
+        reverse("ratings:period_publish", args=[period.pk]), {"note": "", "confirm": "1"}
+    )
     published = PublishedList.objects.get(period=period)
     assert response["Location"] == reverse("ratings:list", args=[published.pk])
     # Nothing new to publish now.
-    c.post(reverse("ratings:period_publish", args=[period.pk]))
+    c.post(reverse("ratings:period_publish", args=[period.pk]), {"confirm": "1"})
     assert PublishedList.objects.filter(period=period).count() == 1
 
 
@@ -73,7 +79,7 @@ def test_second_calculate_request_gets_a_clear_refusal(officer_client) -> None:
     period_services.period_close(period=period)
     runs.calculation_request(period=period, enqueue=False)  # queued, no worker yet
     response = officer_client.post(
-        reverse("ratings:period_calculate", args=[period.pk]), follow=True
+        reverse("ratings:period_calculate", args=[period.pk]), {"confirm": "1"}, follow=True
     )
     assert "already queued" in response.content.decode()
 
@@ -91,7 +97,8 @@ def test_player_protests_within_the_deadline_and_officer_upholds(
     players[0].save()
     client.force_login(user)
     client.post(
-        reverse("ratings:protest_create", args=[published.pk]), {"text": "Round 1 was a draw."}
+        reverse("ratings:protest_create", args=[published.pk]),
+        {"text": "Round 1 was a draw.", "tournament": tournament.pk},
     )
     protest = Protest.objects.get()
     assert protest.player == players[0]
@@ -128,3 +135,19 @@ def test_protest_after_the_deadline_is_refused() -> None:
     players[0].save()
     with pytest.raises(Refused, match="deadline"):
         protests.protest_submit(published=old, player=players[0], user=user, text="late")
+
+
+def test_the_status_changes_name_the_earlier_status_in_words(
+    officer_client, django_capture_on_commit_callbacks
+) -> None:
+    """Issue 14 item 14: the review showed the stored code ("inactive") beside the new
+    status's words; both are the reader's words now."""
+    system, period, players, tournament = build()
+    period_services.period_close(period=period)
+    with django_capture_on_commit_callbacks(execute=True):
+        run = runs.calculation_request(period=period)
+    DraftResult.objects.filter(run=run, player=players[1]).update(previous_status="inactive")
+    page = officer_client.get(
+        reverse("ratings:review_statuses", args=[period.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert ">Inactivo<" in page and ">inactive<" not in page

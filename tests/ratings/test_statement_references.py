@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
+from django.test import Client
 
 from players.models import Player
+from ratings.lists.selectors import player_list_history
 from ratings.models import ListEntry, PlayerRating, PublishedList
 from tests.factories import make_period, make_player, make_published_list, make_system
 
@@ -183,9 +185,6 @@ def test_a_rating_change_updates_the_state_without_index_writes() -> None:
 def test_a_players_history_lists_every_version_and_probes_the_list_index() -> None:
     """ListEntry keeps no index on the player alone (migration 0007); the history selector
     goes through the unique (list, player) index."""
-    from django.test import Client
-
-    from ratings.lists.selectors import player_list_history
 
     system = make_system()
     me, other = make_player(), make_player()

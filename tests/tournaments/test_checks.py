@@ -402,7 +402,7 @@ def test_all_checks_put_errors_first() -> None:
     found = tournament_checks(
         facts(minutes_for_60_moves=60, end_date=START + dt.timedelta(days=40)),
         report([2500]),
-        received_on=START,
+        received_on=START + dt.timedelta(days=41),  # the day after the last
         registered_on=START - dt.timedelta(days=1),
         approved=False,
     )

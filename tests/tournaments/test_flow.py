@@ -14,6 +14,7 @@ from players.models import Player
 from tests.factories import make_period, make_player, make_system, make_tournament, make_user
 from tournaments import services
 from tournaments.models import Game, Report, Tournament, TournamentPlayer
+from tournaments.services import validation
 
 pytestmark = pytest.mark.django_db
 
@@ -85,12 +86,13 @@ def setup():
     system = make_system(ruleset="fide-2024", rate_of_play="standard")
     arbiter = make_user("arbiter1", role=roles.ARBITER)
     officer = make_user("officer1", role=roles.RATING_OFFICER)
-    start = timezone.localdate() + dt.timedelta(days=10)
+    # Over (a report is received after the last day), registered in time (20 days ahead).
+    start = timezone.localdate() - dt.timedelta(days=4)
     tournament = make_tournament(
         system, arbiter, start_date=start, end_date=start + dt.timedelta(days=2)
     )
     Tournament.objects.filter(pk=tournament.pk).update(
-        system="round_robin"
+        system="round_robin", registered_at=timezone.now() - dt.timedelta(days=24)
     )  # the factory's `system` is the rating system
     tournament.refresh_from_db()
     jose = make_player(surname="Muñoz Pérez", given_name="José", fide_id=2200001)
@@ -389,7 +391,7 @@ def test_an_upload_is_one_transaction(setup, monkeypatch) -> None:
     def broken(**kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services, "_write_games", broken)
+    monkeypatch.setattr(validation, "_write_games", broken)
     with pytest.raises(RuntimeError):
         services.report_upload(
             tournament=t, user=setup["arbiter"], data=sample_trf(), filename="r.trf"

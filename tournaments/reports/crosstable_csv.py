@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from .collector import collector_paused
+from .crosstable_games import Cell, CrossCell, build_crosstable_games, build_matrix_games
 from .fields import Field, guess_delimiter, split_fields
 from .numbers import (
     FIDE_ID_DIGITS,
@@ -26,15 +27,7 @@ from .numbers import (
 from .problems import Problem, ProblemList, error, warning
 from .records import ParsedReport, ReportGame, ReportHeader, ReportPlayer
 from .text import report_lines
-from .validate import (
-    Cell,
-    CrossCell,
-    build_crosstable_games,
-    build_matrix_games,
-    check_players,
-    check_points,
-    sort_problems,
-)
+from .validate import check_players, check_points, sort_problems
 
 _ALIASES = {
     "no": {"no", "nº", "n°", "n", "nr", "num", "number", "#", "sno", "startrank"},
@@ -165,21 +158,25 @@ def _header(
 ) -> tuple[dict[str, int], list[int]]:
     roles: dict[str, int] = {}
     result_cols: list[int] = []  # field index of opponent 1..n
+    too_many = False
     for idx, f in enumerate(head_fields):
         if is_ascii_digits(f.text):
-            if len(result_cols) == SMALLINT_MAX:  # more columns than start ranks: one problem
-                problems.append(
-                    error(
-                        "number_out_of_range",
-                        line=head_no,
-                        column=f.column,
-                        field="round",
-                        value=f.text,
-                        low=1,
-                        high=SMALLINT_MAX,
-                    )
-                )
             if len(result_cols) >= SMALLINT_MAX:
+                # More columns than start ranks: one problem for all of them (a problem per
+                # column made a 1 MiB header of 150,000 columns cost seconds).
+                if not too_many:
+                    too_many = True
+                    problems.append(
+                        error(
+                            "number_out_of_range",
+                            line=head_no,
+                            column=f.column,
+                            field="round",
+                            value=f.text,
+                            low=1,
+                            high=SMALLINT_MAX,
+                        )
+                    )
                 continue
             try:
                 number = read_int(f.text, low=1)

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import calendar
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 from typing import ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from ..errors import EngineInputError
-from ..types import GameLine, PeriodInput, PeriodResult, PlayerResult
+from ..types import (
+    Decision,
+    Excluded,
+    GameLine,
+    PeriodInput,
+    PeriodResult,
+    PlayerInput,
+    PlayerResult,
+)
+from ..version import ENGINE_VERSION
 
 __all__ = [
     "CompositionFacts",
@@ -29,6 +38,7 @@ __all__ = [
     "Rule",
     "Semesters",
     "SmallRoundRobin",
+    "result_unchanged",
 ]
 
 
@@ -94,6 +104,16 @@ class ListFacts:
     rating_floor: Rule[int] | None
     #: Days a published list stays open to protests.
     protest_days: Rule[int] | None
+    #: True: the publication day is the first of the ``protest_days`` (fce 9.3); else they
+    #: count from the day after it (``protest_last_day``).
+    protest_counts_publication_day: Rule[bool] | None = None
+    #: Days after a protest's decision to appeal it (to the board: cnxc-2000 4.3), the
+    #: decision day not counted. None: no appeal.
+    appeal_days: Rule[int] | None = None
+    #: What the appellant deposits with the appeal, returned if it succeeds (cnxc-2000 4.3:
+    #: ``"membership_fee"``, the membership fee in force; its amount is the office's setting
+    #: ``PROTEST_APPEAL_DEPOSIT``). None: no deposit.
+    appeal_deposit: Rule[str] | None = None
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
         "semesters": "January-June and July-December, each list on the 1st after its semester "
@@ -103,7 +123,26 @@ class ListFacts:
         "publication_floor": "every rated player is listed",
         "rating_floor": "no floor",
         "protest_days": "30 days after publication (periods.models.OFFICE_PROTEST_DAYS)",
+        "protest_counts_publication_day": "the days count from the day after publication",
+        "appeal_days": "no appeal (the officer's decision is final)",
+        "appeal_deposit": "no deposit",
     }
+
+    def protest_last_day(self, published: date, days: int) -> date:
+        """The last day (inclusive) to protest a list published on ``published``, open for
+        ``days`` days: the publication day counts as the first (fce 9.3) or not (cnxc-2000
+        4.3 and the office's default)."""
+        first_counts = (
+            self.protest_counts_publication_day is not None
+            and self.protest_counts_publication_day.value
+        )
+        return date.fromordinal(published.toordinal() + days - (1 if first_counts else 0))
+
+    def appeal_last_day(self, decided: date) -> date | None:
+        """The last day (inclusive) to appeal a decision of ``decided``; None: no appeal."""
+        if self.appeal_days is None:
+            return None
+        return date.fromordinal(decided.toordinal() + self.appeal_days.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +350,21 @@ class Regulation(ABC):
             out[key] = float(value) if isinstance(default, float) else value  # type: ignore[arg-type]
         return out
 
+    def period_result(
+        self,
+        players: Iterable[PlayerResult],
+        games: Iterable[GameLine],
+        excluded: Iterable[Excluded],
+    ) -> PeriodResult:
+        """What ``rate`` returns, stamped with this regulation's id and the engine's version."""
+        return PeriodResult(
+            ruleset=self.id,
+            engine_version=ENGINE_VERSION,
+            players=tuple(players),
+            games=tuple(games),
+            excluded=tuple(excluded),
+        )
+
     @abstractmethod
     def rate(self, period: PeriodInput) -> PeriodResult:
         """Rate a whole period."""
@@ -324,3 +378,20 @@ class Regulation(ABC):
                 lines = tuple(line for line in result.games if line.player == player_id)
                 return Explanation(player, lines)
         raise EngineInputError("", "player", _("unknown player %(id)r"), {"id": player_id})
+
+
+def result_unchanged(player: PlayerInput, notes: Iterable[Decision]) -> PlayerResult:
+    """The result of a player the period leaves as he was: no game counted, no rating made."""
+    return PlayerResult(
+        player.id,
+        player.rating,
+        player.rating,
+        0,
+        None,
+        "",
+        0,
+        0.0,
+        0.0,
+        "unrated",
+        tuple(notes),
+    )

@@ -41,7 +41,7 @@ Inputs (decisions where the text is open; also in docs/engine.md, "cnxc-2000"):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
 from typing import ClassVar
@@ -157,6 +157,14 @@ class CNXC2000(Regulation):
             # the publication day (``protest_deadline``: published 15 July, last day 14
             # August); the appeal to the board is 7 days more (``APPEAL_DAYS``).
             protest_days=Rule(PROTEST_DAYS, "cnxc-2000 4.3"),
+            # 4.3: "Da decisão do CEXC caberá recurso para o CD da CNXC, no prazo máximo de 7
+            # dias, devendo o reclamante juntar uma importância igual ao valor da taxa de
+            # filiação em vigor, que lhe será devolvida caso seja dado provimento ao recurso."
+            # DECISION: 7 days after the decision day (``appeal_deadline``); the deposit is
+            # the membership fee in force (the office's PROTEST_APPEAL_DEPOSIT), returned if
+            # the appeal is upheld.
+            appeal_days=Rule(APPEAL_DAYS, "cnxc-2000 4.3"),
+            appeal_deposit=Rule("membership_fee", "cnxc-2000 4.3"),
         ),
         reporting=ReportingFacts(
             # No registration or reporting deadline in the text: the rating system's
@@ -262,8 +270,6 @@ class CNXC2000(Regulation):
     # ------------------------------------------------------------------ rating
 
     def rate(self, period: PeriodInput) -> PeriodResult:
-        from .. import ENGINE_VERSION
-
         params = self.validate_parameters(period.parameters)
         players = validate_period(period)
         art = self.article
@@ -426,13 +432,7 @@ class CNXC2000(Regulation):
 
         results = self._passive(period, results, {pid: p for pid, p in players.items()})
         results = self._calibrate(results, params["iccf_list"])
-        return PeriodResult(
-            ruleset=self.id,
-            engine_version=ENGINE_VERSION,
-            players=tuple(results),
-            games=tuple(lines),
-            excluded=tuple(excluded_games),
-        )
+        return self.period_result(results, lines, excluded_games)
 
     # ------------------------------------------------------------------ helpers
 
@@ -683,8 +683,6 @@ class CNXC2000(Regulation):
         players: Mapping[str, PlayerInput],
     ) -> list[PlayerResult]:
         """5.2: passive after five years without a counted game; active after one game."""
-        from dataclasses import replace
-
         limit = add_months(period.end, -60)
         out: list[PlayerResult] = []
         for result in results:
@@ -727,8 +725,6 @@ class CNXC2000(Regulation):
 
     def _calibrate(self, results: Sequence[PlayerResult], raw: object) -> list[PlayerResult]:
         """7.3: calibration against the ICCF list in force the day after the period."""
-        from dataclasses import replace
-
         if not isinstance(raw, Mapping):
             return list(results)
         common = [

@@ -65,6 +65,7 @@ from .base import (
     Regulation,
     ReportingFacts,
     Rule,
+    result_unchanged,
 )
 
 __all__ = ["FCE", "PROTEST_DAYS", "REGULATION", "modality", "protest_deadline"]
@@ -206,6 +207,7 @@ class FCE(Regulation):
             # publicació". DECISION: the publication day is the first of the 25
             # (``protest_deadline``: published 1 April, last day 25 April).
             protest_days=Rule(PROTEST_DAYS, "fce 9.3"),
+            protest_counts_publication_day=Rule(True, "fce 9.3"),
         ),
         reporting=ReportingFacts(
             # The text has no registration or reporting deadline: the rating system's
@@ -274,8 +276,6 @@ class FCE(Regulation):
     # ------------------------------------------------------------------ rating
 
     def rate(self, period: PeriodInput) -> PeriodResult:
-        from .. import ENGINE_VERSION
-
         params = self.validate_parameters(period.parameters)
         players = validate_period(period)
         list_kind = str(params["list"])
@@ -576,28 +576,8 @@ class FCE(Regulation):
                 zero = first[0] if first is not None and first[1] == 0 else None
                 results.append(self._first_performance(p, pools.get(pid, []), zero, notes[pid]))
             else:
-                results.append(
-                    PlayerResult(
-                        pid,
-                        p.rating,
-                        p.rating,
-                        0,
-                        None,
-                        "",
-                        0,
-                        0.0,
-                        0.0,
-                        "unrated",
-                        tuple(notes[pid]),
-                    )
-                )
-        return PeriodResult(
-            ruleset=self.id,
-            engine_version=ENGINE_VERSION,
-            players=tuple(results),
-            games=tuple(lines),
-            excluded=tuple(excluded_games),
-        )
+                results.append(result_unchanged(p, notes[pid]))
+        return self.period_result(results, lines, excluded_games)
 
     # ------------------------------------------------------------------ helpers
 

@@ -97,6 +97,7 @@ from .base import (
     ReportingFacts,
     Rule,
     SmallRoundRobin,
+    result_unchanged,
 )
 
 __all__ = ["REGULATION", "AverageMethod", "Fide2000"]
@@ -293,8 +294,6 @@ class AverageMethod(Regulation):
     # ------------------------------------------------------------------ rating
 
     def rate(self, period: PeriodInput) -> PeriodResult:
-        from .. import ENGINE_VERSION
-
         params = self.validate_parameters(period.parameters)
         players = validate_period(period)
         for index, t in enumerate(period.tournaments):
@@ -345,28 +344,8 @@ class AverageMethod(Regulation):
                     self._first_rating(p, unrated[pid], notes[pid], period.start, months)
                 )
             else:
-                results.append(
-                    PlayerResult(
-                        pid,
-                        p.rating,
-                        p.rating,
-                        0,
-                        None,
-                        "",
-                        0,
-                        0.0,
-                        0.0,
-                        "unrated",
-                        tuple(notes[pid]),
-                    )
-                )
-        return PeriodResult(
-            ruleset=self.id,
-            engine_version=ENGINE_VERSION,
-            players=tuple(results),
-            games=tuple(lines),
-            excluded=tuple(out_excluded),
-        )
+                results.append(result_unchanged(p, notes[pid]))
+        return self.period_result(results, lines, out_excluded)
 
     # ------------------------------------------------------------------ one tournament
 

@@ -17,7 +17,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from .. import ENGINE_VERSION
 from ..bulk import (
     K_RULE_REACHED_2400,
     K_RULE_UNDER_30_GAMES,
@@ -403,12 +402,22 @@ class Fide2024(Regulation):
                 )
             )
         if inactive:
+            last = player.last_game_date.isoformat() if player.last_game_date else "-"
             notes.append(
+                # An inactive player without a game in the period stays inactive whenever his
+                # last game was; a rated one becomes inactive a year after his last game.
                 Decision(
                     "inactive",
                     f"{art} 7.2.2",
+                    _("still inactive: no rated game in this period (last: %(last)s)"),
+                    {"last": last},
+                )
+                if player.status == "inactive"
+                else Decision(
+                    "inactive",
+                    f"{art} 7.2.2",
                     _("no rated game in one year (last: %(last)s): inactive"),
-                    {"last": player.last_game_date.isoformat() if player.last_game_date else "-"},
+                    {"last": last},
                 )
             )
         if reactivated:
@@ -682,13 +691,7 @@ class Fide2024(Regulation):
                         k=k,
                     )
                 )
-        return PeriodResult(
-            ruleset=self.id,
-            engine_version=ENGINE_VERSION,
-            players=tuple(results),
-            games=tuple(lines),
-            excluded=selection.excluded,
-        )
+        return self.period_result(results, lines, selection.excluded)
 
     def rate_unrated(self, period: PeriodInput) -> PeriodResult:
         """The first-ratings half of ``rate``: a result for every player without a rating
@@ -701,16 +704,14 @@ class Fide2024(Regulation):
         unrated players gives exactly this result; a test compares the two."""
         params, players, selection = self._prepare(period)
         sides = _sides(selection, players, unrated_only=True)
-        return PeriodResult(
-            ruleset=self.id,
-            engine_version=ENGINE_VERSION,
-            players=tuple(
+        return self.period_result(
+            (
                 self._initial(p, sides.get(p.id, []), period, params)
                 for p in players.values()
                 if p.rating is None
             ),
-            games=(),
-            excluded=selection.excluded,
+            (),
+            selection.excluded,
         )
 
     # -- per player ------------------------------------------------------------------------

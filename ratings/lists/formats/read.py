@@ -230,16 +230,25 @@ def _unneutralise(value: str) -> str:
     return value[1:] if value.startswith("'") and value[1:2] in ("=", "+", "-", "@") else value
 
 
+def _csv_delimiter(text: str) -> str:
+    """The delimiter (comma, semicolon or tab) that splits the header into the most known
+    column names. Only the header is looked at, read with the standard quoting (a quote in a
+    field is doubled): csv.Sniffer's guess from the rows took a field holding ``""`` or a
+    quoted delimiter for a different dialect and misread the rows."""
+    first = text.split("\n", 1)[0]
+
+    def known(delimiter: str) -> int:
+        cells = next(csv.reader([first], delimiter=delimiter), [])
+        return sum(1 for c in cells if c.strip().lower() in _CSV_ALIASES)
+
+    return max(",;\t", key=known)  # a tie keeps the earlier: comma first
+
+
 def read_csv(text: str) -> tuple[list[Problem], Iterator[RawRow]]:
     text = text.lstrip("\ufeff")
     if not text.strip():
         return [problem("empty_file")], iter(())
-    sample = text[:4096]
-    try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
+    reader = csv.reader(io.StringIO(text), delimiter=_csv_delimiter(text), doublequote=True)
     header = next(reader)
     index: dict[str, int] = {}
     labels: dict[str, str] = {}

@@ -49,10 +49,21 @@ def normal_sex(raw_sex: str, flag: str) -> str:
     return "F" if "w" in flag.lower() else "M"
 
 
+#: The given name of a player known by one name only (FIDE writes ", Vardharajan" or
+#: "Vardharajan"): the registry needs one, and the arbiter's matching writes the same
+#: (tournaments.services.matching).
+NO_GIVEN_NAME = "-"
+
+
 def split_name(name: str) -> tuple[str, str]:
-    """'Andreikin, Dmitry' -> ('Andreikin', 'Dmitry'); ', Vardharajan' -> ('', 'Vardharajan')."""
-    surname, sep, given = name.partition(",")
-    return (surname.strip(), given.strip()) if sep else (name.strip(), "")
+    """'Andreikin, Dmitry' -> ('Andreikin', 'Dmitry'). A one-word name, with or without its
+    comma (', Vardharajan', 'Vardharajan'), is the surname, never an empty one:
+    ('Vardharajan', '-')."""
+    surname, _sep, given = name.partition(",")
+    surname, given = surname.strip(), given.strip()
+    if not surname:
+        return given, NO_GIVEN_NAME if given else ""
+    return surname, given or NO_GIVEN_NAME
 
 
 _DIGITS = re.compile(r"^[0-9]{1,9}$")  # imports.py: the same patterns in SQL

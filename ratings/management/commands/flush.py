@@ -1,6 +1,6 @@
 """`manage.py flush`, allowed to empty the published lists.
 
-Published lists and their entries refuse TRUNCATE in PostgreSQL (ratings/models.py,
+Published lists and their entries refuse TRUNCATE in PostgreSQL (ratings/models/published.py,
 IMMUTABLE). Flushing removes every row of every table on purpose (Django's test runner flushes
 the database after each transactional test), so this command runs Django's flush with those two
 triggers ignored, for its own statements only (pgtrigger.ignore).

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from hypothesis import strategies as st
+
 from ratings.engine import rate_period
 from ratings.engine.types import (
     Game,
@@ -91,3 +93,18 @@ def active(pid: str, rating: int | None, **kw: object) -> PlayerInput:
     """A player with 20 rated games in the last 12 months unless ``kw`` says otherwise."""
     kw.setdefault("games_last_12_months", 20)
     return player(pid, rating, **kw)
+
+
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+
+def drawn_games(draw: st.DrawFn, *, players: int, low: int, high: int) -> list[Game]:
+    """Hypothesis: between ``low`` and ``high`` games among players P0…P<players-1>, never a
+    player against himself."""
+    games = []
+    for _ in range(draw(st.integers(low, high))):
+        w = draw(st.integers(0, players - 1))
+        b = draw(st.integers(0, players - 2))
+        b = b + 1 if b >= w else b
+        games.append(Game(f"P{w}", f"P{b}", draw(st.sampled_from(RESULTS))))
+    return games

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from datetime import date
 
+from engine_helpers import drawn_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import rate_period
 from ratings.engine.regulations.cnxc_2000 import k_factor
 from ratings.engine.rounding import round_half_up
-from ratings.engine.types import Game, PeriodInput, PlayerInput, TournamentInput
-
-RESULTS = ("1-0", "0-1", "1/2-1/2")
+from ratings.engine.types import PeriodInput, PlayerInput, TournamentInput
 
 
 @st.composite
@@ -29,12 +28,7 @@ def periods(draw: st.DrawFn) -> PeriodInput:
     )
     tournaments = []
     for t in range(draw(st.integers(1, 4))):
-        games = []
-        for _ in range(draw(st.integers(0, 8))):
-            w = draw(st.integers(0, n - 1))
-            b = draw(st.integers(0, n - 2))
-            b = b + 1 if b >= w else b
-            games.append(Game(f"P{w}", f"P{b}", draw(st.sampled_from(RESULTS))))
+        games = drawn_games(draw, players=n, low=0, high=8)
         tournaments.append(
             TournamentInput(f"T{t}", "round_robin", date(2026, 2 + t, 1), games=tuple(games))
         )

@@ -48,6 +48,9 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.publication_floor": (1400, "fide-2024 7.2.1"),
         "lists.rating_floor": None,  # no floor; office: none
         "lists.protest_days": None,  # no list protests in the text; office: 30 days
+        "lists.protest_counts_publication_day": None,
+        "lists.appeal_days": None,  # office: no appeal
+        "lists.appeal_deposit": None,
         "reporting.registration": (Registration(3, 30, 2700, 2500), "fide-2024 0.2"),
         "reporting.report_due_days": None,  # 9.1 counts lists; office: no warning
         "reporting.report_lists": (3, "fide-2024 9.1", "monthly"),
@@ -74,6 +77,9 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.publication_floor": (1801, "fide-2000 9.21"),
         "lists.rating_floor": None,
         "lists.protest_days": None,  # office: 30 days
+        "lists.protest_counts_publication_day": None,
+        "lists.appeal_days": None,  # office: no appeal
+        "lists.appeal_deposit": None,
         "reporting.registration": None,  # B.01 art. 7, not in the seed; office: registration_days
         "reporting.report_due_days": None,
         "reporting.report_lists": (2, "fide-2000 9.13"),  # decided: one late list
@@ -104,6 +110,9 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.publication_floor": (1805, "feda-1996 8.12"),
         "lists.rating_floor": None,
         "lists.protest_days": None,  # office: 30 days
+        "lists.protest_counts_publication_day": None,
+        "lists.appeal_days": None,  # office: no appeal
+        "lists.appeal_deposit": None,
         "reporting.registration": None,  # office: registration_days
         "reporting.report_due_days": (14, "feda-1996 10.1"),
         "reporting.report_lists": (2, "feda-1996 10.14"),
@@ -131,6 +140,9 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.publication_floor": None,  # 9.2: every licensed player
         "lists.rating_floor": (1000, "fce 17.3"),
         "lists.protest_days": (25, "fce 9.3"),
+        "lists.protest_counts_publication_day": (True, "fce 9.3"),  # day 1 = publication
+        "lists.appeal_days": None,  # office: no appeal
+        "lists.appeal_deposit": None,
         "reporting.registration": None,  # office: registration_days
         "reporting.report_due_days": None,
         "reporting.report_lists": None,  # office: one late list
@@ -153,6 +165,9 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.publication_floor": None,  # 4.2: every rated player
         "lists.rating_floor": None,
         "lists.protest_days": (30, "cnxc-2000 4.3"),
+        "lists.protest_counts_publication_day": None,  # "30 dias após"
+        "lists.appeal_days": (7, "cnxc-2000 4.3"),  # "no prazo máximo de 7 dias"
+        "lists.appeal_deposit": ("membership_fee", "cnxc-2000 4.3"),  # "taxa de filiação"
         "reporting.registration": None,  # office: registration_days
         "reporting.report_due_days": None,
         "reporting.report_lists": None,  # office: one late list

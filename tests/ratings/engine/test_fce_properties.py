@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from datetime import date
 
+from engine_helpers import drawn_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import rate_period
-from ratings.engine.types import Game, PeriodInput, PlayerInput, TournamentInput
-
-RESULTS = ("1-0", "0-1", "1/2-1/2")
+from ratings.engine.types import PeriodInput, PlayerInput, TournamentInput
 
 
 @st.composite
@@ -25,12 +24,7 @@ def periods(draw: st.DrawFn) -> PeriodInput:
         )
         for i in range(n)
     )
-    games = []
-    for _ in range(draw(st.integers(1, 20))):
-        w = draw(st.integers(0, n - 1))
-        b = draw(st.integers(0, n - 2))
-        b = b + 1 if b >= w else b
-        games.append(Game(f"P{w}", f"P{b}", draw(st.sampled_from(RESULTS))))
+    games = drawn_games(draw, players=n, low=1, high=20)
     split = draw(st.integers(0, len(games)))
     tournaments = (
         TournamentInput(

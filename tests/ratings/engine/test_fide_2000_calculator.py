@@ -7,6 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ratings.engine import rate_period
+from ratings.engine.jsonio import loads_period
+
 ROOT = Path(__file__).resolve().parents[3]
 
 # A quarterly list (9.11). A (2300, 100 games: K 15) in a Swiss: 2200 win, 2400 draw,
@@ -80,8 +83,6 @@ def test_missing_games_last_12_months_is_unknown_not_zero() -> None:
     # games_last_12_months. Each played 1 rated game; read as 0 that is 1 game in the year,
     # fewer than 4: inactive (9.23a). Unknown: no inactivity judgement, a note says why.
     # A has the figure: 12 + 4 = 16 >= 4: active, no such note.
-    from ratings.engine import rate_period
-    from ratings.engine.jsonio import loads_period
 
     period = loads_period(json.dumps(PERIOD))
     by = {p.id: p for p in period.players}

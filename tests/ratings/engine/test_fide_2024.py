@@ -12,6 +12,7 @@ import pytest
 from engine_helpers import game, period, player, prior, tournament
 
 from ratings.engine import rate_period
+from ratings.engine.registry import get_regulation
 from ratings.engine.regulations.fide_2024 import REGULATION, game_delta_milli, k_factor
 from ratings.engine.types import PeriodResult, PlayerResult
 
@@ -277,6 +278,22 @@ def test_7_2_2_inactive_after_a_year_without_rated_games() -> None:
     assert result_of(res, "recent").status == "rated"
 
 
+def test_7_2_2_the_inactivity_note_says_why_for_a_new_and_a_continuing_inactivity() -> None:
+    """A rated player a year without games becomes inactive ("no rated game in one year"); a
+    player already inactive whose last game is recent stays inactive for want of a game in the
+    period: the note must not claim a year without games (issue 14, item 5)."""
+    res = rate_period(period([player("old", 2000, last_game_date=date(2025, 10, 31)),
+                              player("still", 2000, status="inactive",
+                                     last_game_date=date(2026, 9, 10))],
+                             []))  # fmt: skip
+    [old] = [n for n in result_of(res, "old").notes if n.code == "inactive"]
+    [still] = [n for n in result_of(res, "still").notes if n.code == "inactive"]
+    assert result_of(res, "still").status == "inactive"
+    assert "one year" in old.message and "2025-10-31" in old.message
+    assert "one year" not in still.message
+    assert "this period" in still.message and "2026-09-10" in still.message
+
+
 def test_7_2_2_active_again_after_one_rated_game() -> None:
     """7.2.2 b: an inactive player who plays one rated game is active again."""
     res = rate_period(period([player("i", 2000, status="inactive", last_game_date=date(2024, 1, 1)),
@@ -426,7 +443,6 @@ def test_9_1_month_end_allowance_five_days(end: date, allowed: bool) -> None:
 def test_9_1_allowance_only_in_fide_2024(ruleset: str) -> None:
     # None of the other originals has a month-end allowance (fide-2000 9.13/9.43, feda-1996
     # 8.13, fce 9.1, cnxc-2000 4.1).
-    from ratings.engine.registry import get_regulation
 
     regulation = get_regulation(ruleset)
     assert regulation.month_end_allowance_days == 0

@@ -137,8 +137,8 @@ def test_import_of_the_real_excerpt(excerpt: bytes) -> None:
     assert (unrated.rating, unrated.kind, unrated.player.surname, unrated.player.given_name) == (
         None,
         "unrated",
-        "",
-        "Vardharajan",
+        "Vardharajan",  # ", Vardharajan": a one-word name is the surname (issue 14 item 13)
+        "-",
     )
     wi = PlayerRating.objects.get(player__fide_id=8605360, system=system)
     assert (wi.rating, wi.activity, wi.reached_2400, wi.player.sex) == (
@@ -425,7 +425,7 @@ def test_fold_of_the_raw_name_field_is_the_key_of_the_split_name() -> None:
 
 
 def test_cut_txt_gives_what_read_txt_gives() -> None:
-    from ratings.lists.imports import _READ_FIELDS, _cut_txt
+    from ratings.lists.import_rows import _READ_FIELDS, _cut_txt
 
     header = lf.txt_header("NOV26")
     rows = [
@@ -459,7 +459,7 @@ def test_cut_txt_gives_what_read_txt_gives() -> None:
     assert got[3][3] == "12" and got[3][1:3] == ["", ""]
     # Cut in chunks (the import sends one while the next is cut): the same lines, row numbers
     # kept across chunk boundaries, a chunk of blank lines only yields nothing.
-    from ratings.lists.imports import _cut_txt_chunks
+    from ratings.lists.import_rows import _cut_txt_chunks
 
     for size in (1, 2, 3):
         chunks = list(_cut_txt_chunks(block, size=size))
@@ -513,3 +513,17 @@ def test_tabs_and_unusual_spaces_are_read_as_python_strips_them() -> None:
         assert (ana.surname, ana.given_name, ana.name_key) == ("Pérez", "Ana", "perez ana")
         assert PlayerRating.objects.get(player=ana, system=system).rating == 2100
         assert Player.objects.get(fide_id=900002).given_name == "Pau"
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("Andreikin, Dmitry", ("Andreikin", "Dmitry")),
+        (", Vardharajan", ("Vardharajan", "-")),
+        ("Vardharajan", ("Vardharajan", "-")),
+        ("  Solo ,  ", ("Solo", "-")),
+        ("", ("", "")),
+    ],
+)
+def test_a_one_word_name_is_the_surname_never_an_empty_one(name, expected) -> None:
+    assert lf.split_name(name) == expected

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from datetime import date
 
 import pytest
@@ -228,7 +229,11 @@ def mutated(draw: st.DrawFn) -> bytes:
 
 @pytest.mark.skipif(not SAMPLES, reason="shared samples not available")
 @settings(
-    max_examples=3000, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    # 400 mutations in the suite (a few seconds); FUZZ_EXAMPLES=5000 for a deeper run.
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "400")),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
 )
 @given(mutated())
 def test_fuzz_real_samples(data: bytes) -> None:

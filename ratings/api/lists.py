@@ -1,0 +1,368 @@
+"""Published lists (every version, with its current flag and downloads) and their entries:
+cursor-paginated, filtered, with ETag and Last-Modified, cached (a published list never
+changes, so neither does any page of it)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from typing import Any
+
+import django_filters
+from django.db.models import Exists, F, OuterRef, QuerySet
+from django.http import Http404, HttpResponse, HttpResponseBase
+from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import http_date
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.utils.urls import replace_query_param
+
+from core.api.caching import cached_get, cached_set
+from core.api.pagination import MAX_LIMIT
+from core.api.permissions import Rule
+from core.api.schema import filter_parameters
+from periods.models import RatingSystem
+from ratings.lists import exports
+from ratings.lists.filters import ListEntryFilter
+from ratings.models import EntryStatus, ListEntry, PublishedList
+
+BROWSE = Rule("ratings.browse_lists")
+#: A page of entries in the cache: a published list never changes (IMMUTABLE, ratings.models).
+ENTRIES_CACHE_SECONDS = 24 * 3600
+CACHE_MAX_AGE = 3600
+
+
+def lists_annotated() -> QuerySet[PublishedList]:
+    """Every version, with ``current`` (no later version of its period) and ``in_force``
+    (current, and no list of its system with a later date)."""
+    later_version = PublishedList.objects.filter(
+        period_id=OuterRef("period_id"), version__gt=OuterRef("version")
+    )
+    later_list = PublishedList.objects.filter(
+        system_id=OuterRef("system_id"), list_date__gt=OuterRef("list_date")
+    )
+    return (
+        PublishedList.objects.select_related("system")
+        .annotate(current=~Exists(later_version), superseded_by_date=Exists(later_list))
+        .order_by("-list_date", "system__code", "-version", "-id")
+    )
+
+
+class PublishedListSerializer(serializers.ModelSerializer[PublishedList]):
+    system: serializers.SlugRelatedField[RatingSystem] = serializers.SlugRelatedField(
+        slug_field="code", read_only=True
+    )
+    current = serializers.BooleanField(
+        read_only=True, help_text="No later version of this period's list exists."
+    )
+    in_force = serializers.SerializerMethodField(
+        help_text="The current version of the system's newest list."
+    )
+    downloads = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PublishedList
+        fields = [
+            "id",
+            "system",
+            "period",
+            "list_date",
+            "version",
+            "current",
+            "in_force",
+            "published_at",
+            "ruleset",
+            "engine_version",
+            "entry_count",
+            "note",
+            "downloads",
+        ]
+        read_only_fields = fields
+
+    def get_in_force(self, obj: PublishedList) -> bool:
+        return bool(getattr(obj, "current", False)) and not getattr(obj, "superseded_by_date", True)
+
+    @extend_schema_field(
+        inline_serializer("ListDownloads", {fmt: serializers.URLField() for fmt in exports.FORMATS})
+    )
+    def get_downloads(self, obj: PublishedList) -> dict[str, str]:
+        request = self.context.get("request")
+        out = {}
+        for fmt in exports.FORMATS:
+            path = reverse("ratings:list_download", kwargs={"pk": obj.pk, "fmt": fmt})
+            out[fmt] = request.build_absolute_uri(path) if request is not None else path
+        return out
+
+
+class PublishedListFilter(django_filters.FilterSet):
+    system = django_filters.CharFilter(field_name="system__code", help_text="A system's code.")
+    current = django_filters.BooleanFilter(help_text="Only current versions (or only older).")
+    list_date_after = django_filters.DateFilter(field_name="list_date", lookup_expr="gte")
+    list_date_before = django_filters.DateFilter(field_name="list_date", lookup_expr="lte")
+
+    class Meta:
+        model = PublishedList
+        fields = ["period", "version"]
+
+
+# ------------------------------------------------------------------------------- entries
+
+
+class EntryFilter(ListEntryFilter):
+    """The list page's filters (ratings.lists.filters: region, club, sex, age group, title,
+    active only) and the API's own: status, federation, birth years, a rating range. No
+    `sort`: the pages follow one order, by rating (the cursor's)."""
+
+    sort = None  # removed from the page's filter set
+    status = django_filters.ChoiceFilter(choices=EntryStatus.choices)
+    federation = django_filters.CharFilter(field_name="player__federation", lookup_expr="iexact")
+    born_from = django_filters.NumberFilter(
+        field_name="player__birth_year", lookup_expr="gte", min_value=0, max_value=9999
+    )
+    born_until = django_filters.NumberFilter(
+        field_name="player__birth_year", lookup_expr="lte", min_value=0, max_value=9999
+    )
+    rating_min = django_filters.NumberFilter(
+        field_name="rating", lookup_expr="gte", min_value=0, max_value=4000
+    )
+    rating_max = django_filters.NumberFilter(
+        field_name="rating", lookup_expr="lte", min_value=0, max_value=4000
+    )
+
+    class Meta(ListEntryFilter.Meta):
+        pass
+
+
+class EntrySerializer(serializers.Serializer[Any]):
+    fed_id = serializers.CharField(source="player__fed_id")
+    fide_id = serializers.IntegerField(source="player__fide_id", allow_null=True)
+    surname = serializers.CharField(source="player__surname")
+    given_name = serializers.CharField(source="player__given_name")
+    sex = serializers.CharField(source="player__sex")
+    title = serializers.CharField(source="player__title")
+    birth_year = serializers.IntegerField(source="player__birth_year", allow_null=True)
+    federation = serializers.CharField(source="player__federation")
+    region = serializers.CharField(source="player__region")
+    club = serializers.CharField(source="player__club")
+    rating = serializers.IntegerField(allow_null=True)
+    change = serializers.IntegerField()
+    k = serializers.IntegerField(allow_null=True)
+    games = serializers.IntegerField()
+    total_games = serializers.IntegerField()
+    status = serializers.CharField()
+    inactive = serializers.BooleanField()
+    provisional = serializers.BooleanField()
+
+
+ENTRY_VALUES = [
+    "player_id",
+    "player__fed_id",
+    "player__fide_id",
+    "player__surname",
+    "player__given_name",
+    "player__sex",
+    "player__title",
+    "player__birth_year",
+    "player__federation",
+    "player__region",
+    "player__club",
+    "rating",
+    "change",
+    "k",
+    "games",
+    "total_games",
+    "status",
+    "inactive",
+    "provisional",
+]
+ENTRY_PAGE_DEFAULT = 100
+
+
+def _cursor_encode(rating: int, player_id: int) -> str:
+    return base64.urlsafe_b64encode(f"{rating}:{player_id}".encode()).decode().rstrip("=")
+
+
+def _cursor_decode(raw: str) -> tuple[int, int]:
+    try:
+        text = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode("ascii")
+        rating, player_id = (int(x) for x in text.split(":"))
+    except (ValueError, UnicodeDecodeError):
+        raise ValidationError({"cursor": [_("Invalid cursor.")]}) from None
+    if not (-1 <= rating <= 32767 and 0 < player_id < 2**63):
+        raise ValidationError({"cursor": [_("Invalid cursor.")]})
+    return rating, player_id
+
+
+def entries_page(
+    *, entries: QuerySet[ListEntry], cursor: tuple[int, int] | None, limit: int
+) -> tuple[list[dict[str, Any]], tuple[int, int] | None]:
+    """One page of a list's (filtered) entries by rating, unrated last, then player: keyset
+    pagination on the (list, rating, player) index, so page 1,000 costs what page 1 costs.
+    After a cursor (rating, player; rating -1 for unrated) the rest of its rating comes first,
+    then the lower ratings, then the unrated: each part an index range. Returns the rows and
+    the next page's cursor."""
+    by_rating: list[Any] = [F("rating").desc(nulls_last=True), "player_id"]
+    if cursor is None:
+        parts = [entries.order_by(*by_rating)]
+    elif cursor[0] >= 0:
+        rating, player_id = cursor
+        parts = [
+            entries.filter(rating=rating, player_id__gt=player_id).order_by("player_id"),
+            entries.filter(rating__lt=rating).order_by(*by_rating),
+            entries.filter(rating__isnull=True).order_by("player_id"),
+        ]
+    else:
+        parts = [entries.filter(rating__isnull=True, player_id__gt=cursor[1]).order_by("player_id")]
+    rows: list[dict[str, Any]] = []
+    for part in parts:
+        wanted = limit + 1 - len(rows)
+        if wanted <= 0:
+            break
+        # The page's entries first (an index range), then their players by primary key. Why:
+        # joined in one statement the planner may merge-join the registry from its first id
+        # to reach a page deep in the unrated part (100 ms on 500,000 players, for 0.5 ms).
+        ids = list(part.values_list("pk", flat=True)[:wanted])
+        found = {
+            row["pk"]: row
+            for row in ListEntry.objects.filter(pk__in=ids).values("pk", *ENTRY_VALUES)
+        }
+        rows.extend(found[pk] for pk in ids)
+    following = None
+    if len(rows) > limit:
+        rows = rows[:limit]
+        last = rows[-1]
+        following = (last["rating"] if last["rating"] is not None else -1, last["player_id"])
+    return rows, following
+
+
+ENTRY_PARAMETERS = [
+    *filter_parameters(EntryFilter),
+    OpenApiParameter("cursor", OpenApiTypes.STR, description="From `next` of the page before."),
+    OpenApiParameter(
+        "limit",
+        OpenApiTypes.INT,
+        description=f"Entries per page (default 100, at most {MAX_LIMIT}).",
+    ),
+]
+
+
+class PublishedListViewSet(viewsets.ReadOnlyModelViewSet[PublishedList]):
+    """Every published version of every list, newest first."""
+
+    serializer_class = PublishedListSerializer
+    filterset_class = PublishedListFilter
+    rules = {"list": BROWSE, "retrieve": BROWSE, "entries": BROWSE}
+
+    def get_queryset(self) -> QuerySet[PublishedList]:
+        return lists_annotated()
+
+    def get_filterset_class(self) -> Any:
+        return EntryFilter if self.action == "entries" else PublishedListFilter
+
+    @extend_schema(
+        parameters=ENTRY_PARAMETERS,
+        responses={
+            200: inline_serializer(
+                "ListEntryPage",
+                {
+                    "next": serializers.URLField(allow_null=True),
+                    "results": EntrySerializer(many=True),
+                },
+            ),
+            304: OpenApiResponse(description="Not modified (If-None-Match / If-Modified-Since)."),
+        },
+    )
+    @action(detail=True, pagination_class=None, filter_backends=[])
+    def entries(self, request: Request, pk: str | None = None) -> HttpResponseBase:
+        """The list's entries by rating, unrated last; filters as the list page's. Pages are
+        cached and carry an ETag and Last-Modified: a published list never changes."""
+        # The page as first computed, found by the request's own query string: no database,
+        # no filter validation for a page asked for before (only valid pages are kept).
+        query = sorted(request.query_params.lists())
+        cache_key = (
+            "api:entries:"
+            + hashlib.sha256(
+                f"v1|{request.get_host()}|{pk}|{query}".encode()  # the host: `next` is absolute
+            ).hexdigest()
+        )
+        page = cached_get(cache_key)
+        if page is None:
+            page = self._entries_page(request, pk)
+            cached_set(cache_key, page, ENTRIES_CACHE_SECONDS)
+        etag, last_modified, body = page
+        not_modified = get_conditional_response(
+            request, etag=etag, last_modified=int(last_modified)
+        )
+        if not_modified is not None:
+            return _cache_headers(not_modified, etag, last_modified)
+        response = HttpResponse(body, content_type="application/json")
+        return _cache_headers(response, etag, last_modified)
+
+    def _entries_page(self, request: Request, pk: str | None) -> tuple[str, float, bytes]:
+        """(ETag, Last-Modified, the JSON body) of one page."""
+        published = _published_or_404(pk)
+        limit = _limit(request)
+        raw_cursor = request.query_params.get("cursor", "")
+        cursor = _cursor_decode(raw_cursor) if raw_cursor else None
+        filterset = EntryFilter(
+            request.query_params,
+            queryset=ListEntry.objects.filter(published_list_id=published.pk),
+            list_year=published.list_date.year,
+        )
+        if not filterset.is_valid():
+            raise ValidationError(filterset.errors)
+        params = sorted(
+            (k, v) for k, v in filterset.form.cleaned_data.items() if v not in (None, "")
+        )
+        key_text = f"v1|{published.pk}|{params}|{raw_cursor}|{limit}"
+        etag = '"' + hashlib.sha256(key_text.encode()).hexdigest()[:32] + '"'
+        rows, following = entries_page(entries=filterset.qs, cursor=cursor, limit=limit)
+        url = request.build_absolute_uri()
+        next_url = (
+            replace_query_param(url, "cursor", _cursor_encode(*following)) if following else None
+        )
+        data = {"next": next_url, "results": EntrySerializer(rows, many=True).data}
+        return etag, published.published_at.timestamp(), JSONRenderer().render(data)
+
+
+def _published_or_404(pk: str | None) -> PublishedList:
+    """The list's id and date only (a page of it needs no more)."""
+    published = (
+        PublishedList.objects.filter(pk=int(pk)).only("pk", "published_at", "list_date").first()
+        if pk and pk.isdigit() and len(pk) < 19
+        else None
+    )
+    if published is None:
+        raise Http404
+    return published
+
+
+def _limit(request: Request) -> int:
+    raw = request.query_params.get("limit", "")
+    if not raw:
+        return ENTRY_PAGE_DEFAULT
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError({"limit": [_("A whole number is required.")]}) from None
+    return max(1, min(value, MAX_LIMIT))
+
+
+def _cache_headers(response: HttpResponseBase, etag: str, last_modified: float) -> Any:
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(last_modified)
+    patch_cache_control(response, public=True, max_age=CACHE_MAX_AGE)
+    return response

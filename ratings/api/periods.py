@@ -1,0 +1,81 @@
+"""The officers' actions on a rating period: start a calculation, follow it, publish the
+draft (the same services and rules as the period's page)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core.api.permissions import Rule
+from core.api.serializers import StrictSerializer
+from periods import api as periods_api
+from ratings.api.lists import PublishedListSerializer, lists_annotated
+from ratings.calculation import runs
+from ratings.calculation import selectors as calculation_selectors
+from ratings.publication import services as publication
+
+
+class ProgressSerializer(serializers.Serializer[Any]):
+    run = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField(allow_blank=True)
+    progress = serializers.IntegerField()
+    phase = serializers.CharField(allow_blank=True)
+    done = serializers.BooleanField()
+    error = serializers.CharField(allow_blank=True, required=False)
+    players = serializers.IntegerField(required=False)
+    games = serializers.IntegerField(required=False)
+
+
+class PublishSerializer(StrictSerializer):
+    note = serializers.CharField(
+        required=False, allow_blank=True, max_length=2000, help_text="Why this version."
+    )
+
+
+class RatingPeriodViewSet(periods_api.RatingPeriodViewSet):
+    rules = {
+        **periods_api.RatingPeriodViewSet.rules,
+        "calculate": Rule("periods.manage_period", on_object=True),
+        "progress": Rule("periods.manage_period", on_object=True),
+        "publish": Rule("ratings.publish_list", on_object=True),
+    }
+
+    def _progress(self) -> dict[str, Any]:
+        period = self.get_object()
+        run = calculation_selectors.run_latest(period=period)
+        return calculation_selectors.run_progress(run=run)
+
+    @extend_schema(request=None, responses={202: ProgressSerializer})
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def calculate(self, request: Request, pk: str | None = None) -> Response:
+        """Queue the period's calculation (officers); poll `progress` until `done`."""
+        period = self.get_object()
+        runs.calculation_request(period=period, user=request.user)
+        return Response(ProgressSerializer(self._progress()).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(responses=ProgressSerializer)
+    @action(detail=True, filter_backends=[], pagination_class=None)
+    def progress(self, request: Request, pk: str | None = None) -> Response:
+        """The latest calculation's progress (officers)."""
+        return Response(ProgressSerializer(self._progress()).data)
+
+    @extend_schema(request=PublishSerializer, responses={201: PublishedListSerializer})
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def publish(self, request: Request, pk: str | None = None) -> Response:
+        """Publish the calculated draft as the next version of the period's list (officers)."""
+        period = self.get_object()
+        body = PublishSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        published = publication.list_publish(
+            period=period, user=request.user, note=body.validated_data.get("note", "")
+        )
+        annotated = lists_annotated().get(pk=published.pk)
+        return Response(
+            PublishedListSerializer(annotated, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )

@@ -1,0 +1,262 @@
+"""Reads of a player's card: his current rating in every rating system (status flags, K,
+ranks), his history over the current list versions, and the calculation behind one list,
+game by game (public, like FIDE's individual calculations).
+
+A published list never changes, so everything here that is keyed by list ids can be cached
+for good by the caller (ratings.views.public caches the card's fragment by the current ids)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+
+from periods.models import RatingSystem
+from players.models import Player
+from ratings.calculation.selectors import draft_player
+from ratings.lists.filters import ACTIVE_STATUSES
+from ratings.lists.selectors import list_current_ids
+from ratings.models import (
+    CalculationRun,
+    DraftResult,
+    DraftTournament,
+    EntryStatus,
+    ListEntry,
+    ListRank,
+    PlayerRating,
+    PublishedList,
+)
+
+
+@dataclass(frozen=True)
+class Ranks:
+    """1-based ranks by rating in one list (ties share a rank); None where not ranked."""
+
+    national: int | None = None
+    region: int | None = None
+    club: int | None = None
+    active: int | None = None
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """The player in one current list version."""
+
+    list_id: int
+    list_date: Any
+    version: int
+    rating: int | None
+    change: int
+    games: int
+    k: int | None
+    status: str
+    #: The list has its calculation (a run published it; an imported list has none).
+    calculated: bool
+
+    @property
+    def status_display(self) -> str:
+        return str(EntryStatus(self.status).label) if self.status in EntryStatus else self.status
+
+
+@dataclass
+class SystemCard:
+    """The player in one rating system."""
+
+    system: RatingSystem
+    state: PlayerRating | None
+    entry: ListEntry | None  # his entry in the system's newest current list
+    ranks: Ranks = field(default_factory=Ranks)
+    history: list[HistoryPoint] = field(default_factory=list)
+
+
+def entry_ranks(*, entry: ListEntry, player: Player) -> Ranks:
+    """Ranks of `entry` in its list: national (every rated entry), in his region, in his club,
+    and among active entries (only if he is active). Read from ListRank when the list's ranks
+    are written; otherwise counted in one statement."""
+    if entry.rating is None:
+        return Ranks()
+    stored = ListRank.objects.filter(
+        published_list_id=entry.published_list_id, player_id=player.pk
+    ).first()
+    if stored is not None:  # written once after publication (ratings.lists.ranks)
+        return Ranks(stored.national, stored.region, stored.club, stored.active)
+    # Not written (yet): counted here (an imported list; or the task has not run).
+    active = not entry.inactive and entry.status in ACTIVE_STATUSES
+    sql = """
+        SELECT count(*),
+               count(*) FILTER (WHERE p.region = %(region)s AND %(region)s <> ''),
+               count(*) FILTER (WHERE p.club = %(club)s AND %(club)s <> ''),
+               count(*) FILTER (WHERE NOT e.inactive AND e.status = ANY(%(active)s))
+        FROM ratings_listentry e JOIN players_player p ON p.id = e.player_id
+        WHERE e.published_list_id = %(list)s AND e.rating > %(rating)s
+    """
+    params: dict[str, Any] = {
+        "region": player.region,
+        "club": player.club,
+        "active": [str(s) for s in ACTIVE_STATUSES],
+        "list": entry.published_list_id,
+        "rating": entry.rating,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        national, region, club, active_above = cursor.fetchone()
+    return Ranks(
+        national=national + 1,
+        region=region + 1 if player.region else None,
+        club=club + 1 if player.club else None,
+        active=active_above + 1 if active else None,
+    )
+
+
+def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[SystemCard]:
+    """The player in every rating system he has a state or a list entry in, by system name:
+    state, entry in the newest current list, ranks there, and the history over the current
+    versions (oldest first, one point per list). `list_ids`: the current list ids, if the
+    caller has them already (list_current_ids)."""
+    current = list_ids if list_ids is not None else list_current_ids()
+    entries = list(
+        ListEntry.objects.filter(published_list_id__in=current, player_id=player.pk)
+        .select_related("published_list")
+        .order_by("published_list__list_date", "published_list__version")
+    )
+    runs = set(
+        CalculationRun.objects.filter(
+            published_list_id__in=[e.published_list_id for e in entries]
+        ).values_list("published_list_id", flat=True)
+    )
+    states = {s.system_id: s for s in PlayerRating.objects.filter(player_id=player.pk)}
+    system_ids = set(states) | {e.published_list.system_id for e in entries}
+    cards = []
+    for system in RatingSystem.objects.filter(id__in=system_ids).order_by("name"):
+        mine = [e for e in entries if e.published_list.system_id == system.pk]
+        latest = mine[-1] if mine else None
+        cards.append(
+            SystemCard(
+                system=system,
+                state=states.get(system.pk),
+                entry=latest,
+                ranks=entry_ranks(entry=latest, player=player) if latest else Ranks(),
+                history=[
+                    HistoryPoint(
+                        list_id=e.published_list_id,
+                        list_date=e.published_list.list_date,
+                        version=e.published_list.version,
+                        rating=e.rating,
+                        change=e.change,
+                        games=e.games,
+                        k=e.k,
+                        status=e.status,
+                        calculated=e.published_list_id in runs,
+                    )
+                    for e in mine
+                ],
+            )
+        )
+    return cards
+
+
+@dataclass(frozen=True)
+class ListCalculation:
+    """A player's calculation in one published list: his entry, the run's result (rating
+    before, score, expected, K and its article, the decisions' notes), the game lines with
+    their tournaments, and the games left out with the article behind each."""
+
+    published: PublishedList
+    entry: ListEntry | None
+    result: Any  # DraftResult or None (an imported list has no calculation)
+    lines: list[Any]
+    excluded: list[Any]
+    tournaments: dict[int, str]
+
+    @property
+    def by_tournament(self) -> list[tuple[int, str, list[Any]]]:
+        """The game lines grouped by tournament: (id, name, lines)."""
+        out: dict[int, list[Any]] = {}
+        for line in self.lines:
+            out.setdefault(line.tournament_id, []).append(line)
+        return [(tid, self.tournaments.get(tid, "?"), lines) for tid, lines in out.items()]
+
+
+def player_list_calculation(*, published: PublishedList, player_id: int) -> ListCalculation:
+    """The calculation behind a player's entry in a published list, game by game."""
+    entry = ListEntry.objects.filter(published_list=published, player_id=player_id).first()
+    run = CalculationRun.objects.filter(published_list=published).first()
+    if run is None:
+        return ListCalculation(published, entry, None, [], [], {})
+    data = draft_player(run=run, player_id=player_id)
+    return ListCalculation(
+        published,
+        entry,
+        data["result"],
+        data["lines"],
+        data["excluded"],
+        data["tournaments"],
+    )
+
+
+@dataclass(frozen=True)
+class TournamentChange:
+    """A registry player's rating change from one tournament, in the current list of its
+    period: games counted, score, expected score, change (before the list's rounding), K."""
+
+    player: Player
+    games: int
+    score: float
+    expected: float
+    change: float
+    k: int
+    rating_before: int | None
+
+
+@dataclass(frozen=True)
+class TournamentChanges:
+    published: PublishedList | None
+    rows: list[TournamentChange]
+
+
+def tournament_rating_changes(*, tournament: Any) -> TournamentChanges:
+    """The rating changes a tournament brought its players, from the calculation of the
+    current list of its period (none before a list is published)."""
+    if tournament.period_id is None:
+        return TournamentChanges(None, [])
+    published = (
+        PublishedList.objects.filter(period_id=tournament.period_id).order_by("-version").first()
+    )
+    run = CalculationRun.objects.filter(published_list=published).first() if published else None
+    row = (
+        DraftTournament.objects.filter(run=run, tournament_id=tournament.pk).first()
+        if run
+        else None
+    )
+    if row is None:
+        return TournamentChanges(published, [])
+    totals: dict[int, list[float]] = {}
+    for line in row.decode():
+        acc = totals.setdefault(int(line["player"]), [0, 0.0, 0.0, 0.0, 0])
+        acc[0] += 1
+        acc[1] += int(line["score2"]) / 2
+        acc[2] += float(line["expected"])
+        acc[3] += float(line["change"])
+        acc[4] = int(line["k"])
+    players = Player.objects.in_bulk(list(totals))
+    before = dict(
+        DraftResult.objects.filter(run=run, player_id__in=list(totals)).values_list(
+            "player_id", "rating_before"
+        )
+    )
+    rows = [
+        TournamentChange(
+            player=players[pid],
+            games=int(acc[0]),
+            score=acc[1],
+            expected=round(acc[2], 2),
+            change=round(acc[3], 2),
+            k=int(acc[4]),
+            rating_before=before.get(pid),
+        )
+        for pid, acc in totals.items()
+        if pid in players
+    ]
+    rows.sort(key=lambda r: (-r.change, r.player.name_key))
+    return TournamentChanges(published, rows)

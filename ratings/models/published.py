@@ -1,0 +1,235 @@
+"""Published lists and their entries, immutable once written (IMMUTABLE below)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pghistory
+import pgtrigger
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from core.pg.triggers import Refuse
+from periods.models import RatingPeriod, RatingSystem
+from players.models import Player
+
+# IMMUTABLE. The published record refuses changes in PostgreSQL itself, so raw SQL is refused
+# as well as the ORM, with a `restrict_violation` (SQLSTATE 23001, IntegrityError in Django):
+# - published lists and list entries: every UPDATE and DELETE (row level, before the change),
+#   and TRUNCATE (statement level). `manage.py flush`, which empties the whole database (the
+#   test runner uses it), is the one exception: ratings/management/commands/flush.py.
+# - a calculation run once published, and its draft rows (results, game lines, games left
+#   out): UPDATE and DELETE. The run's trigger has a WHEN clause (no call for unpublished
+#   runs); the draft tables' are statement level and read the statement's old rows once, so
+#   replacing a large unpublished draft costs one join, not a trigger call per row.
+# Declared with django-pgtrigger (core/pg/triggers.py); migration 0011 replaced the
+# hand-written PL/pgSQL triggers of migrations 0002 and 0003 by these.
+IMMUTABLE_MESSAGE = "published lists are immutable: % on % refused; publish a new version instead"
+
+
+def _published_triggers() -> list[pgtrigger.Trigger]:
+    return [
+        Refuse(
+            name="immutable",
+            message=IMMUTABLE_MESSAGE,
+            operation=pgtrigger.Update | pgtrigger.Delete,
+        ),
+        Refuse(
+            name="immutable_truncate",
+            message=IMMUTABLE_MESSAGE,
+            operation=pgtrigger.Truncate,
+            level=pgtrigger.Statement,
+        ),
+    ]
+
+
+def _published_run_rows_triggers() -> list[pgtrigger.Trigger]:
+    published_run = pgtrigger.Condition(
+        "OLD.run_id IN (SELECT r.id FROM ratings_calculationrun r WHERE r.published_list_id IS NOT "
+        "NULL)"
+    )
+    return [
+        Refuse(
+            name=f"immutable_{op.name.lower()}",
+            message=IMMUTABLE_MESSAGE,
+            operation=op,
+            level=pgtrigger.Statement,
+            condition=published_run,
+        )
+        for op in (pgtrigger.Update, pgtrigger.Delete)
+    ]
+
+
+class ImmutableQuerySet(models.QuerySet["Any"]):
+    """Refuses bulk UPDATE and DELETE from the ORM; the database refuses raw SQL too."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise ImmutableRowError(_("Published lists cannot be changed; publish a new version."))
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise ImmutableRowError(_("Published lists cannot be deleted; publish a new version."))
+
+
+class ImmutableRowError(Exception):
+    pass
+
+
+class ImmutableModel(models.Model):
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise ImmutableRowError(_("Published lists cannot be changed; publish a new version."))
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRowError(_("Published lists cannot be deleted; publish a new version."))
+
+
+# History (core/history.py, docs/audit.md): inserts only, the row never changes afterwards.
+@pghistory.track(pghistory.InsertEvent(), level=pghistory.Statement)
+class PublishedList(ImmutableModel):
+    """One version of a published list. A correction is version n+1 of the same period."""
+
+    system = models.ForeignKey(
+        RatingSystem,
+        on_delete=models.PROTECT,
+        related_name="lists",
+        verbose_name=_("rating system"),
+    )
+    period = models.ForeignKey(
+        RatingPeriod, on_delete=models.PROTECT, related_name="lists", verbose_name=_("period")
+    )
+    version = models.PositiveSmallIntegerField(_("version"), default=1)
+    list_date = models.DateField(_("list date"))
+    published_at = models.DateTimeField(_("published at"))
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("published by"),
+    )
+    # Like Django's password hashers: every stored result names what produced it.
+    ruleset = models.CharField(_("regulation set"), max_length=20)
+    engine_version = models.CharField(_("engine version"), max_length=20)
+    note = models.TextField(_("note"), blank=True, help_text=_("Why this version was published."))
+    entry_count = models.PositiveIntegerField(_("entries"), default=0)
+
+    class Meta:
+        verbose_name = _("published list")
+        verbose_name_plural = _("published lists")
+        ordering = ["system", "-list_date", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["period", "version"], name="list_unique_version"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="list_version_positive"),
+        ]
+        triggers = _published_triggers()
+
+    def __str__(self) -> str:
+        return f"{self.system} {self.list_date:%Y-%m-%d} v{self.version}"
+
+
+class EntryStatus(models.TextChoices):
+    RATED = "rated", _("Rated")
+    NEW = "new", _("New")
+    UNRATED = "unrated", _("Unrated")
+    OUT_OF_LIST = "out_of_list", _("Out of list")
+    INACTIVE = "inactive", _("Inactive")
+    PROVISIONAL = "provisional", _("Provisional")
+    PASSIVE = "passive", _("Passive")
+
+
+class ListEntry(ImmutableModel):
+    # The unique (list, player) index serves look-ups by list; no second index on the list.
+    # Both references are checked once per statement (see STATEMENT_LEVEL_REFERENCES).
+    published_list = models.ForeignKey(
+        PublishedList,
+        on_delete=models.PROTECT,
+        related_name="entries",
+        verbose_name=_("list"),
+        db_index=False,
+        db_constraint=False,
+    )
+    # No index on the player alone: the unique (list, player) index answers "this player's
+    # entries" with one probe per published list (ratings.selectors.player_list_history), and
+    # a third index costs a publication about a second (migration 0007).
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="list_entries",
+        verbose_name=_("player"),
+        db_constraint=False,
+        db_index=False,
+    )
+    rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
+    change = models.SmallIntegerField(_("change"), default=0)
+    k = models.PositiveSmallIntegerField(_("K"), null=True, blank=True)
+    games = models.PositiveIntegerField(_("games in the period"), default=0)
+    total_games = models.PositiveIntegerField(_("rated games in total"), default=0)
+    status = models.CharField(_("status"), max_length=12, choices=EntryStatus.choices)
+    inactive = models.BooleanField(_("inactive"), default=False)
+    provisional = models.BooleanField(_("provisional"), default=False)
+    ruleset = models.CharField(_("regulation set"), max_length=20)
+    engine_version = models.CharField(_("engine version"), max_length=20)
+
+    class Meta:
+        verbose_name = _("list entry")
+        verbose_name_plural = _("list entries")
+        ordering = ["-rating"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["published_list", "player"], name="entry_unique_player"
+            ),
+        ]
+        # A list page by rating (the default sort, unrated last) and a rank (entries rated
+        # above a player) walk this index instead of sorting the list: about 1 s more per
+        # publication of 500,000 entries (docs/benchmarks.md, public pages).
+        indexes = [
+            models.Index(
+                F("published_list"),
+                F("rating").desc(nulls_last=True),
+                F("player"),
+                name="entry_list_rating",
+            ),
+        ]
+        triggers = _published_triggers()
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating}"
+
+
+class ListRank(models.Model):
+    """A player's ranks in one published list (by rating; ties share a rank): national, in
+    his region, in his club, among active players. Derived from the list once, after it is
+    published (ratings.lists.ranks, a Celery task), so the player card reads them with one
+    probe instead of counting a 500,000-entry list per view; region and club are the player's
+    when the ranks were written."""
+
+    published_list = models.ForeignKey(
+        PublishedList,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    national = models.PositiveIntegerField()
+    region = models.PositiveIntegerField(null=True)
+    club = models.PositiveIntegerField(null=True)
+    active = models.PositiveIntegerField(null=True)
+
+    class Meta:
+        verbose_name = _("ranks in a list")
+        verbose_name_plural = _("ranks in lists")
+        constraints = [
+            models.UniqueConstraint(fields=["published_list", "player"], name="list_rank_unique")
+        ]

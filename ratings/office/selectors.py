@@ -1,0 +1,247 @@
+"""Reads for the rating officer: what a period contains, what closing, calculating and
+publishing it will include and leave out, and the officer's desk."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db.models import Count, F, Q, QuerySet
+from django.utils import timezone
+
+from core.jobs import ACTIVE_JOB_STATUSES
+from periods.models import PeriodStatus, RatingPeriod
+from ratings.calculation import selectors as calculation_selectors
+from ratings.calculation.states import RATED_TOURNAMENT_STATUSES
+from ratings.models import CalculationRun, DraftResult, ListImportJob, Protest
+from ratings.protests.selectors import protest_list_pending
+from tournaments.models import Game, Tournament, TournamentPlayer, TournamentStatus
+
+
+@dataclass(frozen=True)
+class TournamentLine:
+    tournament: Tournament
+    games: int
+    players: int
+
+    @property
+    def running(self) -> bool:
+        """Not over yet (its last day is today or later)."""
+        return self.tournament.end_date >= timezone.localdate()
+
+
+@dataclass(frozen=True)
+class StatusGroup:
+    status: str
+    label: str
+    lines: list[TournamentLine]
+
+    @property
+    def games(self) -> int:
+        return sum(line.games for line in self.lines)
+
+    @property
+    def players(self) -> int:
+        return sum(line.players for line in self.lines)
+
+
+@dataclass(frozen=True)
+class PeriodContents:
+    """A period's tournaments grouped by status (in the order of the arbiter's flow), and
+    what the calculation would take: the tournaments validated or later."""
+
+    period: RatingPeriod
+    groups: list[StatusGroup]
+    included: list[TournamentLine] = field(default_factory=list)
+    left_out: list[TournamentLine] = field(default_factory=list)
+
+    @property
+    def tournaments(self) -> int:
+        return sum(len(g.lines) for g in self.groups)
+
+    @property
+    def games(self) -> int:
+        return sum(g.games for g in self.groups)
+
+    @property
+    def included_games(self) -> int:
+        return sum(line.games for line in self.included)
+
+    @property
+    def included_players(self) -> int:
+        return sum(line.players for line in self.included)
+
+    @property
+    def left_out_games(self) -> int:
+        return sum(line.games for line in self.left_out)
+
+
+def period_contents(*, period: RatingPeriod) -> PeriodContents:
+    """Every tournament of the period with its games and players (two grouped counts)."""
+    tournaments = list(
+        Tournament.objects.filter(period=period)
+        .annotate(n_games=Count("games", distinct=True), n_players=Count("players", distinct=True))
+        .order_by("end_date", "name", "pk")
+    )
+    by_status: dict[str, list[TournamentLine]] = {}
+    for t in tournaments:
+        by_status.setdefault(t.status, []).append(
+            TournamentLine(tournament=t, games=t.n_games, players=t.n_players)
+        )
+    groups = [
+        StatusGroup(status=value, label=str(label), lines=by_status[value])
+        for value, label in TournamentStatus.choices
+        if value in by_status
+    ]
+    included = [line for g in groups if g.status in RATED_TOURNAMENT_STATUSES for line in g.lines]
+    left_out = [
+        line for g in groups if g.status not in RATED_TOURNAMENT_STATUSES for line in g.lines
+    ]
+    return PeriodContents(period=period, groups=groups, included=included, left_out=left_out)
+
+
+@dataclass(frozen=True)
+class CloseSummary:
+    contents: PeriodContents
+    today: dt.date
+    days_early: int  # days before the closing date (0 on or after it)
+    waiting: list[TournamentLine]  # report received, not validated: left out
+    unreported: list[TournamentLine]  # registered, no report: left out
+    running: list[TournamentLine]  # not over yet
+
+
+def period_close_summary(*, period: RatingPeriod, today: dt.date | None = None) -> CloseSummary:
+    today = today or timezone.localdate()
+    contents = period_contents(period=period)
+    left = contents.left_out
+    return CloseSummary(
+        contents=contents,
+        today=today,
+        days_early=max(0, (period.closing_date - today).days),
+        waiting=[x for x in left if x.tournament.status == TournamentStatus.REPORT_RECEIVED],
+        unreported=[x for x in left if x.tournament.status == TournamentStatus.REGISTERED],
+        running=[x for g in contents.groups for x in g.lines if x.tournament.end_date >= today],
+    )
+
+
+@dataclass(frozen=True)
+class CalculateSummary:
+    contents: PeriodContents
+    draft: CalculationRun | None  # the draft a new calculation replaces
+    active: CalculationRun | None  # a run already queued or running
+
+
+def period_calculate_summary(*, period: RatingPeriod) -> CalculateSummary:
+    return CalculateSummary(
+        contents=period_contents(period=period),
+        draft=calculation_selectors.run_draft(period=period),
+        active=period.runs.filter(status__in=ACTIVE_JOB_STATUSES).order_by("-id").first(),
+    )
+
+
+@dataclass(frozen=True)
+class PublishSummary:
+    run: CalculationRun | None
+    version: int  # the version publishing makes
+    players: int  # players of the draft
+    changed: int  # whose rating changes
+    new: int  # first rating
+    status_changes: int  # status differs from the one before
+    games_left_out: int
+    recalculation_pending: bool  # the period is marked for recalculation after the draft
+
+
+def period_publish_summary(*, period: RatingPeriod) -> PublishSummary:
+    run = calculation_selectors.run_draft(period=period)
+    version = (period.lists.order_by("-version").values_list("version", flat=True).first() or 0) + 1
+    if run is None or run.published_list_id is not None:
+        return PublishSummary(None, version, 0, 0, 0, 0, 0, period.needs_recalculation)
+    counts = DraftResult.objects.filter(run=run).aggregate(
+        players=Count("id"),
+        changed=Count("id", filter=~Q(change=0)),
+        new=Count("id", filter=Q(rating_before__isnull=True, rating_after__isnull=False)),
+        status_changes=Count("id", filter=~Q(previous_status="") & ~Q(previous_status=F("status"))),
+    )
+    return PublishSummary(
+        run=run,
+        version=version,
+        players=counts["players"],
+        changed=counts["changed"],
+        new=counts["new"],
+        status_changes=counts["status_changes"],
+        games_left_out=run.excluded.count(),
+        recalculation_pending=period.needs_recalculation,
+    )
+
+
+# --------------------------------------------------------------------------- the desk
+
+
+@dataclass(frozen=True)
+class PeriodCard:
+    period: RatingPeriod
+    contents: PeriodContents
+    run: CalculationRun | None
+
+
+@dataclass(frozen=True)
+class Desk:
+    late_registrations: QuerySet[Tournament]
+    reports_waiting: QuerySet[Tournament]
+    periods: dict[str, list[PeriodCard]]  # by period status, in the order of the cycle
+    recalculation: QuerySet[RatingPeriod]
+    protests: QuerySet[Protest]
+    imports: QuerySet[ListImportJob]
+
+
+DESK_IMPORTS = 8
+
+
+def desk_for_officer() -> Desk:
+    """What waits for the officer: late registrations to approve, reports to validate (the
+    arbiter validates; the officer sees who is behind), periods not yet published with what
+    they contain, periods marked for recalculation, pending protests, recent list imports."""
+    periods: dict[str, list[PeriodCard]] = {}
+    for period in (
+        RatingPeriod.objects.exclude(status=PeriodStatus.PUBLISHED)
+        .select_related("system")
+        .order_by("system__name", "start")
+    ):
+        periods.setdefault(period.status, []).append(
+            PeriodCard(
+                period=period,
+                contents=period_contents(period=period),
+                run=calculation_selectors.run_latest(period=period),
+            )
+        )
+    ordered = {s: periods[s] for s in PeriodStatus.values if s in periods}
+    return Desk(
+        late_registrations=Tournament.objects.filter(
+            late_registration=True, approved_at__isnull=True
+        )
+        .select_related("arbiter", "rating_system")
+        .order_by("start_date"),
+        reports_waiting=Tournament.objects.filter(status=TournamentStatus.REPORT_RECEIVED)
+        .select_related("arbiter", "period")
+        .order_by("report_received_at"),
+        periods=ordered,
+        recalculation=RatingPeriod.objects.filter(needs_recalculation=True)
+        .select_related("system")
+        .order_by("system__name", "start"),
+        protests=protest_list_pending().order_by("submitted_at"),
+        imports=ListImportJob.objects.select_related("system").order_by("-requested_at")[
+            :DESK_IMPORTS
+        ],
+    )
+
+
+# --------------------------------------------------------------------------- games
+
+
+def tournament_games(*, tournament: Tournament) -> QuerySet[Game]:
+    """A tournament's games in round order, for the officer's correction page."""
+    return tournament.games.select_related("white__player", "black__player").order_by("round", "id")
+
+
+def tournament_player_count(*, tournament: Tournament) -> int:
+    return TournamentPlayer.objects.filter(tournament=tournament).count()

@@ -1,0 +1,201 @@
+"""The rating officer's pages: the desk, close / calculate / publish with a summary to
+confirm, the draft list before publishing, and game corrections. Thin: reads come from
+ratings.office.selectors, writes from the services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import F, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from core.errors import Refused
+from core.permissions import objectgetter, permission_required
+from periods import services as period_services
+from periods.models import RatingPeriod
+from ratings.calculation import runs
+from ratings.calculation import selectors as calculation_selectors
+from ratings.forms import PublishForm
+from ratings.models import DraftResult
+from ratings.office import selectors
+from ratings.office import services as office_services
+from ratings.office.forms import DraftListFilter, GameCorrectionForm
+from ratings.publication import services as publication
+from tournaments.models import Game, Tournament
+
+_period_object = objectgetter(RatingPeriod)
+
+DRAFT_PAGE_SIZE = 50
+
+
+def _period(pk: int) -> RatingPeriod:
+    return get_object_or_404(RatingPeriod.objects.select_related("system"), pk=pk)
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    return request.method == "POST" and request.POST.get("confirm") == "1"
+
+
+@permission_required("periods.manage_period")
+def desk(request: HttpRequest) -> HttpResponse:
+    """The officer's start page: what waits in every period (periods.manage_period)."""
+    return render(request, "ratings/desk.html", {"desk": selectors.desk_for_officer()})
+
+
+@permission_required("periods.manage_period", fn=_period_object)
+def period_close(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what closing now includes and leaves out; POST with confirm=1: close."""
+    period = _period(pk)
+    if _confirmed(request):
+        try:
+            period_services.period_close(period=period)
+        except Refused as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("The period is closed."))
+        return redirect("ratings:period", pk=period.pk)
+    return render(
+        request,
+        "ratings/confirm_close.html",
+        {"period": period, "summary": selectors.period_close_summary(period=period)},
+    )
+
+
+@permission_required("periods.manage_period", fn=_period_object)
+def period_calculate(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: the tournaments the calculation takes and those it leaves out; POST with
+    confirm=1: queue it."""
+    period = _period(pk)
+    if _confirmed(request):
+        try:
+            run = runs.calculation_request(period=period, user=request.user)
+        except Refused as exc:
+            messages.error(request, str(exc))
+        else:
+            run.refresh_from_db()
+            # Eagerly run (no worker), it is already over: say so, not "queued".
+            if not run.done:
+                messages.success(request, _("The calculation has been queued."))
+        return redirect("ratings:period", pk=period.pk)
+    return render(
+        request,
+        "ratings/confirm_calculate.html",
+        {"period": period, "summary": selectors.period_calculate_summary(period=period)},
+    )
+
+
+@permission_required("ratings.publish_list", fn=_period_object)
+def period_publish(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what the list will contain; POST with confirm=1: publish it."""
+    period = _period(pk)
+    form = PublishForm(request.POST or None)
+    if _confirmed(request):
+        note = form.cleaned_data["note"] if form.is_valid() else ""
+        try:
+            published = publication.list_publish(period=period, user=request.user, note=note)
+        except Refused as exc:
+            messages.error(request, str(exc))
+            return redirect("ratings:period", pk=period.pk)
+        messages.success(
+            request, _("Version %(v)s of the list is published.") % {"v": published.version}
+        )
+        return redirect("ratings:list", pk=published.pk)
+    return render(
+        request,
+        "ratings/confirm_publish.html",
+        {
+            "period": period,
+            "summary": selectors.period_publish_summary(period=period),
+            "form": form,
+        },
+    )
+
+
+@permission_required("periods.manage_period", fn=_period_object)
+def draft_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """The list as it would be published: every player of the draft, filtered, a page at a
+    time."""
+    period = _period(pk)
+    run = calculation_selectors.run_draft(period=period)
+    form = DraftListFilter(request.GET or None)
+    rows = DraftResult.objects.none()
+    if run is not None:
+        rows = DraftResult.objects.filter(run=run).select_related("player")
+        if form.is_valid():
+            data = form.cleaned_data
+            if data["q"]:
+                q = data["q"]
+                rows = rows.filter(
+                    Q(player__surname__icontains=q)
+                    | Q(player__given_name__icontains=q)
+                    | Q(player__fed_id=q)
+                )
+            if data["status"]:
+                rows = rows.filter(status=data["status"])
+            if data["changed"]:
+                rows = rows.exclude(change=0)
+            if data["flagged"]:
+                rows = rows.exclude(flags=[])
+        rows = rows.order_by(
+            F("rating_after").desc(nulls_last=True), "player__surname", "player_id"
+        )
+    page = Paginator(rows, DRAFT_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "ratings/draft_list.html",
+        {"period": period, "run": run, "form": form, "page": page, "query": query.urlencode()},
+    )
+
+
+def _tournament_period(request: HttpRequest, pk: int) -> RatingPeriod | None:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return tournament.period
+
+
+def _game_period(request: HttpRequest, pk: int) -> RatingPeriod | None:
+    game = get_object_or_404(Game.objects.select_related("tournament"), pk=pk)
+    return game.tournament.period
+
+
+@permission_required("periods.manage_period", fn=_tournament_period)
+def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
+    """A tournament's games, each with a link to correct it (officers)."""
+    tournament = get_object_or_404(Tournament.objects.select_related("period__system"), pk=pk)
+    return render(
+        request,
+        "ratings/tournament_games.html",
+        {"tournament": tournament, "games": selectors.tournament_games(tournament=tournament)},
+    )
+
+
+@permission_required("periods.manage_period", fn=_game_period)
+def game_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(
+        Game.objects.select_related("tournament__period", "white__player", "black__player"),
+        pk=pk,
+    )
+    form = GameCorrectionForm(request.POST or None, initial={"result": game.result})
+    if request.method == "POST" and form.is_valid():
+        try:
+            office_services.game_correct(
+                game=game,
+                result=form.cleaned_data["result"],
+                reason=form.cleaned_data["reason"],
+                user=request.user,
+            )
+        except Refused as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                _(
+                    "The result is corrected and recorded in the history; the period is "
+                    "marked for recalculation."
+                ),
+            )
+            return redirect("ratings:tournament_games", pk=game.tournament_id)
+    return render(request, "ratings/game_correct.html", {"game": game, "form": form})

@@ -1,0 +1,48 @@
+// Behaviour every page shares, kept out of the HTML so the Content-Security-Policy allows
+// scripts from this site only (no inline scripts, no on* attributes, no style attributes).
+(function () {
+  "use strict";
+
+  // A <select data-autosubmit> sends its form when it changes (the language switch, filters).
+  document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
+    select.addEventListener("change", function () { select.form.submit(); });
+  });
+
+  // Progress bars: the width of the fill follows aria-valuenow.
+  function paint(bar, percent) {
+    var fill = bar.querySelector("span");
+    bar.setAttribute("aria-valuenow", percent);
+    if (fill) { fill.style.width = percent + "%"; }
+  }
+  document.querySelectorAll(".progress[aria-valuenow]").forEach(function (bar) {
+    paint(bar, bar.getAttribute("aria-valuenow"));
+  });
+
+  function text(selector, value) {
+    var el = document.querySelector(selector);
+    if (el) { el.textContent = value; }
+  }
+
+  // A calculation run on the period's page is followed by js/period_progress.js.
+
+  // A list import (or another job) followed from its page: <div data-poll-job="URL">.
+  var job = document.querySelector("[data-poll-job]");
+  if (job) {
+    var jobUrl = job.dataset.pollJob;
+    var pollJob = function () {
+      fetch(jobUrl, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (d) {
+        paint(document.querySelector("#progress"), d.progress);
+        text("#job-percent", d.progress);
+        text("#job-phase", d.message);
+        var st = document.querySelector("#job-status"); st.dataset.status = d.status; st.textContent = d.status_label;
+        if (d.status !== "queued") {  // a worker took it: no longer waiting
+          ["#job-waiting", "#requeue-form"].forEach(function (s) { var el = document.querySelector(s); if (el) { el.hidden = true; } });
+        }
+        // Finished, or stuck in the queue long enough to offer the re-queue button: show it.
+        if (d.done || (d.stalled && !document.querySelector("#requeue-form"))) { window.location.reload(); }
+        else { setTimeout(pollJob, 1000); }
+      }).catch(function () { setTimeout(pollJob, 3000); });
+    };
+    setTimeout(pollJob, 500);
+  }
+})();

@@ -1,0 +1,51 @@
+"""What the checks know about the registered tournament, the regulation's facts, and the
+``Problem`` they give."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from ratings.engine.registry import get_regulation
+from ratings.engine.regulations.base import Facts
+from tournaments.reports.problems import Problem, Severity
+
+from .messages import TEMPLATES
+
+
+def check(severity: Severity, code: str, article: str, **params: object) -> Problem:
+    return Problem(
+        severity=severity,
+        code=code,
+        template=TEMPLATES[code],
+        params={**params, "article": article},
+    )
+
+
+@dataclass(frozen=True)
+class TournamentFacts:
+    """What the checks need to know about the registered tournament."""
+
+    ruleset: str
+    rate_of_play: str  # standard / rapid / blitz / correspondence
+    pairing_system: str  # swiss / round_robin / double_round_robin / match / team
+    start_date: dt.date
+    end_date: dt.date
+    minutes_for_60_moves: float
+    moves_per_control: int | None = None
+    base_minutes: int = 0
+    increment_seconds: int = 0
+    national_championship: bool = False
+    registration_days: int = 3  # the rating system's default (RatingSystem.registration_days)
+    rounds: int | None = None  # the registered rounds (Tournament.rounds); None: not given
+    cycle: str = (
+        ""  # the rating system's list cycle; "": the regulation's own (cycles.default_cycle)
+    )
+
+
+def regulation_facts(ruleset: str) -> Facts:
+    return get_regulation(ruleset).facts
+
+
+def fmt(x: float) -> str:
+    return f"{x:g}"

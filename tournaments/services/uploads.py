@@ -1,0 +1,191 @@
+"""Uploads: store the bytes with their SHA-256, parse, reject or accept and write the lines."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from periods import selectors as period_selectors
+from periods.models import RatingPeriod
+from tournaments import selectors
+from tournaments.models import Report, ReportFormat, ReportStatus, Tournament, TournamentStatus
+from tournaments.reports import ParsedReport, ReportDecodeError, decode_report, parse_report
+
+from .access import LOCKED, report_change_authorize
+from .problems import problem_plain, problem_to_dict
+from .validation import locked_replacement_problems, report_lines_write, tournament_revalidate
+
+_FAMILY_BY_EXT = {
+    "trf": "trf",
+    "txt": "trf",
+    "trfx": "trf",
+    "csv": "csv",
+    "asc": "feda",
+    "ascii": "feda",
+    "feda": "feda",
+}
+TOO_LARGE = gettext_noop("The file is %(size)s bytes; the limit is %(limit)s bytes")
+
+
+def _family(*, filename: str, declared: str | None) -> str | None:
+    if declared and declared not in ("", "auto", "form"):
+        return {"trf16": "trf", "trf26": "trf"}.get(declared, declared)
+    ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    return _FAMILY_BY_EXT.get(ext)
+
+
+def _next_submission(tournament: Tournament) -> int:
+    last = tournament.reports.aggregate(m=Max("submission"))["m"]
+    return (last or 0) + 1
+
+
+def rejected_bytes_drop(*, tournament: Tournament) -> int:
+    """The quota of rejected uploads: the bytes of the newest REPORT_REJECTED_KEEP rejected
+    reports of the tournament are kept, older rejected reports keep their record (file name,
+    size, SHA-256, problems) with the bytes dropped. One UPDATE; returns how many it emptied.
+    Accepted and superseded reports are never touched."""
+    holding = Report.objects.filter(tournament=tournament, status=ReportStatus.REJECTED).exclude(
+        data=b""
+    )
+    beyond = holding.order_by("-submission").values("pk")[settings.REPORT_REJECTED_KEEP :]
+    return Report.objects.filter(pk__in=beyond).update(data=b"")
+
+
+def report_reject_oversize(
+    *, tournament: Tournament, user: Any, filename: str, size: int
+) -> Report:
+    """Refused before reading or parsing: only the rejection record (without the bytes)."""
+    report_change_authorize(tournament=tournament, user=user)
+    limit = settings.REPORT_MAX_BYTES
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        return Report.objects.create(
+            tournament=tournament,
+            submission=_next_submission(tournament),
+            filename=filename[:255],
+            format=ReportFormat.CSV if filename.lower().endswith(".csv") else ReportFormat.TRF16,
+            data=b"",
+            sha256="",
+            size=size,
+            status=ReportStatus.REJECTED,
+            uploaded_by=user,
+            problems=[problem_plain("too_large", TOO_LARGE, size=size, limit=limit)],
+        )
+
+
+def report_upload(
+    *,
+    tournament: Tournament,
+    user: Any,
+    data: bytes,
+    filename: str = "",
+    declared_format: str | None = None,
+    form: bool = False,
+) -> Report:
+    """Store the bytes with their SHA-256, parse, check and (if accepted) write the lines.
+
+    Returns the Report: ``status`` rejected (with its problems) or accepted.
+    """
+    report_change_authorize(tournament=tournament, user=user)
+    if len(data) > settings.REPORT_MAX_BYTES:
+        return report_reject_oversize(
+            tournament=tournament, user=user, filename=filename, size=len(data)
+        )
+    sha = hashlib.sha256(data).hexdigest()
+    family = _family(filename=filename, declared=declared_format)
+    problems: list[dict[str, Any]] = []
+    parsed: ParsedReport | None = None
+    try:
+        text = decode_report(data, max_bytes=settings.REPORT_MAX_BYTES)
+    except ReportDecodeError as exc:
+        problems = [
+            {
+                **problem_plain(exc.code, exc.template, **exc.params),
+                "line": exc.line,
+                "column": exc.column,
+            }
+        ]
+    else:
+        parsed = parse_report(text, format=family)
+        problems = [problem_to_dict(p) for p in parsed.problems]
+    fmt = ReportFormat.FORM if form else _report_format(parsed, family)
+    rejected = parsed is None or not parsed.ok
+    if not rejected and tournament.status in LOCKED:
+        # A rated tournament's report is replaced (by an officer) only by one the checks pass:
+        # a blocking error rejects it, the report in force stays and so does the status.
+        assert parsed is not None
+        found = locked_replacement_problems(tournament, parsed)
+        if any(p["severity"] == "error" for p in found):
+            problems = problems + found
+            rejected = True
+    with transaction.atomic():
+        # One upload at a time per tournament (the submission number is unique).
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        report = Report(
+            tournament=locked,
+            submission=_next_submission(locked),
+            filename=filename[:255],
+            format=fmt,
+            data=data,
+            sha256=sha,
+            size=len(data),
+            uploaded_by=user,
+            status=ReportStatus.REJECTED if rejected else ReportStatus.ACCEPTED,
+            problems=problems,
+        )
+        if rejected:
+            report.save()
+            rejected_bytes_drop(tournament=locked)
+            return report
+        assert parsed is not None
+        current = selectors.report_current(tournament=locked)
+        # The FEDA ASCII file (feda-1996 10.31) accompanies a TRF/CSV report; alone, it is the
+        # report.
+        companion = (
+            fmt == ReportFormat.FEDA and current is not None and current.format != ReportFormat.FEDA
+        )
+        accepted = locked.reports.filter(status=ReportStatus.ACCEPTED)
+        same_kind = (
+            accepted.filter(format=ReportFormat.FEDA)
+            if fmt == ReportFormat.FEDA
+            else accepted.exclude(format=ReportFormat.FEDA)
+        )
+        same_kind.update(status=ReportStatus.SUPERSEDED)
+        report.save()
+        if not companion:
+            report_lines_write(tournament=locked, parsed=parsed)
+        was_locked = locked.status in LOCKED
+        now = timezone.now()
+        locked.report_received_at = now
+        if locked.status == TournamentStatus.REGISTERED:
+            locked.status = TournamentStatus.REPORT_RECEIVED
+        if not was_locked:
+            assignment = period_selectors.period_for_tournament(tournament=locked)
+            if assignment.period is not None:
+                locked.period = assignment.period
+        locked.save(update_fields=["report_received_at", "status", "period"])
+        if was_locked and locked.period_id:
+            # A change after rating: the period must be recalculated.
+            RatingPeriod.objects.filter(pk=locked.period_id).update(needs_recalculation=True)
+        tournament_revalidate(tournament=locked, parsed=None if companion else parsed)
+        tournament.refresh_from_db()
+        report.refresh_from_db()
+        return report
+
+
+def _report_format(parsed: ParsedReport | None, family: str | None) -> str:
+    if (
+        parsed is not None
+        and parsed.header.format in ReportFormat.values
+        and (parsed.players or family is None)
+    ):
+        return parsed.header.format
+    return {"trf": ReportFormat.TRF16, "csv": ReportFormat.CSV, "feda": ReportFormat.FEDA}.get(
+        family or "", ReportFormat.TRF16
+    )
