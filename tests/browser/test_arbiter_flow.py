@@ -7,12 +7,24 @@ import datetime as dt
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from core import roles
 from players.models import Player
 from tests.factories import make_player, make_system, make_user
 from tests.tournaments.test_flow import sample_trf
 from tournaments.models import Tournament
+
+
+def time_passes(tournament: Tournament) -> None:
+    """The tournament, registered in time, is over when its report is sent (a report received
+    before the last day is refused): its dates move to last week, its registration before."""
+    days = (tournament.start_date - timezone.localdate()).days + 7
+    Tournament.objects.filter(pk=tournament.pk).update(
+        start_date=tournament.start_date - dt.timedelta(days=days),
+        end_date=tournament.end_date - dt.timedelta(days=days),
+        registered_at=tournament.registered_at - dt.timedelta(days=days),
+    )
 
 
 @pytest.mark.browser
@@ -42,6 +54,7 @@ def test_arbiter_registers_uploads_resolves_and_validates(browser_page, live_ser
     page.wait_for_selector("text=Tournament registered.")
     tournament = Tournament.objects.get(name="Obert d'Hivern")
     assert tournament.status == "registered" and not tournament.late_registration
+    time_passes(tournament)
 
     page.set_input_files(
         "#id_file", files=[{"name": "hivern.trf", "mimeType": "text/plain", "buffer": sample_trf()}]
@@ -59,7 +72,7 @@ def test_arbiter_registers_uploads_resolves_and_validates(browser_page, live_ser
     page.click("#confirm-players")
     page.wait_for_selector("text=The tournament is validated.")
     assert page.inner_text("#tournament-status") == "Validated"
-    assert page.locator("tr.match-matched").count() == 4
+    expect(page.locator("tr.match-matched")).to_have_count(4)
 
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
     lifecycle = page.inner_text("#lifecycle")
@@ -76,13 +89,14 @@ def test_crosstable_form_picks_registry_players(browser_page, live_server, login
     page = browser_page
     system = make_system(ruleset="fide-2024")
     arbiter = make_user("arbitre", role=roles.ARBITER)
-    start = timezone.localdate() + dt.timedelta(days=20)
+    start = timezone.localdate() - dt.timedelta(days=5)
     tournament = make_tournament(system, arbiter, start_date=start, end_date=start)
     marc = make_player(surname="Vidal", given_name="Marc", fide_id=2200004)
     login(page, "arbitre")
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/crosstable/?size=2")
     page.fill("[name=name_1]", "Vida")
-    page.wait_for_function("document.querySelectorAll('#registry-players option').length > 0")
+    # A selector, not wait_for_function: the CSP (no 'unsafe-eval') refuses a string predicate.
+    page.wait_for_selector("#registry-players option", state="attached")
     option = page.get_attribute("#registry-players option", "value")
     assert option == f"Vidal, Marc ({marc.fed_id})"
     page.fill("[name=name_1]", option)

@@ -7,7 +7,6 @@ dates of 132) are moved by whole days to the registered dates, nothing else is c
 the report checks compare the real file with its registration."""
 
 from __future__ import annotations
-from playwright.sync_api import expect
 
 import datetime as dt
 import re
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from core import roles
 from players.models import Player
