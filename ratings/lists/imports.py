@@ -268,7 +268,7 @@ def _insert(
             cursor,
             "players_player",
             defer=worth_deferring(new_rows=new, existing_rows=players_before),
-        ),
+        ) as players_deferred,
         secondary_indexes_deferred(
             cursor,
             "ratings_playerrating",
@@ -299,7 +299,7 @@ def _insert(
             cursor.execute(sql.INSERT_RATINGS_SQL, params)
             written = cursor.rowcount
             timer.step("ratings inserted")
-    if deferred:
+    if players_deferred or deferred:
         timer.step("indexes rebuilt")
     return written
 

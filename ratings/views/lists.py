@@ -97,10 +97,7 @@ class ListImportForm(forms.Form):
         choices=[
             (
                 "",
-                _(
-                    "As the format says: FIDE ratings for a FIDE TXT or XML list, this rating "
-                    "system's ratings for a CSV file"
-                ),
+                _("By format: FIDE ratings for TXT and XML, this system's ratings for CSV"),
             ),
             ("fide", _("FIDE ratings of the players")),
             ("system", _("This rating system's ratings")),
