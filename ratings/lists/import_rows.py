@@ -157,6 +157,8 @@ def _cut_txt(
         text = text.replace("\\", "\\\\")
     if not text:
         return ""
+    if not keys:  # an empty last column on every line
+        return text.replace("\n", "\t\n") + "\t\n"
     # The name keys are already escaped; they go last on each line.
     return "\n".join(map("\t".join, zip(text.split("\n"), key_values))) + "\n"
 
