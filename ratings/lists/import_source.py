@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
+from ratings.lists import formats as lf
+
 T = TypeVar("T")
 
 #: Bytes read at a time (the pieces of an upload are 1 MiB too).
@@ -87,12 +89,28 @@ def decode_pieces(pieces: Iterable[bytes], *, latin1: bool = False) -> Iterator[
         yield tail
 
 
+def _too_long(row: int) -> lf.ListReadError:
+    return lf.ListReadError([lf.problem("line_too_long", row=row, max=lf.MAX_LINE_CHARS)])
+
+
+def _check_lengths(parts: list[str], rest: str, row: int) -> None:
+    """Refuse a line longer than lf.MAX_LINE_CHARS (row: the number of the line before
+    ``parts``): a batch of lines must stay small whatever the file holds."""
+    most = lf.MAX_LINE_CHARS
+    if parts and max(map(len, parts)) > most:
+        raise _too_long(row + 1 + next(i for i, p in enumerate(parts) if len(p) > most))
+    if len(rest) > most:
+        raise _too_long(row + len(parts) + 1)
+
+
 def text_lines(chunks: Iterable[str]) -> Iterator[str]:
     """The lines of the text (without their ends), as ``"".join(chunks).splitlines()`` gives
     them: a line cut between two chunks is joined, and a CR ending one chunk followed by an LF
-    starting the next is one line end."""
+    starting the next is one line end. Raises ListReadError for a line longer than
+    lf.MAX_LINE_CHARS."""
     rest = ""
     after_cr = False
+    row = 0
     for chunk in chunks:
         if after_cr and chunk.startswith("\n"):
             chunk = chunk[1:]
@@ -106,6 +124,8 @@ def text_lines(chunks: Iterable[str]) -> Iterator[str]:
             after_cr = text[-1] == "\r"
         else:
             rest = parts.pop()
+        _check_lengths(parts, rest, row)
+        row += len(parts)
         yield from parts
     if rest:
         yield rest
@@ -113,12 +133,16 @@ def text_lines(chunks: Iterable[str]) -> Iterator[str]:
 
 def newline_lines(chunks: Iterable[str]) -> Iterator[str]:
     """The lines of the text split at LF only, each with its end, as iterating an
-    ``io.StringIO`` of the whole text gives them (what the csv module reads)."""
+    ``io.StringIO`` of the whole text gives them (what the csv module reads). Raises
+    ListReadError for a line longer than lf.MAX_LINE_CHARS."""
     rest = ""
+    row = 0
     for chunk in chunks:
         text = rest + chunk if rest else chunk
         parts = text.split("\n")
         rest = parts.pop()
+        _check_lengths(parts, rest, row)
+        row += len(parts)
         for part in parts:
             yield part + "\n"
     if rest:

@@ -11,12 +11,16 @@ from xml.parsers import expat
 
 from ratings.lists.formats.read import ALL_RATES
 from ratings.lists.formats.render import XML_TAGS
-from ratings.lists.formats.rows import RawRow, problem
+from ratings.lists.formats.rows import MAX_LINE_CHARS, RawRow, problem
 from tournaments.reports.problems import Problem
 
 XML_ROOT = "playerslist"
 XML_PLAYER = "player"
 _XML_CHUNK = 1 << 16  # characters fed to expat at a time
+_KNOWN_TAGS = frozenset(
+    [tag for tag, _f in XML_TAGS]
+    + [f"{rate}_{name}" for rate in ("rapid", "blitz") for name in ("rating", "games", "k")]
+)
 
 
 class ListReadError(Exception):
@@ -115,12 +119,14 @@ def _xml_rows(text: str | Iterable[str], rate: str) -> Iterator[RawRow]:
     parts: list[str] = []
     player: dict[str, str] | None = None
     depth = 0
+    size = 0  # characters of the current value
 
     def start(name: str, _attrs: object) -> None:
-        nonlocal depth, player
+        nonlocal depth, player, size
         depth += 1
         if depth == 3:
             parts.clear()
+            size = 0
         elif depth == 2:
             player = {} if name == XML_PLAYER else None
         elif depth == 1 and name != XML_ROOT:
@@ -128,7 +134,7 @@ def _xml_rows(text: str | Iterable[str], rate: str) -> Iterator[RawRow]:
 
     def end(name: str) -> None:
         nonlocal depth, player
-        if depth == 3 and player is not None:
+        if depth == 3 and player is not None and name in known:
             player[name] = "".join(parts).strip()
         elif depth == 2 and player is not None:
             done.append(player)
@@ -136,12 +142,19 @@ def _xml_rows(text: str | Iterable[str], rate: str) -> Iterator[RawRow]:
         depth -= 1
 
     def data(chunk: str) -> None:
+        nonlocal size
         if depth == 3:
             parts.append(chunk)
+            size += len(chunk)
+            if size > MAX_LINE_CHARS:
+                raise _XmlStop(
+                    problem("xml_value_too_long", row=parser.CurrentLineNumber, max=MAX_LINE_CHARS)
+                )
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CharacterDataHandler = data
+    known = _KNOWN_TAGS  # only the children read are kept (a player cannot grow unbounded)
     pairs: list[tuple[str, str]] | None = None
     labels: dict[str, str] = {}
     ordinal = 0

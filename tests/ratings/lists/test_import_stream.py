@@ -81,3 +81,46 @@ def test_a_file_on_disk_is_read_in_pieces(tmp_path, excerpt: bytes, monkeypatch)
     result = list_import(system=make_system(), data=counting, format="txt")
     assert result.rows == 500 and Player.objects.get(fide_id=4158814).fide_standard == 2686
     assert max(sizes) == 4096 and sum(sizes) == len(excerpt)
+
+
+@pytest.mark.parametrize("fmt", ["txt", "csv"])
+def test_a_line_too_long_is_refused_with_its_row(fmt: str, excerpt: bytes) -> None:
+    """A batch of lines stays small whatever the file holds: a line of more than
+    lf.MAX_LINE_CHARS characters is refused (rating lists have a few hundred)."""
+    from ratings.lists.imports import ListImportError
+
+    if fmt == "txt":
+        lines = excerpt.split(b"\r\n")
+        lines[5] = lines[5] + b" " * lf.MAX_LINE_CHARS
+        data = b"\r\n".join(lines)
+    else:
+        data = b"fide_id,name,rating\n1,A,1500\n2," + b"x" * (3 * lf.MAX_LINE_CHARS) + b",1600\n"
+    with pytest.raises(ListImportError) as caught:
+        list_import(system=make_system(), data=data, format=fmt)
+    (problem,) = caught.value.problems
+    assert (problem.code, problem.line) == ("line_too_long", 6 if fmt == "txt" else 3)
+    assert problem.message == (
+        f"Row {problem.line}: the line is longer than {lf.MAX_LINE_CHARS} characters; "
+        "this is not a rating list."
+    )
+    assert not Player.objects.exists()
+
+
+def test_an_xml_value_too_long_is_refused_and_unknown_children_are_not_kept() -> None:
+    from ratings.lists.imports import ListImportError
+
+    head = '<?xml version="1.0"?>\n<playerslist>\n'
+    good = "<player><fideid>1</fideid><name>A, B</name><rating>1500</rating></player>\n"
+    long_value = f"<player><fideid>2</fideid><name>{'x' * 5000}</name></player>\n"
+    with pytest.raises(ListImportError) as caught:
+        list_import(
+            system=make_system(),
+            data=(head + good + long_value + "</playerslist>").encode(),
+            format="xml",
+        )
+    assert [(p.code, p.line) for p in caught.value.problems] == [("xml_value_too_long", 4)]
+    _problems, rows = lf.read_xml(
+        head + good.replace("<name>", "<junk>1</junk><name>") + "</playerslist>"
+    )
+    (row,) = list(rows)
+    assert "junk" not in row.values and row.values["name"] == "A, B"
