@@ -1,17 +1,17 @@
 """Peak memory of a list import run the way the worker runs it (issue 17 item 7).
 
     .venv/bin/python bench/bench_list_import_memory.py [--size-mb 256] [--admin-url URL]
-        [--scratch NAME] [--tree PATH] [--target fide|system] [--keep]
+        [--scratch NAME] [--tree PATH] [--target fide|system] [--format txt|xml] [--keep]
 
 Creates a scratch database (``rating_office_bench_list_memory`` by default, on the server of
 --admin-url, default postgres://postgres@127.0.0.1:5432/postgres), applies the migrations,
 writes a synthetic FIDE combined TXT list of --size-mb MB on disk (FIDE's current layout,
 shared/data/fide-list/SOURCES.md: one header line, 162 characters a line, CRLF; unique FIDE
-IDs, names with accents), stores it as an import job the way the import page does
-(``list_import_request`` fed the file in 1 MiB pieces) and runs that job in a **child
-process** with ``list_import_run`` — the Celery task's body: pieces copied to a temporary file,
-the file read, decoded and cut as a stream, COPY into the staging table, SQL checks and
-writes in one transaction. It prints:
+IDs, names with accents; ``--format xml``: FIDE's combined XML list), stores it as an
+import job the way the import page does (``list_import_request`` fed the file in 1 MiB
+pieces) and runs that job in a **child process** with ``list_import_run`` — the Celery
+task's body: pieces copied to a temporary file, the file read, decoded and cut as a stream,
+COPY into the staging table, SQL checks and writes in one transaction. It prints:
 
 - the child's peak resident memory (``ru_maxrss`` of the child's rusage from os.wait4, as
   resource.getrusage gives it, and the child's own VmHWM),
@@ -83,6 +83,50 @@ def write_list(path: Path, size_mb: float, seed: int) -> int:
                 out.write("".join(block))
                 block.clear()
         out.write("".join(block))
+    return rows
+
+
+def write_xml(path: Path, size_mb: float, seed: int) -> int:
+    """FIDE's combined XML list (players_list_xml_foa.xml) of about size_mb MB."""
+    rng = random.Random(seed)
+    target = int(size_mb * 1_000_000)
+    rows = 0
+    with path.open("w", encoding="utf-8", newline="") as out:
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n<playerslist>\n')
+        written = 0
+        block: list[str] = []
+        while written < target:
+            woman = rng.random() < 0.15
+            flag = ("w" if woman else "") + ("i" if rng.random() < 0.3 else "")
+            values = [
+                ("fideid", str(1_000_000 + rows * 7)),
+                ("name", f"{rng.choice(SURNAMES)}{rows}, {rng.choice(GIVEN)}"),
+                ("country", rng.choice(FEDS)),
+                ("sex", "F" if woman else "M"),
+                ("title", rng.choice(TITLES)),
+                ("w_title", ""),
+                ("o_title", ""),
+                ("foa_title", ""),
+            ]
+            for prefix in ("", "rapid_", "blitz_"):
+                values += [
+                    (f"{prefix}rating", _rating(rng)),
+                    (f"{prefix}games", str(rng.randint(0, 40))),
+                    (f"{prefix}k", "20"),
+                ]
+            values += [("birthday", str(rng.randint(1930, 2020))), ("flag", flag)]
+            player = (
+                "<player>"
+                + "".join(f"<{t}>{v}</{t}>" if v else f"<{t}></{t}>" for t, v in values)
+                + "</player>\n"
+            )
+            block.append(player)
+            written += len(player.encode())
+            rows += 1
+            if len(block) == 10_000:
+                out.write("".join(block))
+                block.clear()
+        out.write("".join(block) + "</playerslist>\n")
     return rows
 
 
@@ -158,6 +202,7 @@ def main() -> None:
         choices=("fide", "system"),
         help="ratings written (default: the format's, FIDE ratings for TXT)",
     )
+    parser.add_argument("--format", choices=("txt", "xml"), default="txt")
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -191,9 +236,10 @@ def main() -> None:
             code="bench", name="Bench", ruleset="fide-2024", rate_of_play="standard"
         )
         with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "players_list_foa.txt"
+            path = Path(tmp) / f"players_list_foa.{args.format}"
             t0 = time.perf_counter()
-            rows = write_list(path, args.size_mb, args.seed)
+            write = write_xml if args.format == "xml" else write_list
+            rows = write(path, args.size_mb, args.seed)
             size = path.stat().st_size
             print(
                 f"generated {rows:,} rows ({size / 1e6:.1f} MB, {size / 2**20:.1f} MiB) in "
@@ -212,7 +258,7 @@ def main() -> None:
             job = list_import_request(
                 system=system,
                 data=pieces(),
-                format="txt",
+                format=args.format,
                 filename=path.name,
                 enqueue=False,
                 **extra,

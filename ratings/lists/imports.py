@@ -214,7 +214,7 @@ def _import_postgresql(
             clashes = cursor.fetchall()
             if clashes:
                 raise ListImportError(problems_from(clashes, stream.labels))
-            _stage_missing_keys(cursor)
+            _stage_missing_keys()
             timer.step("name keys")
         updated = complete
         if fide and (complete or changed):
@@ -325,11 +325,11 @@ def _likely_new(cursor: Any, ids: list[int]) -> bool:
     return bool(cursor.fetchone()[0] < 0.9 * len(ids))
 
 
-def _stage_missing_keys(cursor: Any) -> None:
+def _stage_missing_keys() -> None:
     """name_key (players.names.fold) of the new players whose key was not computed while
     reading, into list_keys: their names read back from the stage a batch at a time (a
-    server-side cursor), folded, and copied in."""
-    del cursor  # the named cursor is psycopg's own, on the same connection and transaction
+    server-side cursor of psycopg's own, on the import's connection and transaction), folded,
+    and copied in."""
     with connection.connection.cursor(name="list_new_names") as names:
         names.execute(sql.NAMES_WITHOUT_KEY_SQL)
         while batch := names.fetchmany(BATCH_ROWS):
