@@ -303,11 +303,16 @@ def test_import_page_shows_errors_with_rows_then_imports(
 
 @pytest.mark.django_db
 def test_management_command(tmp_path, excerpt: bytes, capsys) -> None:
-    make_system(code="std")
+    system = make_system(code="std")
     path = tmp_path / "list.txt"
     path.write_bytes(excerpt)
     call_command("import_list", "--system", "std", str(path))
     assert "500 rows: 500 players created" in capsys.readouterr().out
+    # A FIDE list: the players' FIDE ratings by default; --target system for the system's.
+    assert Player.objects.get(fide_id=4158814).fide_standard == 2686
+    assert not PlayerRating.objects.exists()
+    call_command("import_list", "--system", "std", "--target", "system", str(path))
+    assert PlayerRating.objects.get(player__fide_id=4158814, system=system).rating == 2686
     bad = tmp_path / "bad.txt"
     bad.write_bytes(BAD_TXT.encode())
     with pytest.raises(CommandError):
