@@ -1,6 +1,7 @@
 """Benchmark of the list import on PostgreSQL: a 500,000-row FIDE TXT list.
 
-    .venv/bin/python bench/bench_import.py [--rows N] [--admin-url URL] [--keep]
+    .venv/bin/python bench/bench_import.py [--rows N] [--target system|fide] [--admin-url URL]
+        [--scratch NAME] [--keep]
 
 Creates a scratch database (``rating_office_bench_import`` on the server of --admin-url,
 default postgres://postgres@127.0.0.1:5432/postgres), applies the migrations, writes a
@@ -12,7 +13,10 @@ synthetic list in a temp dir in FIDE's single-list TXT layout, and prints:
 - the bare COPY of the same file into a one-column plain table: the I/O floor;
 - a CPU reference: a fixed pure-Python loop (10,000,000 additions), to compare machines.
 
-The import logs the seconds of each of its steps ("list import: …").
+``--target system`` (the default) imports into the rating system's ratings (PlayerRating);
+``--target fide`` into the players' FIDE standard rating, with a history event per changed
+player. The file is read from disk as a stream (import_source.file_source), as the worker
+reads it. The import logs the seconds of each of its steps ("list import: …").
 
 The scratch database is dropped at the end unless --keep is given.
 """
@@ -27,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -112,6 +117,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--scratch", default="rating_office_bench_import")
+    parser.add_argument("--target", choices=("system", "fide"), default="system")
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
 
@@ -132,7 +138,14 @@ def main() -> None:
     from django.db import connection, connections
 
     from periods.models import RatingSystem
+    from players.models import Player
+    from ratings.lists.import_source import file_source
     from ratings.lists.imports import list_import
+
+    def run(path: Path) -> Any:
+        return list_import(system=system, data=file_source(path), format="txt", target=args.target)
+
+    events = Player.pgh_event_model.objects  # type: ignore[attr-defined]  # @pghistory.track
 
     cpu_before = cpu_reference()
     try:
@@ -155,17 +168,19 @@ def main() -> None:
             )
 
             t0 = time.perf_counter()
-            result = list_import(system=system, data=path.read_bytes(), format="txt")
+            result = run(path)
             first = time.perf_counter() - t0
             t0 = time.perf_counter()
-            again = list_import(system=system, data=path.read_bytes(), format="txt")
+            again = run(path)
             second = time.perf_counter() - t0
             # Next month: the same players (same IDs), new ratings, games and flags.
             month = Path(tmp) / "players_list_next.txt"
             write_list(month, args.rows, args.seed + 1)
+            events_before = events.count()
             t0 = time.perf_counter()
-            update = list_import(system=system, data=month.read_bytes(), format="txt")
+            update = run(month)
             third = time.perf_counter() - t0
+            update_events = events.count() - events_before
 
             with connection.cursor() as cursor:
                 cursor.execute("CREATE TABLE bench_floor (line text)")
@@ -180,6 +195,7 @@ def main() -> None:
                 cursor.execute("SELECT count(*) FROM bench_floor")
                 floor_rows = cursor.fetchone()[0]
 
+        print(f"target                 : {args.target}")
         print(
             f"import, empty registry : {first:6.2f} s  ({result.rows:,} rows, "
             f"{result.players_created:,} players created, {result.ratings_written:,} ratings)"
@@ -190,7 +206,8 @@ def main() -> None:
         )
         print(
             f"next month's list      : {third:6.2f} s  ({update.players_created:,} created, "
-            f"{update.players_updated:,} completed, {update.ratings_written:,} ratings changed)"
+            f"{update.players_updated:,} completed, {update.ratings_written:,} ratings changed, "
+            f"{update_events:,} player history events)"
         )
         print(f"bare COPY (I/O floor)  : {floor:6.2f} s  ({floor_rows:,} lines into a plain table)")
         print(f"import / floor         : {first / floor:6.1f}x")

@@ -215,6 +215,7 @@ class ListImportJobAdmin(ReadOnlyAdmin):
         "system",
         "filename",
         "format",
+        "target",
         "status",
         "progress",
         "rows",
@@ -223,7 +224,7 @@ class ListImportJobAdmin(ReadOnlyAdmin):
         "problem_total",
         "requested_by",
     )
-    list_filter = ("status", "format", "system")
+    list_filter = ("status", "format", "target", "system")
 
 
 @admin.register(ListImportChunk)

@@ -1,11 +1,12 @@
 """List import jobs: an import from the browser runs on a Celery worker, not in the request.
 
-- ``list_import_request(*, system, data, format, filename, user)`` stores the file (as
-  ListImportChunk pieces) and a ListImportJob in one transaction and enqueues the task
+- ``list_import_request(*, system, data, format, target, filename, user)`` stores the file
+  (as ListImportChunk pieces) and a ListImportJob in one transaction and enqueues the task
   ``ratings.import_list`` once that commits.
-- ``list_import_run(*, job_id)`` (the task) reads the pieces, calls
-  ``ratings.lists.imports.list_import`` with a progress callback and records the outcome: the
-  counts, or the row-numbered problems. The import and the job's "succeeded" are one
+- ``list_import_run(*, job_id)`` (the task) copies the pieces to a temporary file, one at a
+  time, calls ``ratings.lists.imports.list_import`` on it (read in pieces: memory bounded
+  whatever the file's size) with a progress callback and records the outcome: the counts, or
+  the row-numbered problems. The import and the job's "succeeded" are one
   transaction, so a job never says succeeded for a list that was not written, and a failed
   import writes nothing (list_import is atomic). The pieces are deleted when the job ends.
 - ``list_import_job_progress(*, job)`` and ``list_import_jobs_recent()`` are the reads the
@@ -22,8 +23,9 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import tempfile
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import IO, Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -41,6 +43,7 @@ from core.pg.connections import SideWriter
 from core.tasks import task_enqueue_on_commit
 from periods.models import RatingSystem
 from ratings.lists import imports
+from ratings.lists.import_source import file_source
 from ratings.models import ListImportChunk, ListImportJob
 from tournaments.reports.problems import Problem
 
@@ -97,21 +100,27 @@ def list_import_request(
     system: RatingSystem,
     data: bytes | Iterable[bytes],
     format: str,
+    target: str | None = None,
     filename: str = "",
     user: Any = None,
     enqueue: bool = True,
 ) -> ListImportJob:
     """Store the file and a queued job; enqueue the import after commit. ``data`` is the
     file's bytes or an iterable of byte strings (an upload's ``chunks()``, so the web process
-    never holds the whole file)."""
+    never holds the whole file). ``target``: imports.list_import's (by default the format's:
+    FIDE ratings for TXT and XML, the system's for CSV)."""
     fmt = format.lower()
     if fmt not in imports.FORMATS:
         raise ValueError(f"unknown list format {fmt!r}")
+    target = target or imports.default_target(fmt)
+    if target not in imports.TARGETS:
+        raise ValueError(f"unknown import target {target!r}")
     limit = max_bytes()
     with transaction.atomic():
         job = ListImportJob.objects.create(
             system=system,
             format=fmt,
+            target=target,
             filename=filename[:255],
             phase=QUEUED,
             requested_by=user if getattr(user, "is_authenticated", False) else None,
@@ -232,22 +241,27 @@ class _Progress:
         self.side.close()
 
 
-def _file(job: ListImportJob) -> bytes | None:
-    """The uploaded bytes, or None if pieces are missing. Read a few pieces at a time (a
-    server-side cursor on PostgreSQL): one query for all of them held several copies of the
-    file at once."""
-    buf = bytearray()
+def _spool(job: ListImportJob, out: IO[bytes]) -> bool:
+    """Copy the uploaded pieces, in order, to ``out`` (a temporary file on the worker); False
+    if pieces are missing. One piece at a time (a server-side cursor on PostgreSQL): the worker
+    never holds more than a piece of the file. The import then reads the file from disk in
+    pieces (import_source.file_source): it cannot read the database while its COPY is going
+    on, on the same connection, and it may read the file twice (a Latin-1 file, the lines of
+    XML problems)."""
+    size = 0
     pieces = (
         ListImportChunk.objects.filter(job_id=job.pk)
         .order_by("seq")
         .values_list("seq", "data")
-        .iterator(chunk_size=4)
+        .iterator(chunk_size=1)
     )
     for expected, (seq, piece) in enumerate(pieces):
         if seq != expected:
-            return None
-        buf += piece
-    return bytes(buf) if len(buf) == job.size else None
+            return False
+        out.write(piece)
+        size += len(piece)
+    out.flush()
+    return size == job.size
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
@@ -301,26 +315,30 @@ def list_import_run(*, job_id: int) -> ListImportJob:
         # Beats while the import runs (core.heartbeat); the watchdog reads them.
         with Heartbeat(ListImportJob._meta.db_table, job_id):
             try:
-                data = _file(job)
-                if data is None:
-                    _finish_failed(job_id, error=INCOMPLETE)
-                    return ListImportJob.objects.get(pk=job_id)
-                with transaction.atomic():
-                    result = imports.list_import(
-                        system=job.system, data=data, format=job.format, progress=progress
-                    )
-                    ListImportJob.objects.filter(pk=job_id).update(
-                        status=JobStatus.SUCCEEDED,
-                        progress=100,
-                        phase=DONE,
-                        finished_at=timezone.now(),
-                        rows=result.rows,
-                        players_created=result.players_created,
-                        players_updated=result.players_updated,
-                        ratings_written=result.ratings_written,
-                        method=result.method,
-                    )
-                    ListImportChunk.objects.filter(job_id=job_id).delete()
+                with tempfile.NamedTemporaryFile(prefix="list-import-") as spooled:
+                    if not _spool(job, spooled):
+                        _finish_failed(job_id, error=INCOMPLETE)
+                        return ListImportJob.objects.get(pk=job_id)
+                    with transaction.atomic():
+                        result = imports.list_import(
+                            system=job.system,
+                            data=file_source(spooled.name),
+                            format=job.format,
+                            target=job.target,
+                            progress=progress,
+                        )
+                        ListImportJob.objects.filter(pk=job_id).update(
+                            status=JobStatus.SUCCEEDED,
+                            progress=100,
+                            phase=DONE,
+                            finished_at=timezone.now(),
+                            rows=result.rows,
+                            players_created=result.players_created,
+                            players_updated=result.players_updated,
+                            ratings_written=result.ratings_written,
+                            method=result.method,
+                        )
+                        ListImportChunk.objects.filter(job_id=job_id).delete()
             except imports.ListImportError as exc:
                 _finish_failed(job_id, problems=exc.problems, total=exc.total)
             except Exception as exc:

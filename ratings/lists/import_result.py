@@ -3,7 +3,7 @@ result and its error (nothing written), and the decoding of the file."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_noop
@@ -13,6 +13,9 @@ from ratings.lists import formats as lf
 from tournaments.reports.problems import Problem
 
 FORMATS = ("txt", "csv", "xml")
+
+#: Where an import writes the list's ratings (import_sql.TARGET_FIDE, TARGET_SYSTEM).
+TARGETS = ("fide", "system")
 
 
 FED_ID_PREFIX = "FIDE-"
@@ -49,6 +52,7 @@ _PG_STEPS = {
     "checks": (58, WRITING),
     "name keys": (62, WRITING),
     "players completed": (66, WRITING),
+    "players updated": (70, WRITING),
     "players inserted": (78, WRITING),
     "ratings inserted": (88, SAVING),
     "indexes rebuilt": (94, SAVING),
@@ -75,6 +79,7 @@ class ListImportResult:
     players_updated: int
     ratings_written: int
     method: str  # "copy" (PostgreSQL) or "python"
+    target: str = "system"  # "fide": ratings_written counts players whose FIDE ratings changed
 
 
 class ListImportError(Exception):
@@ -96,16 +101,6 @@ def decode_list(data: bytes) -> str:
 
 def _rate(system: RatingSystem) -> str:
     return system.rate_of_play if system.rate_of_play in ("rapid", "blitz") else "standard"
-
-
-def _read(text: str, fmt: str, rate: str) -> tuple[list[Problem], Iterator[lf.RawRow]]:
-    if fmt == "txt":
-        return lf.read_txt(text, rate=rate)
-    if fmt == "csv":
-        return lf.read_csv(text)
-    if fmt == "xml":
-        return lf.read_xml(text, rate=rate)
-    raise ValueError(f"unknown list format {fmt!r}")
 
 
 def _fail(problems: list[Problem]) -> ListImportError:

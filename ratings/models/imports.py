@@ -27,6 +27,17 @@ class ListImportJob(Job):
     format = models.CharField(_("format"), max_length=10)
     filename = models.CharField(_("file name"), max_length=255, blank=True)
     size = models.PositiveBigIntegerField(_("size (bytes)"), default=0)
+    # ratings.lists.imports: "fide" writes the players' FIDE ratings, "system" the system's
+    # ratings (the jobs before this field all wrote the system's).
+    target = models.CharField(
+        _("ratings written"),
+        max_length=10,
+        choices=[
+            ("fide", _("FIDE ratings of the players")),
+            ("system", _("This rating system's ratings")),
+        ],
+        default="system",
+    )
     # ratings.lists.imports.ListImportResult, once it succeeded.
     rows = models.PositiveIntegerField(_("rows"), null=True, blank=True)
     players_created = models.PositiveIntegerField(_("players created"), null=True, blank=True)

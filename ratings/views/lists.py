@@ -78,7 +78,10 @@ class ListImportForm(forms.Form):
     system = forms.ModelChoiceField(
         label=_("Rating system"),
         queryset=RatingSystem.objects.order_by("name"),
-        help_text=_("The ratings are written to this system."),
+        help_text=_(
+            "Its rate of play chooses the rating read from a FIDE list of one rate. Its "
+            "ratings are written only when “This rating system's ratings” is chosen below."
+        ),
     )
     format = forms.ChoiceField(
         label=_("Format"),
@@ -87,6 +90,24 @@ class ListImportForm(forms.Form):
             ("xml", _("FIDE XML list")),
             ("csv", _("CSV with a header row")),
         ],
+    )
+    target = forms.ChoiceField(
+        label=_("Ratings written"),
+        required=False,
+        choices=[
+            (
+                "",
+                _("By format: FIDE ratings for TXT and XML, this system's ratings for CSV"),
+            ),
+            ("fide", _("FIDE ratings of the players")),
+            ("system", _("This rating system's ratings")),
+        ],
+        help_text=_(
+            "A FIDE list sets each player's FIDE rating of its rate of play (standard, rapid "
+            "or blitz; FIDE's combined list sets all three) and leaves the national ratings as "
+            "they are. Choose this rating system's ratings only to start a national list from "
+            "a file."
+        ),
     )
     file = forms.FileField(label=_("List file"))
 
@@ -111,6 +132,7 @@ def list_import(request: HttpRequest) -> HttpResponse:
                 data=upload.read(PREVIEW_BYTES),
                 format=form.cleaned_data["format"],
                 system=form.cleaned_data["system"],
+                target=form.cleaned_data["target"] or None,
             )
         elif form.is_valid():
             upload = form.cleaned_data["file"]
@@ -119,6 +141,7 @@ def list_import(request: HttpRequest) -> HttpResponse:
                     system=form.cleaned_data["system"],
                     data=upload.chunks(import_jobs.CHUNK_BYTES),
                     format=form.cleaned_data["format"],
+                    target=form.cleaned_data["target"] or None,
                     filename=upload.name or "",
                     user=request.user,
                 )
@@ -137,6 +160,7 @@ def list_import(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "preview": preview,
+            "preview_system": form.cleaned_data.get("system") if preview else None,
             "preview_problems": [stored_message(p.template, p.params) for p in preview.problems]
             if preview
             else [],

@@ -20,7 +20,7 @@ xml.py (FIDE XML), validate.py (checks and normalisation). Callers import the pa
 
 from __future__ import annotations
 
-from ratings.lists.formats.read import TxtBlock, read_csv, read_txt, read_txt_block, read_txt_tuples
+from ratings.lists.formats.read import ALL_RATES, read_csv, read_txt, txt_header_layout
 from ratings.lists.formats.render import (
     XML_TAGS,
     csv_safe,
@@ -36,6 +36,7 @@ from ratings.lists.formats.rows import (
     CSV_COLUMNS,
     FIELDS,
     FLAGS,
+    MAX_LINE_CHARS,
     MAX_PROBLEMS,
     RATING_MAX,
     RATING_MIN,
@@ -56,11 +57,13 @@ from ratings.lists.formats.validate import (
 from ratings.lists.formats.xml import ListReadError, read_xml, xml_problems_at_lines
 
 __all__ = [
+    "ALL_RATES",
     "BIRTH_MAX",
     "BIRTH_MIN",
     "CSV_COLUMNS",
     "FIELDS",
     "FLAGS",
+    "MAX_LINE_CHARS",
     "MAX_PROBLEMS",
     "OLD_TITLES",
     "RATING_MAX",
@@ -71,15 +74,12 @@ __all__ = [
     "ListReadError",
     "ListRow",
     "RawRow",
-    "TxtBlock",
     "csv_safe",
     "normal_sex",
     "normal_title",
     "problem",
     "read_csv",
     "read_txt",
-    "read_txt_block",
-    "read_txt_tuples",
     "read_xml",
     "render_csv",
     "render_json",
@@ -88,6 +88,7 @@ __all__ = [
     "sort_problems",
     "split_name",
     "txt_header",
+    "txt_header_layout",
     "validate_rows",
     "xml_problems_at_lines",
 ]

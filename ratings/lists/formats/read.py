@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 
 from ratings.lists.formats.rows import RawRow, problem
 from tournaments.reports.problems import Problem
@@ -67,6 +67,13 @@ _RATE_PREFIX = {"standard": "s", "rapid": "r", "blitz": "b"}
 _KNOWN = sorted((k for k in _LABELS if " " not in k), key=len, reverse=True)
 
 
+#: ``rate`` that reads the rating of every rate of a combined list (FIDE's SRtng, RRtng and
+#: BRtng as rating_standard, rating_rapid, rating_blitz); a single-type list's rating column
+#: stays ``rating`` (its rate is not in the file).
+ALL_RATES = "all"
+_RATE_FIELD = {"s": "rating_standard", "r": "rating_rapid", "b": "rating_blitz"}
+
+
 def _label_field(token: str, rate: str) -> str | None:
     low = token.lower()
     if _MONTH_TOKEN.match(token):
@@ -74,6 +81,8 @@ def _label_field(token: str, rate: str) -> str | None:
     target = _LABELS.get(low)
     if target and ":" in target:
         prefix, name = target.split(":")
+        if rate == ALL_RATES:
+            return _RATE_FIELD[prefix] if name == "rating" else None
         return name if prefix == _RATE_PREFIX.get(rate, "s") else None
     return target
 
@@ -127,20 +136,27 @@ def _txt_header(
             break
     else:
         return [problem("empty_file")], [], {}, len(lines)
+    problems, spans, labels = txt_header_layout(header, number, rate=rate)
+    return problems, spans, labels, number if not problems else len(lines)
+
+
+def txt_header_layout(
+    header: str, number: int, *, rate: str = "standard"
+) -> tuple[list[Problem], list[tuple[str, int, int | None]], dict[str, str]]:
+    """(problems, spans, labels) of the header line (row ``number``): each known label's
+    field runs from its start column to the next label's (the streaming import calls this
+    with the first non-blank line)."""
     columns = header_columns(header, rate=rate)
     found = {f for _p, _t, f in columns if f}
+    if found & set(_RATE_FIELD.values()):
+        found.add("rating")  # a combined list read for every rate
     missing = [
         label
         for f, label in (("fide_id", "ID"), ("name", "Name"), ("rating", "Rating"))
         if f not in found
     ]
     if missing:
-        return (
-            [problem("missing_column", row=number, column=m) for m in missing],
-            [],
-            {},
-            len(lines),
-        )
+        return [problem("missing_column", row=number, column=m) for m in missing], [], {}
     spans: list[tuple[str, int, int | None]] = []
     labels: dict[str, str] = {}
     for idx, (pos, tok, fld) in enumerate(columns):
@@ -148,7 +164,7 @@ def _txt_header(
         if fld and fld not in labels:
             spans.append((fld, pos, end))
             labels[fld] = tok
-    return [], spans, labels, number
+    return [], spans, labels
 
 
 def _txt_layout(
@@ -163,29 +179,6 @@ def _txt_layout(
     return [], spans, labels, enumerate(lines[after:], start=after + 1)
 
 
-@dataclass(frozen=True)
-class TxtBlock:
-    """The located columns and the lines after the header, not split (see read_txt_block)."""
-
-    problems: list[Problem]
-    spans: list[tuple[str, int, int | None]]  # (field, start, end or None = to the line's end)
-    labels: dict[str, str]
-    first_row: int  # row number of lines[0] (the header is first_row - 1)
-    lines: list[str]
-
-
-def read_txt_block(text: str, *, rate: str = "standard") -> TxtBlock:
-    """Header and column spans of read_txt, and the remaining lines as one list, for a reader
-    that cuts the columns itself (the PostgreSQL import does it in SQL). Blank lines are kept,
-    so lines[i] is row first_row + i."""
-    lines = text.lstrip("\ufeff").splitlines()
-    problems, spans, labels, after = _txt_header(lines, rate)
-    if problems:
-        return TxtBlock(problems, [], {}, 0, [])
-    del lines[:after]
-    return TxtBlock([], spans, labels, after + 1, lines)
-
-
 def read_txt(text: str, *, rate: str = "standard") -> tuple[list[Problem], Iterator[RawRow]]:
     """Locate the columns from the header line; yield the raw text of each field per row."""
     problems, spans, labels, lines = _txt_layout(text, rate)
@@ -197,24 +190,6 @@ def read_txt(text: str, *, rate: str = "standard") -> tuple[list[Problem], Itera
             yield RawRow(n, {f: line[a:b].strip() for f, a, b in spans}, labels)
 
     return problems, rows()
-
-
-def read_txt_tuples(
-    text: str, *, fields: tuple[str, ...], rate: str = "standard"
-) -> tuple[list[Problem], dict[str, str], Iterator[tuple[int, list[str]]]]:
-    """Like read_txt, but each row is (row number, [values in the order of ``fields``]);
-    a field the file lacks is "". The bulk import's fast path."""
-    problems, spans, labels, lines = _txt_layout(text, rate)
-    where = {f: slice(a, b) for f, a, b in spans}
-    slices = [where.get(f) for f in fields]
-
-    def rows() -> Iterator[tuple[int, list[str]]]:
-        for n, line in lines:
-            if not line or line.isspace():
-                continue
-            yield n, [line[s].strip() if s is not None else "" for s in slices]
-
-    return problems, labels, rows()
 
 
 _CSV_ALIASES = {
@@ -244,11 +219,18 @@ def _csv_delimiter(text: str) -> str:
     return max(",;\t", key=known)  # a tie keeps the earlier: comma first
 
 
-def read_csv(text: str) -> tuple[list[Problem], Iterator[RawRow]]:
-    text = text.lstrip("\ufeff")
-    if not text.strip():
-        return [problem("empty_file")], iter(())
-    reader = csv.reader(io.StringIO(text), delimiter=_csv_delimiter(text), doublequote=True)
+def read_csv(text: str | Iterable[str]) -> tuple[list[Problem], Iterator[RawRow]]:
+    """The rows of a CSV list: ``text`` is the whole text or its lines, each with its end
+    (split at LF only, as iterating a StringIO gives them: the streaming import's)."""
+    lines = iter(io.StringIO(text) if isinstance(text, str) else text)
+    first = next(lines, "").lstrip("\ufeff")
+    if not first.strip():
+        if all(line.isspace() for line in lines):  # read to the end, nothing kept
+            return [problem("empty_file")], iter(())
+        first = "\n"  # a blank first line: the header names no column
+    reader = csv.reader(
+        itertools.chain([first], lines), delimiter=_csv_delimiter(first), doublequote=True
+    )
     header = next(reader)
     index: dict[str, int] = {}
     labels: dict[str, str] = {}

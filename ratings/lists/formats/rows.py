@@ -22,6 +22,9 @@ BIRTH_MIN = 1850
 BIRTH_MAX = 2100
 FLAGS = frozenset({"", "i", "w", "wi"})
 MAX_PROBLEMS = 200  # problems reported per import; the count of all is given too
+# A line (TXT, CSV) or an XML value longer than this is refused: a real list's lines have a
+# few hundred characters, and the streaming import keeps a batch of lines in memory.
+MAX_LINE_CHARS = 4096
 
 TEMPLATES: dict[str, str] = {
     "empty_file": _("The file is empty."),
@@ -46,6 +49,10 @@ TEMPLATES: dict[str, str] = {
         "already belongs to another player."
     ),
     "too_many_problems": _("%(count)s problems in all; the first %(shown)s are shown."),
+    "line_too_long": _(
+        "Row %(row)s: the line is longer than %(max)s characters; this is not a rating list."
+    ),
+    "xml_value_too_long": _("Line %(row)s: a value is longer than %(max)s characters."),
     "xml_malformed": _(
         "Line %(row)s, position %(position)s: the XML is not well-formed (%(reason)s)."
     ),

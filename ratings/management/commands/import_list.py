@@ -1,4 +1,4 @@
-"""manage.py import_list --system CODE [--format txt|csv|xml] FILE"""
+"""manage.py import_list --system CODE [--format txt|csv|xml] [--target fide|system] FILE"""
 
 from __future__ import annotations
 
@@ -10,11 +10,15 @@ from django.utils.translation import gettext as _
 
 from core.history import history_context
 from periods.models import RatingSystem
-from ratings.lists.imports import FORMATS, ListImportError, list_import
+from ratings.lists.import_source import file_source
+from ratings.lists.imports import FORMATS, TARGETS, ListImportError, list_import
 
 
 class Command(BaseCommand):
-    help = "Import a rating list (FIDE TXT or XML, or CSV) into a rating system."
+    help = (
+        "Import a rating list (FIDE TXT or XML, or CSV): the players' FIDE ratings, or a "
+        "rating system's ratings."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
@@ -24,6 +28,13 @@ class Command(BaseCommand):
             choices=FORMATS,
             default=None,
             help="txt, csv or xml; by default from the file's extension (else txt).",
+        )
+        parser.add_argument(
+            "--target",
+            choices=TARGETS,
+            default=None,
+            help="fide: the players' FIDE ratings (default for txt and xml); system: the "
+            "rating system's ratings (default for csv).",
         )
 
     def handle(self, *args: object, **options: Any) -> None:
@@ -40,7 +51,12 @@ class Command(BaseCommand):
         fmt = options["format"] or (suffix if suffix in ("csv", "xml") else "txt")
         try:
             with history_context(command="import_list", file=path.name):
-                result = list_import(system=system, data=path.read_bytes(), format=str(fmt))
+                result = list_import(
+                    system=system,
+                    data=file_source(path),
+                    format=str(fmt),
+                    target=options["target"],
+                )
         except ListImportError as exc:
             for problem in exc.problems:
                 self.stderr.write(_(problem.template) % dict(problem.params))

@@ -111,7 +111,7 @@ def test_a_header_without_a_rating_column_is_refused() -> None:
 @pytest.mark.django_db
 def test_import_of_the_real_excerpt(excerpt: bytes) -> None:
     system = make_system(code="fide-std")
-    result = list_import(system=system, data=excerpt, format="txt")
+    result = list_import(system=system, data=excerpt, format="txt", target="system")
     assert (result.rows, result.players_created, result.ratings_written) == (500, 500, 500)
     assert result.method == _expected_method()
     andreikin = Player.objects.get(fide_id=4158814)
@@ -154,7 +154,7 @@ def test_import_of_the_real_excerpt(excerpt: bytes) -> None:
 def test_reimport_matches_by_fide_id_and_keeps_the_registry(excerpt: bytes) -> None:
     system = make_system()
     mine = make_player(fed_id="ESP0042", surname="Andreikin", given_name="Dima", fide_id=4158814)
-    first = list_import(system=system, data=excerpt, format="txt")
+    first = list_import(system=system, data=excerpt, format="txt", target="system")
     assert (first.players_created, first.players_updated) == (499, 1)
     mine.refresh_from_db()
     assert (mine.fed_id, mine.given_name, mine.birth_year, mine.title) == (
@@ -163,7 +163,7 @@ def test_reimport_matches_by_fide_id_and_keeps_the_registry(excerpt: bytes) -> N
         1990,
         "GM",
     )
-    second = list_import(system=system, data=excerpt, format="txt")
+    second = list_import(system=system, data=excerpt, format="txt", target="system")
     assert (second.players_created, second.players_updated, second.ratings_written) == (0, 0, 0)
     assert (
         Player.objects.count() == 500 and PlayerRating.objects.filter(system=system).count() == 500
@@ -303,11 +303,16 @@ def test_import_page_shows_errors_with_rows_then_imports(
 
 @pytest.mark.django_db
 def test_management_command(tmp_path, excerpt: bytes, capsys) -> None:
-    make_system(code="std")
+    system = make_system(code="std")
     path = tmp_path / "list.txt"
     path.write_bytes(excerpt)
     call_command("import_list", "--system", "std", str(path))
     assert "500 rows: 500 players created" in capsys.readouterr().out
+    # A FIDE list: the players' FIDE ratings by default; --target system for the system's.
+    assert Player.objects.get(fide_id=4158814).fide_standard == 2686
+    assert not PlayerRating.objects.exists()
+    call_command("import_list", "--system", "std", "--target", "system", str(path))
+    assert PlayerRating.objects.get(player__fide_id=4158814, system=system).rating == 2686
     bad = tmp_path / "bad.txt"
     bad.write_bytes(BAD_TXT.encode())
     with pytest.raises(CommandError):
@@ -341,12 +346,12 @@ def test_name_key_shortcut_equals_players_names(surname: str, given: str) -> Non
 @pytest.mark.django_db
 def test_only_changed_ratings_are_written_and_2400_is_kept(excerpt: bytes) -> None:
     system = make_system()
-    list_import(system=system, data=excerpt, format="txt")
+    list_import(system=system, data=excerpt, format="txt", target="system")
     # Next list: Andreikin drops to 2390 (reached_2400 stays), A La Teng Hua becomes active.
     changed = excerpt.replace(b"RUS  2686    9  1990  ", b"RUS  2390   11  1990  ").replace(
         b"CHN  1915    0  1993  wi", b"CHN  1915    4  1993  w "
     )
-    result = list_import(system=system, data=changed, format="txt")
+    result = list_import(system=system, data=changed, format="txt", target="system")
     assert (result.players_created, result.ratings_written) == (0, 2)
     andreikin = PlayerRating.objects.get(player__fide_id=4158814, system=system)
     assert (andreikin.rating, andreikin.games, andreikin.reached_2400) == (2390, 11, True)
@@ -368,7 +373,7 @@ def test_our_own_txt_and_csv_downloads_import_back(client) -> None:
         target = make_system()
         response = client.get(reverse("ratings:list_download", args=[published.pk, fmt]))
         body = b"".join(response.streaming_content) if response.streaming else response.content
-        result = list_import(system=target, data=body, format=fmt)
+        result = list_import(system=target, data=body, format=fmt, target="system")
         assert (result.rows, result.players_created) == (5, 0)
         got = dict(
             PlayerRating.objects.filter(system=target).values_list("player__fide_id", "rating")
@@ -424,8 +429,11 @@ def test_fold_of_the_raw_name_field_is_the_key_of_the_split_name() -> None:
         assert fold(f"  {name}   ") == full_name_key(surname, given), name
 
 
-def test_cut_txt_gives_what_read_txt_gives() -> None:
-    from ratings.lists.import_rows import _READ_FIELDS, _cut_txt
+def test_streamed_txt_gives_what_read_txt_gives() -> None:
+    """The COPY text of a TXT file cut in batches (import_rows) holds, row by row, what
+    read_txt reads: whatever the batch size and however the text is cut into pieces."""
+    from players.names import fold
+    from ratings.lists import import_rows
 
     header = lf.txt_header("NOV26")
     rows = [
@@ -446,36 +454,88 @@ def test_cut_txt_gives_what_read_txt_gives() -> None:
     ]
     body = list(lf.render_txt(rows, rating_label="NOV26"))[1:]
     text = "\n" + header + "\n" + body[0] + "   \n\n" + "".join(body[1:]) + "12"
-    block = lf.read_txt_block(text)
-    assert block.first_row == 3 and block.problems == []
+    fields = import_rows.read_fields(("rating",))
     expected = []
-    for n, values in lf.read_txt_tuples(text, fields=_READ_FIELDS)[2]:
-        surname, given = lf.split_name(values[1])
-        expected.append([str(n), surname, given, values[0], *values[2:]])
-    got = [line.split("\t") for line in _cut_txt(block).splitlines()]
-    assert got == [[v.replace("\\", "\\\\") for v in row] for row in expected]
-    assert [row[0] for row in got] == ["3", "6", "7", "8"]  # the blank lines 4 and 5 are skipped
-    assert got[2][1:4] == ["Back\\\\slash", "A", "333"] and got[2][4] == "POR"
-    assert got[3][3] == "12" and got[3][1:3] == ["", ""]
-    # Cut in chunks (the import sends one while the next is cut): the same lines, row numbers
-    # kept across chunk boundaries, a chunk of blank lines only yields nothing.
-    from ratings.lists.import_rows import _cut_txt_chunks
+    for raw in lf.read_txt(text)[1]:
+        surname, given = lf.split_name(raw.values["name"])
+        values = [raw.values.get(f, "") for f in fields if f != "name"]
+        expected.append([str(raw.row), surname, given, *values, fold(raw.values["name"])])
+    expected = [[v.replace("\\", "\\\\") for v in row] for row in expected]
+    for batch in (1, 2, 3, 20_000):
+        for piece in (1, 7, len(text)):
+            pieces = [text[i : i + piece] for i in range(0, len(text), piece)]
+            import_rows.BATCH_ROWS, saved = batch, import_rows.BATCH_ROWS
+            try:
+                stream = import_rows.list_stream(pieces, "txt", rate="standard", fide=False)
+                chunks = list(stream.chunks(True))
+                again = import_rows.list_stream(pieces, "txt", rate="standard", fide=False)
+                without = "".join(again.chunks(False))
+            finally:
+                import_rows.BATCH_ROWS = saved
+            assert all(c.endswith("\n") for c in chunks if c)
+            got = [line.split("\t") for c in chunks for line in c.splitlines()]
+            assert got == expected, (batch, piece)
+            # Without keys: the same rows, an empty last column (NULL in the stage).
+            assert [line.split("\t") for line in without.splitlines()] == [
+                [*row[:-1], ""] for row in expected
+            ]
+    assert [row[0] for row in expected] == ["3", "6", "7", "8"]  # blank lines 4 and 5 skipped
+    assert expected[2][1:4] == ["Back\\\\slash", "A", "333"] and expected[2][4] == "POR"
+    assert expected[3][3] == "12" and expected[3][1:3] == ["", ""]
 
-    for size in (1, 2, 3):
-        chunks = list(_cut_txt_chunks(block, size=size))
-        assert all(c.endswith("\n") for c in chunks)
-        assert [line.split("\t") for c in chunks for line in c.splitlines()] == got
+
+def test_stream_decoding_and_lines_equal_the_whole_file_read_at_once() -> None:
+    """import_source: pieces of bytes decoded as decode_list decodes the whole file (UTF-8,
+    else Latin-1: at once when only ASCII came before, else NotUtf8 to start again), and
+    lines cut as str.splitlines() / a StringIO cuts them, wherever the pieces end."""
+    import io
+    import random
+
+    from ratings.lists.import_result import decode_list
+    from ratings.lists.import_source import NotUtf8, decode_pieces, newline_lines, text_lines
+
+    rng = random.Random(14)
+    alphabet = ["a", "b", "\n", "\r", "\r\n", "\x0c", "é", "\u2028", " ", "\t"]
+
+    def cut(value, n):
+        ends = sorted(rng.sample(range(len(value) + 1), min(len(value) + 1, n)))
+        return [value[a:b] for a, b in zip([0, *ends], [*ends, len(value)])]
+
+    for _ in range(2000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        pieces = cut(text, rng.randint(0, 5))
+        assert list(text_lines(pieces)) == text.splitlines(), pieces
+        assert list(newline_lines(pieces)) == list(io.StringIO(text)), pieces
+    restarted = 0
+    for _ in range(2000):
+        chars = "".join(rng.choice(["a", "é", "ß", "\n", "€"]) for _ in range(rng.randint(0, 30)))
+        data = rng.choice(
+            [
+                chars.encode(),
+                b"\xef\xbb\xbf" + chars.encode(),
+                chars.encode("latin-1", "replace"),
+                b"ascii only \n" + chars.encode("latin-1", "replace"),
+            ]
+        )
+        pieces = cut(data, rng.randint(0, 5))
+        try:
+            got = "".join(decode_pieces(pieces))
+        except NotUtf8:
+            restarted += 1
+            got = "".join(decode_pieces(pieces, latin1=True))
+        assert got == decode_list(data), data
+    assert restarted  # some files needed the second reading
 
 
 @pytest.mark.django_db
 def test_a_few_new_players_in_a_known_list_get_their_name_keys(excerpt: bytes) -> None:
     system = make_system()
-    list_import(system=system, data=excerpt, format="txt")
+    list_import(system=system, data=excerpt, format="txt", target="system")
     header = excerpt.split(b"\r\n", 1)[0].decode("ascii")
     line = "99999999".ljust(header.index("Name")) + "Çağlar, Zoë"
     line = line.ljust(header.index("Mar11")) + "1500"
     data = excerpt.rstrip(b"\r\n") + b"\r\n" + line.encode("utf-8") + b"\r\n"
-    result = list_import(system=system, data=data, format="txt")
+    result = list_import(system=system, data=data, format="txt", target="system")
     assert (result.rows, result.players_created) == (501, 1)
     new = Player.objects.get(fide_id=99999999)
     assert (new.surname, new.given_name, new.name_key) == ("Çağlar", "Zoë", "caglar zoe")
@@ -507,7 +567,12 @@ def test_tabs_and_unusual_spaces_are_read_as_python_strips_them() -> None:
     # A no-break space after the comma and around a number: Python's strip() removes them.
     nbsp = body.replace("Pérez, Ana", "Pérez,\u00a0Ana").replace("2100 ", "2100\u00a0")
     for data in (nbsp, nbsp.replace("Vidal, Pau", "Vidal,\tPau")):  # the tab: the slow way
-        result = list_import(system=system, data=(header + "\r\n" + data).encode(), format="txt")
+        result = list_import(
+            system=system,
+            data=(header + "\r\n" + data).encode(),
+            format="txt",
+            target="system",
+        )
         assert result.rows == 2
         ana = Player.objects.get(fide_id=900001)
         assert (ana.surname, ana.given_name, ana.name_key) == ("Pérez", "Ana", "perez ana")

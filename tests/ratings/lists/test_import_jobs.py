@@ -88,21 +88,20 @@ def test_a_job_imports_the_list_and_drops_the_file(
         job = list_import_request(system=system, data=excerpt, format="txt", filename="mar11.txt")
     job.refresh_from_db()
     assert (job.status, job.progress, job.phase) == ("succeeded", 100, "Done")
-    # The excerpt has 500 players, none of them in the registry (SOURCES.md).
+    # The excerpt has 500 players, none of them in the registry (SOURCES.md), 163 of them
+    # rated. A FIDE TXT list writes the players' FIDE rating by default, not the system's.
     assert (job.rows, job.players_created, job.players_updated, job.ratings_written) == (
         500,
         500,
         0,
-        500,
+        163,
     )
-    assert job.method == "copy"
+    assert (job.method, job.target) == ("copy", "fide")
     assert job.attempts == 1 and job.started_at is not None and job.finished_at is not None
     assert job.problems == [] and job.problem_total == 0 and job.error == ""
     assert not ListImportChunk.objects.filter(job=job).exists()
-    assert (
-        Player.objects.count() == 500 and PlayerRating.objects.filter(system=system).count() == 500
-    )
-    assert PlayerRating.objects.get(player__fide_id=4158814, system=system).rating == 2686
+    assert Player.objects.count() == 500 and not PlayerRating.objects.exists()
+    assert Player.objects.get(fide_id=4158814).fide_standard == 2686
 
 
 @pytest.mark.django_db
@@ -298,7 +297,8 @@ def test_post_redirects_to_the_job_page_which_shows_the_counts(
         "Import of mar11.txt into Standard",
         "Rows read: 500",
         "Players created: 500",
-        "Ratings written: 500",
+        "Players whose FIDE ratings were written: 163",
+        "The ratings of Standard were not changed.",
     ):
         assert text in html
     assert (

@@ -29,8 +29,9 @@ def test_preview_shows_the_first_rows_and_writes_nothing(client, excerpt: bytes)
     )
     assert response.status_code == 200
     html = response.content.decode()
-    # The 2011 header's rating column is "Mar11" (SOURCES.md: columns 54-57).
-    assert "The rating is read from the column “Mar11”." in html
+    # The 2011 header's rating column is "Mar11" (SOURCES.md: columns 54-57); a FIDE list
+    # is written to the players' FIDE field of the system's rate (test_import_fide.py).
+    assert "FIDE standard: read from the column “Mar11”" in html
     # Row 2: Andreikin, Dmitry, RUS, 2686 (the excerpt's first player).
     assert (
         "<td>4158814</td><td>Andreikin</td><td>Dmitry</td><td>RUS</td><td>g</td>"

@@ -26,7 +26,11 @@ def test_an_import_job_runs_on_the_worker(celery_broker) -> None:
     celery_broker()
     system = make_system()
     job = list_import_request(
-        system=system, data=EXCERPT.read_bytes(), format="txt", filename="mar11.txt"
+        system=system,
+        data=EXCERPT.read_bytes(),
+        format="txt",
+        target="system",
+        filename="mar11.txt",
     )
     wait_for(
         lambda: ListImportJob.objects.get(pk=job.pk).done, what="the worker to import the list"
@@ -58,7 +62,12 @@ def test_a_job_whose_message_was_lost_is_requeued_and_runs_once(celery_broker) -
     start_worker = celery_broker
     system = make_system()
     job = list_import_request(
-        system=system, data=GOOD_TXT, format="txt", filename="one.txt", enqueue=False
+        system=system,
+        data=GOOD_TXT,
+        format="txt",
+        target="system",
+        filename="one.txt",
+        enqueue=False,
     )
     ListImportJob.objects.filter(pk=job.pk).update(
         requested_at=timezone.now() - dt.timedelta(hours=1)

@@ -158,7 +158,7 @@ def test_empty_file() -> None:
 @pytest.mark.django_db
 def test_import_of_a_fide_xml_list() -> None:
     system = make_system()
-    result = list_import(system=system, data=good_bytes(), format="xml")
+    result = list_import(system=system, data=good_bytes(), format="xml", target="system")
     assert (result.rows, result.players_created, result.ratings_written) == (3, 3, 3)
     carlsen = Player.objects.get(fide_id=1503014)
     assert (
@@ -193,7 +193,7 @@ def test_import_of_a_fide_xml_list() -> None:
 @pytest.mark.django_db
 def test_a_rapid_system_imports_the_rapid_columns() -> None:
     system = make_system(rate_of_play="rapid")
-    list_import(system=system, data=good_bytes(), format="xml")
+    list_import(system=system, data=good_bytes(), format="xml", target="system")
     got = dict(PlayerRating.objects.filter(system=system).values_list("player__fide_id", "rating"))
     assert got == {1503014: 2825, 14111330: None, 2500035: None}
 
@@ -403,7 +403,7 @@ def test_round_trip_of_a_published_list_through_our_xml_download(client) -> None
 
     # Imported into a fresh system: the same players (by FIDE ID) get the list's ratings.
     target = make_system()
-    result = list_import(system=target, data=body, format="xml")
+    result = list_import(system=target, data=body, format="xml", target="system")
     assert (
         result.rows,
         result.players_created,
