@@ -10,6 +10,10 @@ logged in, is served from or stored in the cache: a logged-in user's page (his n
 protests", protest links, the officer's menu) and a page showing a one-time message are always
 rendered for the request and never kept.
 
+A page served from the cache carries an ETag (the page and the visitor's CSRF cookie) and
+`Cache-Control: private, no-cache`: a browser asking again with If-None-Match gets a 304.
+Pages are kept compressed (zlib): a card of 16 KB takes about 3 KB of memory.
+
 The caller names what the page depends on in `state` (the newest published list's id, the
 player's last change...): the key holds it, so a publication, a correction or an edit makes
 a new key and the next request renders afresh; `timeout` only bounds how long an entry that
@@ -19,13 +23,15 @@ is no longer asked for stays in memory.
 from __future__ import annotations
 
 import hashlib
+import zlib
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.csrf import get_token
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.translation import get_language
 
 from core.api.caching import cached_get, cached_set
@@ -58,7 +64,7 @@ def page_key(request: HttpRequest, *, kind: str, state: str) -> str:
 
 def page_cached(
     request: HttpRequest, *, kind: str, state: str, timeout: int, render: Render
-) -> HttpResponse:
+) -> HttpResponseBase:
     """The page `render` makes, served from the cache to anonymous visitors (see the module's
     text); for anyone else, rendered for the request. Only a 200 page is kept."""
     if not page_shared(request):
@@ -66,12 +72,26 @@ def page_cached(
     key = page_key(request, kind=kind, state=state)
     kept = cached_get(key)
     if kept is None:
-        response = render({"csrf_token": CSRF_PLACEHOLDER})
-        if response.status_code != 200 or response.streaming:
-            return response
-        kept = (response.content, response["Content-Type"])
+        rendered = render({"csrf_token": CSRF_PLACEHOLDER})
+        if rendered.status_code != 200 or rendered.streaming:
+            return rendered
+        # Compressed: a card is about 16 KB of HTML, 3 KB kept (and 50 µs to inflate).
+        kept = (zlib.compress(rendered.content, 6), rendered["Content-Type"])
         cached_set(key, kept, timeout)
     body, content_type = kept
-    return HttpResponse(
-        body.replace(_PLACEHOLDER, get_token(request).encode()), content_type=content_type
-    )
+    # The ETag names the page and the secret of the visitor's CSRF cookie, which the token in
+    # his copy comes from: a visitor whose cookie changed gets the page again, not a 304.
+    token = get_token(request)
+    secret = request.META.get("CSRF_COOKIE", "")
+    etag = '"' + hashlib.sha1(f"{key}|{secret}".encode()).hexdigest()[:32] + '"'
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = HttpResponse(
+            zlib.decompress(body).replace(_PLACEHOLDER, token.encode()), content_type=content_type
+        )
+    response["ETag"] = etag
+    # The browser keeps it and asks again each time (If-None-Match); no shared cache may keep
+    # a page that holds a visitor's token.
+    response["Cache-Control"] = "private, no-cache"
+    patch_vary_headers(response, ("Cookie",))
+    return response

@@ -2,7 +2,7 @@ import hashlib
 from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -21,7 +21,7 @@ SEARCH_PARAMS = frozenset(["q", "page"])
 
 
 @permission_required("players.browse_players")
-def player_list(request: HttpRequest) -> HttpResponse:
+def player_list(request: HttpRequest) -> HttpResponseBase:
     """The player search. Anonymous visitors get the whole page from the cache (RESULTS_TTL);
     others the results' fragment from it, in their own page."""
     if not set(request.GET).issubset(SEARCH_PARAMS):

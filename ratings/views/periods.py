@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -99,7 +99,7 @@ def _entries_html(request: HttpRequest, published: PublishedList, top: str) -> s
 
 
 @permission_required("ratings.browse_lists")
-def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def list_detail(request: HttpRequest, pk: int) -> HttpResponseBase:
     """A page of a published list. Anonymous visitors get the whole page from the cache: the
     list never changes, and whether it is current or superseded changes only with a new
     publication (the newest list's id is the page's state: one statement per request)."""

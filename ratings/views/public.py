@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -61,7 +61,7 @@ def _card_fragment(request: HttpRequest, player: Player, state: str) -> str:
 
 
 @permission_required("players.browse_players")
-def player_detail(request: HttpRequest, fed_id: str) -> HttpResponse:
+def player_detail(request: HttpRequest, fed_id: str) -> HttpResponseBase:
     """A player's card. Anonymous visitors get the whole page from the cache, kept by what the
     card depends on (card_selectors.card_state: one statement per request)."""
     state = card_selectors.card_state(fed_id=fed_id)

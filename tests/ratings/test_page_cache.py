@@ -203,3 +203,22 @@ def test_a_kept_search_page_is_served_without_the_database(django_assert_num_que
     assert "Keptsearch" in _page(Client(), url)
     with django_assert_num_queries(0):
         assert "Keptsearch" in _page(Client(), url)
+
+
+def test_a_kept_page_answers_304_to_its_visitor_until_it_changes(listed) -> None:
+    period, players, _published = listed
+    url = reverse("players:detail", args=[players[1].fed_id])
+    client = Client()
+    first = client.get(url)
+    etag = first["ETag"]
+    assert "no-cache" in first["Cache-Control"] and "private" in first["Cache-Control"]
+    assert client.get(url, headers={"if-none-match": etag}).status_code == 304
+    # Another visitor (another CSRF cookie) never gets a 304 for this visitor's copy.
+    other = Client()
+    other.get(reverse("players:list"))  # his own cookie
+    assert other.get(url, headers={"if-none-match": etag}).status_code == 200
+    # A correction: the page changes, so does its ETag.
+    _version(period, players, version=2, base=2100)
+    again = client.get(url, headers={"if-none-match": etag})
+    assert again.status_code == 200 and ">2101<" in again.content.decode()
+    assert again["ETag"] != etag
