@@ -3,20 +3,23 @@ page of 100 entries, the player search.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ro_bench_public \\
         CACHE_URL=redis://127.0.0.1:6379/7 \\
-        .venv/bin/python bench/bench_public.py [--duration 20] [--connections 2] [--sample 2000]
+        .venv/bin/python bench/bench_public.py [--duration 20] [--cold-duration 5] \\
+        [--connections 2] [--sample 2000] [--worker-class sync|gthread --threads N]
 
 The database comes from bench/public_setup.py (500,000 players, 24 lists published through
 the office's services). For each kind of page the script draws random URLs (cards of random
 players of the newest list; list pages: random pages of the newest list, sorted by rating or
 by name, unfiltered or filtered by region, sex or age group; searches: random surnames, given
 names + surnames, without accents, and federation IDs of random players), measures them
-in-process first (Django's test client, one at a time, SQL time summed by an execute wrapper:
-"DB ms" is the database and its round trip), then serves them with gunicorn (2 workers,
-loopback) and runs wrk (--latency) on them. Each kind is measured twice under wrk: cold
-(cache emptied, every URL seen for the first time during the run) and warm (after one pass over the
-URLs: a card's fragment is cached by the current list ids, and a list page by its list id,
-since a published list never changes; search results for 2 minutes). The search's warm run
-only holds while its 2-minute cache lasts.
+in-process first (Django's test client, one at a time, on an empty cache then again; SQL
+time summed by an execute wrapper: "DB ms" is the database and its round trip), then serves
+them with gunicorn (2 workers, loopback, bench/gunicorn_bench.py records each request's
+server time and SQL time) and runs wrk (--latency) on them twice: "first" (cache emptied,
+each URL asked once in turn: every request renders its page) and "warm" (after one pass over
+the URLs, random ones: what anonymous visitors get from the cache, core/caching.py). Beside
+each run: the server's time and SQL time per request (p50 / p99 / mean), gunicorn's CPU per
+request, and the machine's load average (the cores are shared with wrk and PostgreSQL).
+The search's warm run only holds while its 2-minute cache lasts.
 """
 
 from __future__ import annotations
