@@ -3,20 +3,23 @@ page of 100 entries, the player search.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ro_bench_public \\
         CACHE_URL=redis://127.0.0.1:6379/7 \\
-        .venv/bin/python bench/bench_public.py [--duration 20] [--connections 2] [--sample 2000]
+        .venv/bin/python bench/bench_public.py [--duration 20] [--cold-duration 5] \\
+        [--connections 2] [--sample 2000] [--worker-class sync|gthread --threads N]
 
 The database comes from bench/public_setup.py (500,000 players, 24 lists published through
 the office's services). For each kind of page the script draws random URLs (cards of random
 players of the newest list; list pages: random pages of the newest list, sorted by rating or
 by name, unfiltered or filtered by region, sex or age group; searches: random surnames, given
 names + surnames, without accents, and federation IDs of random players), measures them
-in-process first (Django's test client, one at a time, SQL time summed by an execute wrapper:
-"DB ms" is the database and its round trip), then serves them with gunicorn (2 workers,
-loopback) and runs wrk (--latency) on them. Each kind is measured twice under wrk: cold
-(cache emptied, every URL seen for the first time during the run) and warm (after one pass over the
-URLs: a card's fragment is cached by the current list ids, and a list page by its list id,
-since a published list never changes; search results for 2 minutes). The search's warm run
-only holds while its 2-minute cache lasts.
+in-process first (Django's test client, one at a time, on an empty cache then again; SQL
+time summed by an execute wrapper: "DB ms" is the database and its round trip), then serves
+them with gunicorn (2 workers, loopback, bench/gunicorn_bench.py records each request's
+server time and SQL time) and runs wrk (--latency) on them twice: "first" (cache emptied,
+each URL asked once in turn: every request renders its page) and "warm" (after one pass over
+the URLs, random ones: what anonymous visitors get from the cache, core/caching.py). Beside
+each run: the server's time and SQL time per request (p50 / p99 / mean), gunicorn's CPU per
+request, and the machine's load average (the cores are shared with wrk and PostgreSQL).
+The search's warm run only holds while its 2-minute cache lasts.
 """
 
 from __future__ import annotations
@@ -143,13 +146,33 @@ def wait_port(port: int, timeout: float = 30) -> None:
     raise SystemExit("gunicorn did not start")
 
 
-def run_wrk(paths: list[str], port: int, duration: int, connections: int) -> dict[str, str]:
+def load_average() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of the processes `pids` so far (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def run_wrk(
+    paths: list[str], port: int, duration: int, connections: int, sequential: bool = False
+) -> dict[str, str]:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write("\n".join(paths) + "\n")
+    threads = min(2, connections)
     out = subprocess.run(
         [
             "wrk",
-            "-t2",
+            f"-t{threads}",
             f"-c{connections}",
             f"-d{duration}s",
             "--latency",
@@ -157,7 +180,12 @@ def run_wrk(paths: list[str], port: int, duration: int, connections: int) -> dic
             str(ROOT / "bench" / "paths_wrk.lua"),
             f"http://127.0.0.1:{port}",
         ],
-        env={**os.environ, "PATHS": f.name},
+        env={
+            **os.environ,
+            "PATHS": f.name,
+            "SEQUENTIAL": "1" if sequential else "0",
+            "WRK_THREADS": str(threads),
+        },
         capture_output=True,
         text=True,
         check=True,
@@ -169,18 +197,44 @@ def run_wrk(paths: list[str], port: int, duration: int, connections: int) -> dic
         figures[f"p{q}"] = m.group(1) if m else "?"
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     figures["non-2xx"] = errors.group(1) if errors else "0"
+    done = re.search(r"(\d+) requests in", out)
+    figures["requests"] = done.group(1) if done else "0"
     return figures
+
+
+def server_stats(folder: str, since: float, until: float) -> tuple[list[float], list[float]]:
+    """Wall ms and SQL ms of the requests the workers finished between `since` and `until`
+    (bench/gunicorn_bench.py writes them)."""
+    walls, sqls = [], []
+    for name in os.listdir(folder):
+        for line in Path(folder, name).read_text().splitlines():
+            at, wall, sql = (float(x) for x in line.split("\t"))
+            if since <= at <= until:
+                walls.append(wall)
+                sqls.append(sql)
+    return walls, sqls
+
+
+def unique(urls: list[str], rng: random.Random) -> list[str]:
+    seen = list(dict.fromkeys(urls))
+    rng.shuffle(seen)
+    return seen
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--duration", type=int, default=20)
+    parser.add_argument("--duration", type=int, default=20, help="seconds of each warm run")
+    parser.add_argument(
+        "--cold-duration", type=int, default=5, help="seconds of each first-request run"
+    )
     parser.add_argument("--connections", type=int, default=2)
     parser.add_argument("--sample", type=int, default=2000, help="URLs drawn per kind")
     parser.add_argument("--in-process", type=int, default=200, help="URLs measured in-process")
     parser.add_argument("--port", type=int, default=8913)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kinds", default="card,list,search")
+    parser.add_argument("--worker-class", default="sync", help="gunicorn's: sync or gthread")
+    parser.add_argument("--threads", type=int, default=1, help="gunicorn's, for gthread")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("set DATABASE_URL to the database of bench/public_setup.py")
@@ -193,62 +247,113 @@ def main() -> None:
     rng = random.Random(args.seed)
     urls = draw_urls(args.sample, rng)
     kinds = args.kinds.split(",")
-    print(f"{'page':<14} {'in-process p50/p99 ms':>22} {'DB p50/p99 ms':>16}", flush=True)
+    print(f"load average {load_average():.2f} at the start", flush=True)
+    print(f"{'page':<14} {'in-process p50/p99 ms':>22} {'DB p50/p99 ms':>16}  load", flush=True)
     cache.clear()
+    in_process(["/", "/players/", "/ratings/"])  # templates and connections, not measured
     for kind in kinds:
-        walls, dbs = in_process(urls[kind][: args.in_process])
-        print(
-            f"{kind + ' (cold)':<14} {statistics.median(walls):>9.1f} / {pct(walls, 0.99):>6.1f}"
-            f"     {statistics.median(dbs):>6.1f} / {pct(dbs, 0.99):>5.1f}",
-            flush=True,
-        )
-        walls, dbs = in_process(urls[kind][: args.in_process])
-        print(
-            f"{kind + ' (warm)':<14} {statistics.median(walls):>9.1f} / {pct(walls, 0.99):>6.1f}"
-            f"     {statistics.median(dbs):>6.1f} / {pct(dbs, 0.99):>5.1f}",
-            flush=True,
-        )
+        cache.clear()
+        for label in ("first", "again"):
+            walls, dbs = in_process(urls[kind][: args.in_process])
+            print(
+                f"{kind + ' (' + label + ')':<14} {statistics.median(walls):>9.1f} / "
+                f"{pct(walls, 0.99):>6.1f}     {statistics.median(dbs):>6.1f} / "
+                f"{pct(dbs, 0.99):>5.1f}  {load_average():.2f}",
+                flush=True,
+            )
+    stats_dir = tempfile.mkdtemp(prefix="bench-public-")
+    gunicorn = [
+        str(Path(sys.executable).parent / "gunicorn"),
+        "config.wsgi:application",
+        "-c",
+        str(ROOT / "bench" / "gunicorn_bench.py"),
+        "--bind",
+        f"127.0.0.1:{args.port}",
+        "--workers",
+        "2",
+        "--worker-class",
+        args.worker_class,
+        "--threads",
+        str(args.threads),
+        "--log-level",
+        "warning",
+    ]
     server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "config.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{args.port}",
-            "--workers",
-            "2",
-            "--log-level",
-            "warning",
-        ],
+        gunicorn,
         cwd=ROOT,
-        env={**os.environ, **SERVER_ENV},
+        env={**os.environ, **SERVER_ENV, "BENCH_STATS_DIR": stats_dir},
         start_new_session=True,
     )
+    rows = []
     try:
         wait_port(args.port)
-        urllib.request.urlopen(f"http://127.0.0.1:{args.port}/").read()
+        for _ in range(4):  # both workers loaded
+            urllib.request.urlopen(f"http://127.0.0.1:{args.port}/").read()
         print(
-            f"wrk: {args.connections} connections, {args.duration} s, gunicorn 2 workers",
+            f"wrk: {args.connections} connections, gunicorn 2 workers ({args.worker_class}, "
+            f"{args.threads} thread(s)); 'first': every URL asked once, on an empty cache "
+            f"({args.cold_duration} s); 'warm': random URLs after one pass over them "
+            f"({args.duration} s)",
+            flush=True,
+        )
+        print(
+            f"{'run':<13} {'req/s':>8} {'p50':>8} {'p90':>8} {'p99':>8}  "
+            f"{'server ms p50/p99':>18}  {'DB ms p50/p99/mean':>20}  {'CPU ms/req':>10}  load",
             flush=True,
         )
         for kind in kinds:
-            runs = [("cold", True), ("warm", False)]
-            for label, clear in runs:
-                if clear:
+            for label in ("first", "warm"):
+                paths = unique(urls[kind], rng)
+                if label == "first":
                     cache.clear()
-                else:  # warm: one pass over every URL first
-                    for url in urls[kind]:
+                else:  # one pass over every URL first
+                    for url in paths:
                         urllib.request.urlopen(f"http://127.0.0.1:{args.port}{url}").read()
-                figures = run_wrk(urls[kind], args.port, args.duration, args.connections)
-                name = f"{kind} {label}".strip()
+                pids = [server.pid, *(int(n.split(".")[0]) for n in os.listdir(stats_dir))]
+                cpu_before, since = cpu_seconds(pids), time.time()
+                figures = run_wrk(
+                    paths,
+                    args.port,
+                    args.cold_duration if label == "first" else args.duration,
+                    args.connections,
+                    sequential=label == "first",
+                )
+                until = time.time()
+                cpu = cpu_seconds(pids) - cpu_before
+                walls, sqls = server_stats(stats_dir, since, until)
+                done = int(figures["requests"])
+                note = ""
+                if label == "first" and done > len(paths):
+                    note = f" ({done - len(paths)} of {done} requests repeated a URL)"
+                load = load_average()
+                server_ms = f"{pct(walls, 0.5):.1f} / {pct(walls, 0.99):.1f}" if walls else "-"
+                db_ms = (
+                    f"{pct(sqls, 0.5):.1f} / {pct(sqls, 0.99):.1f} / {statistics.mean(sqls):.1f}"
+                    if sqls
+                    else "-"
+                )
+                cpu_ms = cpu * 1000 / done if done else 0.0
+                name = f"{kind} {label}"
                 print(
-                    f"{name:<12} {figures['req/s']:>8} req/s  p50 {figures['p50']:>8}  "
-                    f"p90 {figures['p90']:>8}  p99 {figures['p99']:>8}  "
-                    f"non-2xx {figures['non-2xx']}",
+                    f"{name:<13} {figures['req/s']:>8} {figures['p50']:>8} {figures['p90']:>8} "
+                    f"{figures['p99']:>8}  {server_ms:>18}  {db_ms:>20}  {cpu_ms:>10.2f}  "
+                    f"{load:.2f}  non-2xx {figures['non-2xx']}{note}",
                     flush=True,
                 )
+                rows.append((name, figures, server_ms, db_ms, cpu_ms, load))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)
+    print(
+        "\n| run | req/s | p50 | p90 | p99 | server p50 / p99 ms | DB p50 / p99 / mean ms "
+        "| server CPU ms/request | load average |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, figures, server_ms, db_ms, cpu_ms, load in rows:
+        print(
+            f"| {name} | {figures['req/s']} | {figures['p50']} | {figures['p90']} | "
+            f"{figures['p99']} | {server_ms} | {db_ms} | {cpu_ms:.2f} | {load:.2f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
 import hashlib
+from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from core.caching import page_cached
 from core.permissions import permission_required
 from players.selectors import player_search
 
@@ -14,10 +16,26 @@ PER_PAGE = 50
 #: Seconds a rendered page of results is kept: a player added or renamed shows up in searches
 #: at most this late (the registry has no cheap "last changed" to key the cache on).
 RESULTS_TTL = 120
+#: The search page's parameters; an address with any other is rendered, not kept.
+SEARCH_PARAMS = frozenset(["q", "page"])
 
 
 @permission_required("players.browse_players")
-def player_list(request: HttpRequest) -> HttpResponse:
+def player_list(request: HttpRequest) -> HttpResponseBase:
+    """The player search. Anonymous visitors get the whole page from the cache (RESULTS_TTL);
+    others the results' fragment from it, in their own page."""
+    if not set(request.GET).issubset(SEARCH_PARAMS):
+        return _player_list(request, {})
+    return page_cached(
+        request,
+        kind="search",
+        state="",
+        timeout=RESULTS_TTL,
+        render=lambda extra: _player_list(request, extra),
+    )
+
+
+def _player_list(request: HttpRequest, extra: dict[str, Any]) -> HttpResponse:
     query = request.GET.get("q", "")[:200]
     try:
         page = int(request.GET.get("page", "1"))
@@ -35,4 +53,6 @@ def player_list(request: HttpRequest) -> HttpResponse:
         )
         cache.set(key, results, RESULTS_TTL)
     # Rendered from escaped template output (players/_results.html), kept as it was.
-    return render(request, "players/list.html", {"results": mark_safe(results), "q": query})
+    return render(
+        request, "players/list.html", {"results": mark_safe(results), "q": query, **extra}
+    )

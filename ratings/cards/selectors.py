@@ -70,6 +70,41 @@ class SystemCard:
     history: list[HistoryPoint] = field(default_factory=list)
 
 
+def publication_state() -> int:
+    """The newest published list's id (0 before any): it changes with every publication and
+    every correction (a new version), and with nothing else, since published lists are never
+    updated nor deleted (ratings migration 0011). What a page showing lists is kept by."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT max(id) FROM ratings_publishedlist")
+        row = cursor.fetchone()
+    return int(row[0] or 0) if row else 0
+
+
+#: What a player's card shows besides the published lists: his record and his states.
+CARD_STATE_SQL = """
+    SELECT p.id, p.updated_at,
+           (SELECT max(r.updated_at) FROM ratings_playerrating r WHERE r.player_id = p.id),
+           (SELECT max(l.id) FROM ratings_publishedlist l)
+    FROM players_player p WHERE p.fed_id = %s
+"""
+
+
+def card_state(*, fed_id: str) -> str | None:
+    """What the card of the player `fed_id` depends on, as a short text, in one statement; None
+    when there is no such player. It changes when a list (or a correction, a new version) is
+    published (the newest list id: published lists are never updated nor deleted), when the
+    player's record changes, and when one of his rating states does (publication and list
+    imports set their `updated_at`). A card kept under this state is the card of now."""
+    with connection.cursor() as cursor:
+        cursor.execute(CARD_STATE_SQL, [fed_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    player_id, changed, rated, newest = row
+    stamps = [f"{t.timestamp():.6f}" if t else "-" for t in (changed, rated)]
+    return f"{player_id}.{stamps[0]}.{stamps[1]}.{newest or 0}"
+
+
 def entry_ranks(*, entry: ListEntry, player: Player) -> Ranks:
     """Ranks of `entry` in its list: national (every rated entry), in his region, in his club,
     and among active entries (only if he is active). Read from ListRank when the list's ranks

@@ -142,3 +142,12 @@ def rating_chart(
     points: Sequence[Any], link: str = "", label: str = "", ident: str = "chart"
 ) -> SafeString:
     return chart_svg(points, link, label, f"chart-{ident}")
+
+
+@register.filter
+def for_list(link: str, list_id: int) -> str:
+    """`link`, a URL reversed once with 0 as its last part (the list id), for list `list_id`:
+    the card's history table links every row without reversing a URL per link."""
+    if not link.endswith("/0/"):
+        return link
+    return f"{link[:-2]}{int(list_id)}/"

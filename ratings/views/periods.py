@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -17,12 +17,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core import history
+from core.caching import page_cached
 from core.errors import Refused
 from core.permissions import objectgetter, permission_required
 from periods import services as period_services
 from periods.models import RatingPeriod, RatingSystem
 from ratings.calculation import selectors as calculation_selectors
+from ratings.cards import selectors as card_selectors
 from ratings.lists import selectors as list_selectors
+from ratings.lists.filters import ListEntryFilter
 from ratings.models import PublishedList
 from ratings.rerating import services as rerating
 
@@ -50,6 +53,9 @@ def system_detail(request: HttpRequest, code: str) -> HttpResponse:
 #: Seconds a rendered page of a list is kept (its key holds the list id: lists never change;
 #: the time only bounds memory).
 LIST_PAGE_TTL = 24 * 3600
+
+#: The parameters of a list page: its filters and sort, the page and the top list.
+LIST_PAGE_PARAMS = frozenset([*ListEntryFilter.base_filters, "page", "top"])
 
 #: Top lists: their name and the filters that make them (active players, by rating).
 TOP_LISTS = {
@@ -93,7 +99,22 @@ def _entries_html(request: HttpRequest, published: PublishedList, top: str) -> s
 
 
 @permission_required("ratings.browse_lists")
-def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def list_detail(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """A page of a published list. Anonymous visitors get the whole page from the cache: the
+    list never changes, and whether it is current or superseded changes only with a new
+    publication (the newest list's id is the page's state: one statement per request)."""
+    if not set(request.GET).issubset(LIST_PAGE_PARAMS):  # only the page's own parameters
+        return _list_detail(request, pk, {})
+    return page_cached(
+        request,
+        kind="list",
+        state=str(card_selectors.publication_state()),
+        timeout=LIST_PAGE_TTL,
+        render=lambda extra: _list_detail(request, pk, extra),
+    )
+
+
+def _list_detail(request: HttpRequest, pk: int, extra: dict[str, Any]) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system", "period"), pk=pk)
     top = request.GET.get("top", "")
     top = top if top in TOP_LISTS else ""
@@ -114,6 +135,7 @@ def list_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "filter": list_selectors.list_entry_filter(published=published, params=request.GET),
             "top": top,
             "history_events": events,
+            **extra,
         },
     )
 

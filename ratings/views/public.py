@@ -3,17 +3,18 @@ list, and a rated tournament's page (crosstable, standings, rating changes)."""
 
 from __future__ import annotations
 
-import hashlib
+from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from core import history as record_history
+from core.caching import page_cached
 from core.permissions import permission_required
 from periods.models import RatingSystem
 from players.models import Player
@@ -23,8 +24,9 @@ from ratings.models import PublishedList
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Tournament
 
-#: Seconds a rendered card fragment is kept. Its key holds the current list ids and the
-#: player's last change, so a new list or an edit makes a new key; the time only bounds memory.
+#: Seconds a rendered card (page or fragment) is kept. Its key holds the card's state (the
+#: newest list, the player's and his rating states' last change), so a publication, a
+#: correction or an edit makes a new key; the time only bounds memory.
 CARD_TTL = 7 * 24 * 3600
 
 
@@ -43,15 +45,14 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _card_fragment(request: HttpRequest, player: Player) -> str:
-    """The card's ratings, ranks, chart and history, rendered once per player, language and set
-    of current lists (what a published list makes immutable), then served from the cache."""
-    list_ids = list_selectors.list_current_ids()
-    ids = hashlib.sha1(",".join(map(str, list_ids)).encode()).hexdigest()[:16]
-    key = f"card:{player.pk}:{player.updated_at.timestamp():.0f}:{get_language()}:{ids}"
+def _card_fragment(request: HttpRequest, player: Player, state: str) -> str:
+    """The card's ratings, ranks, chart and history, rendered once per player, language and
+    card state (card_selectors.card_state: the newest list, the player's record and rating
+    states), then served from the cache: the logged-in users' pages use it too."""
+    key = f"card:{get_language()}:{state}"
     fragment = cache.get(key)
     if fragment is None:
-        cards = card_selectors.player_card(player=player, list_ids=list_ids)
+        cards = card_selectors.player_card(player=player)
         fragment = render_to_string(
             "players/_card.html", {"player": player, "cards": cards}, request=request
         )
@@ -60,7 +61,26 @@ def _card_fragment(request: HttpRequest, player: Player) -> str:
 
 
 @permission_required("players.browse_players")
-def player_detail(request: HttpRequest, fed_id: str) -> HttpResponse:
+def player_detail(request: HttpRequest, fed_id: str) -> HttpResponseBase:
+    """A player's card. Anonymous visitors get the whole page from the cache, kept by what the
+    card depends on (card_selectors.card_state: one statement per request)."""
+    state = card_selectors.card_state(fed_id=fed_id)
+    if state is None:
+        raise Http404
+    if request.GET:  # the card takes no parameter: an address with any is not kept
+        return _player_detail(request, fed_id, state, {})
+    return page_cached(
+        request,
+        kind="card",
+        state=state,
+        timeout=CARD_TTL,
+        render=lambda extra: _player_detail(request, fed_id, state, extra),
+    )
+
+
+def _player_detail(
+    request: HttpRequest, fed_id: str, state: str, extra: dict[str, Any]
+) -> HttpResponse:
     player = get_object_or_404(Player, fed_id=fed_id)
     events = (
         record_history.object_history(obj=player)
@@ -73,8 +93,9 @@ def player_detail(request: HttpRequest, fed_id: str) -> HttpResponse:
         {
             "player": player,
             # Rendered from escaped template output (players/_card.html), kept as it was.
-            "card": mark_safe(_card_fragment(request, player)),
+            "card": mark_safe(_card_fragment(request, player, state)),
             "history_events": events,
+            **extra,
         },
     )
 
