@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import pghistory
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from core.track import history_track
 from players.models import Player
 from tournaments.models import Game, Tournament
 
@@ -30,11 +30,7 @@ DECIDED_STATUSES = (ProtestStatus.UPHELD, ProtestStatus.REJECTED, ProtestStatus.
 
 
 # The list page shows its protests' events: indexed by list.
-@pghistory.track(
-    pghistory.InsertEvent(),
-    pghistory.UpdateEvent(),
-    pghistory.DeleteEvent(),
-    level=pghistory.Statement,
+@history_track(
     meta={"indexes": [models.Index(fields=["published_list"], name="protestevent_list")]},
 )
 class Protest(models.Model):
