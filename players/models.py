@@ -37,6 +37,25 @@ class Title(models.TextChoices):
     WMI = "WMI", _("Woman International Master (national list)")
 
 
+#: What anyone may read of a registry player (the API's player; the synthetic federation's COPY
+#: writes these columns first).
+PUBLIC_FIELDS = (
+    "fed_id",
+    "surname",
+    "given_name",
+    "sex",
+    "birth_year",
+    "club",
+    "region",
+    "federation",
+    "title",
+    "fide_id",
+    "fide_standard",
+    "fide_rapid",
+    "fide_blitz",
+)
+
+
 # History (core/history.py, docs/audit.md): statement-level, because list imports insert and
 # complete players by the hundred thousand in one statement. The folded name and the
 # timestamps are left out: they follow the other fields.

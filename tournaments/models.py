@@ -32,6 +32,27 @@ class TournamentStatus(models.TextChoices):
     PUBLISHED = "published", _("Published")
 
 
+#: What describes a tournament, as its arbiter registers it (the registration form and API; the
+#: public API and the synthetic federation's COPY list them too).
+DESCRIPTION_FIELDS = (
+    "name",
+    "city",
+    "federation",
+    "start_date",
+    "end_date",
+    "system",
+    "category",
+    "rounds",
+    "base_minutes",
+    "moves_per_control",
+    "extra_minutes",
+    "increment_seconds",
+    "national_championship",
+    "norm_event",
+    "chief_arbiter",
+)
+
+
 # History (core/history.py, docs/audit.md), like every tracked model: statement-level.
 @history_track()
 class Tournament(models.Model):
