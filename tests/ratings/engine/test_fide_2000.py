@@ -12,22 +12,8 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from engine_helpers import (
-    MATCH4,
-    RR4,
-    RR6,
-    active,
-    by_id,
-    codes,
-    ending,
-    game,
-    newcomer,
-    player,
-    prior,
-    rate_in,
-    rr6_unrated,
-    x_meets,
-)
+from engine_games import MATCH4, RR4, RR6, first_performance_pool, newcomer, rr6_unrated, x_meets
+from engine_helpers import active, by_id, codes, ending, game, player, prior, rate_in
 
 from ratings.engine.errors import EngineInputError
 from ratings.engine.types import Game, PeriodResult, PlayerInput
@@ -581,8 +567,7 @@ def test_difference_ending_in_half_rounded_on_its_size_10_1b() -> None:
 def test_first_performance_is_the_first_ever_10_31(
     with_old: bool, expected: int | None, code: str
 ) -> None:
-    old = [prior(2000, 0.5, date(1998, 12, 1), tournament="OLD")] * 5 if with_old else []
-    priors = tuple(old + [prior(1800, 0.5, date(2000, 3, 1), tournament="P1")] * 5)
+    priors = first_performance_pool(with_old=with_old)
     opps, games = x_meets(5, 2000, "1/2-1/2")
     res = by_id(rate([newcomer(priors), *opps], [swiss("T", games)]))
     assert res["x"].rating_after == expected
