@@ -106,6 +106,18 @@ class PeriodStatus(models.TextChoices):
     PUBLISHED = "published", _("Published")
 
 
+#: What a list of periods shows of each (the admin's list, the API's period).
+LISTED_FIELDS = (
+    "system",
+    "start",
+    "end",
+    "closing_date",
+    "list_date",
+    "status",
+    "needs_recalculation",
+)
+
+
 @history_track()
 class RatingPeriod(models.Model):
     system = models.ForeignKey(

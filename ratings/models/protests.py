@@ -29,6 +29,21 @@ OPEN_STATUSES = (ProtestStatus.SUBMITTED, ProtestStatus.WAITING, ProtestStatus.A
 DECIDED_STATUSES = (ProtestStatus.UPHELD, ProtestStatus.REJECTED, ProtestStatus.WITHDRAWN)
 
 
+#: What the player writes when he submits a protest (ratings.protests.services.protest_submit);
+#: every other field is a later step's, written by the services alone.
+PROTEST_SUBMISSION_FIELDS = (
+    "published_list",
+    "player",
+    "submitted_by",
+    "submitted_at",
+    "tournament",
+    "game",
+    "subject",
+    "text",
+    "language",
+)
+
+
 # The list page shows its protests' events: indexed by list.
 @history_track(
     meta={"indexes": [models.Index(fields=["published_list"], name="protestevent_list")]},
