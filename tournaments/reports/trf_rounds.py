@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .numbers import SMALLINT_MAX
 from .pairing import RoundEntry
-from .problems import error, warning
+from .problems import error, out_of_range, warning
 from .trf_base import TrfReaderBase
 from .trf_layout import (
     _COLOURS,
@@ -88,15 +88,7 @@ class RoundCells(TrfReaderBase):
             k += 1
             if rnd > SMALLINT_MAX:  # Game.round is a smallint: the rest of the line is junk
                 self.problems.append(
-                    error(
-                        "number_out_of_range",
-                        line=lineno,
-                        column=col,
-                        field="round",
-                        value=rnd,
-                        low=1,
-                        high=SMALLINT_MAX,
-                    )
+                    out_of_range(line=lineno, column=col, field="round", value=rnd)
                 )
                 break
             slot = line[col - 1 : col + 7]
