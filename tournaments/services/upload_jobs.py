@@ -98,15 +98,7 @@ def report_upload_job_run(*, job_id: int) -> None:
 def report_upload_job_progress(*, job: ReportUploadJob) -> dict[str, Any]:
     """What the job's page polls (translated for the current language); the keys are those
     of the list import's page, so static/js/site.js follows both."""
-    return {
-        "job": job.pk,
-        "status": job.status,
-        "status_label": job.get_status_display(),
-        "progress": job.progress,
-        "message": gettext(job.phase) if job.phase else "",
-        "done": job.done,
-        "stalled": False,
-    }
+    return job.progress_polled()
 
 
 def report_upload_jobs_watch(*, now: dt.datetime | None = None) -> list[int]:
