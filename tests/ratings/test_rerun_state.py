@@ -15,11 +15,9 @@ from periods import services as period_services
 from periods.models import PeriodStatus
 from ratings.calculation import runs
 from ratings.models import (
-    CalculationRun,
     DraftExcluded,
     DraftResult,
     DraftTournament,
-    ListEntry,
     PlayerRating,
 )
 from ratings.publication import services as publication
@@ -113,7 +111,7 @@ def entries(published):
         e.player_id: {
             k: v for k, v in model_to_dict(e).items() if k not in ("id", "published_list")
         }
-        for e in ListEntry.objects.filter(published_list=published)
+        for e in published.entries.all()
     }
 
 
@@ -123,7 +121,7 @@ def calc(period, bulk, capture):
         if period.status == PeriodStatus.OPEN:
             period_services.period_close(period=period)
         run = runs.calculation_request(period=period)
-    run = CalculationRun.objects.get(pk=run.pk)
+    run.refresh_from_db()
     assert run.status == "succeeded", run.error
     return run
 
