@@ -41,14 +41,13 @@ module's decisions apply as well:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import ClassVar
 
 from ..common import _, scores
 from ..rounding import round_to_5
-from ..types import Decision, Game, PlayerInput, PlayerResult, TournamentInput
+from ..types import Decision, PlayerInput, TournamentInput
 from .base import (
     CompositionFacts,
     DoubleRoundRobinQuorum,
@@ -62,7 +61,7 @@ from .base import (
     Semesters,
     SmallRoundRobin,
 )
-from .fide_2000 import AverageMethod, _Performance, _q, _Unrated
+from .fide_2000 import AverageMethod, _Event, _Performance, _q, _State
 
 __all__ = ["REGULATION", "Feda1996"]
 
@@ -223,19 +222,11 @@ class Feda1996(AverageMethod):
             params,
         )
 
-    def _championship_floor(
-        self,
-        t: TournamentInput,
-        order: int,
-        played: Sequence[Game],
-        unplayed_any: bool,
-        players: Mapping[str, PlayerInput],
-        opp_value: Mapping[str, int | None],
-        unrated: dict[str, _Unrated],
-        notes: dict[str, list[Decision]],
-    ) -> None:
+    def _championship_floor(self, event: _Event, state: _State) -> None:
         """9.4: an unrated player who plays every round of a National Championship and
         scores at least 50% gets at least 1805; unrated opponents count as 1800."""
+        t, order, played, opp_value = event.t, event.order, event.played, event.opp_value
+        players, unrated, notes = state.players, state.unrated, state.notes
         if not t.national_championship:
             return
         rounds = {g.round for g in t.games}
@@ -274,42 +265,30 @@ class Feda1996(AverageMethod):
                 _Performance(t.id, t.end_date, order, n, w, rc, ru, self.art("championship_floor"))
             )
 
-    def _forced_rating(
-        self,
-        base: PlayerResult,
-        notes: list[Decision],
-        average: Fraction | None,
-        params: Mapping[str, object],
-    ) -> PlayerResult:
+    def _floor_rating(
+        self, average: Fraction | None, params: Mapping[str, object]
+    ) -> tuple[int, Decision]:
         if average is None:
             # 9.4: nothing left to pool (9.1 at 100%, or 9.31): 1805.
-            notes.append(
-                Decision(
-                    "championship_floor",
-                    self.art("championship_floor"),
-                    _(
-                        "national championship, every round played with at least 50%%: no "
-                        "performance to pool -> %(rating)s"
-                    ),
-                    {**params, "rating": self.FLOOR},
-                )
-            )
-            return replace(base, rating_after=self.FLOOR, status="new", notes=tuple(notes))
-        rn = self.round_rating(average)
-        rating = max(self.FLOOR, rn)
-        notes.append(
-            Decision(
+            return self.FLOOR, Decision(
                 "championship_floor",
                 self.art("championship_floor"),
                 _(
-                    "national championship, every round played with at least 50%%: Rn "
-                    "%(rn)s (unrated opponents at 1800) -> %(rating)s (at least 1805)"
+                    "national championship, every round played with at least 50%%: no "
+                    "performance to pool -> %(rating)s"
                 ),
-                {**params, "rn": _q(average), "rating": rating},
+                {**params, "rating": self.FLOOR},
             )
-        )
-        return replace(
-            base, rating_after=rating, status="new", notes=tuple(notes), performance=float(average)
+        rn = self.round_rating(average)
+        rating = max(self.FLOOR, rn)
+        return rating, Decision(
+            "championship_floor",
+            self.art("championship_floor"),
+            _(
+                "national championship, every round played with at least 50%%: Rn "
+                "%(rn)s (unrated opponents at 1800) -> %(rating)s (at least 1805)"
+            ),
+            {**params, "rn": _q(average), "rating": rating},
         )
 
 
