@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import ClassVar
+from typing import ClassVar, TypedDict, Unpack
 
 import numpy as np
 
@@ -272,6 +272,20 @@ def _sides(
     return out
 
 
+class _RatedFacts(TypedDict):
+    """What a rated player's period decided, as :meth:`Fide2024.rated_notes` words it."""
+
+    k: int
+    rule: int
+    reduced: bool
+    n: int
+    out_of_list: bool
+    inactive: bool
+    reactivated: bool
+    hidden_in: Sequence[str]
+    floor: int
+
+
 class Fide2024(Regulation):
     id: ClassVar[str] = "fide-2024"
     title: ClassVar[str] = "FIDE Rating Regulations B.02 (1 March 2024)"
@@ -430,22 +444,16 @@ class Fide2024(Regulation):
         self,
         player: PlayerInput,
         *,
-        k: int,
-        rule: int,
-        reduced: bool,
-        n: int,
         score2: int,
         expected_milli_sum: int,
         change: int,
-        out_of_list: bool,
-        inactive: bool,
-        reactivated: bool,
-        hidden_in: Sequence[str],
-        floor: int,
+        **facts: Unpack[_RatedFacts],
     ) -> PlayerResult:
         assert player.rating is not None
         rating_after = player.rating + change
-        status = "out_of_list" if out_of_list else "inactive" if inactive else "rated"
+        k, rule, n = facts["k"], facts["rule"], facts["n"]
+        out_of_list = facts["out_of_list"]
+        status = "out_of_list" if out_of_list else "inactive" if facts["inactive"] else "rated"
         return PlayerResult(
             id=player.id,
             rating_before=player.rating,
@@ -464,19 +472,7 @@ class Fide2024(Regulation):
                     _K_WHY[rule],
                     {"games": player.games} if rule == K_RULE_UNDER_30_GAMES else {},
                 ),
-                *self.rated_notes(
-                    player,
-                    k=k,
-                    rule=rule,
-                    reduced=reduced,
-                    n=n,
-                    rating_after=rating_after,
-                    out_of_list=out_of_list,
-                    inactive=inactive,
-                    reactivated=reactivated,
-                    hidden_in=hidden_in,
-                    floor=floor,
-                ),
+                *self.rated_notes(player, rating_after=rating_after, **facts),
             ),
         )
 
