@@ -48,19 +48,8 @@ from typing import ClassVar
 from ..common import _, scores
 from ..rounding import round_to_5
 from ..types import Decision, PlayerInput, TournamentInput
-from .base import (
-    CompositionFacts,
-    DoubleRoundRobinQuorum,
-    Facts,
-    ListFacts,
-    MinimumTime,
-    PlayFacts,
-    Regulation,
-    ReportingFacts,
-    Rule,
-    Semesters,
-    SmallRoundRobin,
-)
+from . import base
+from .base import CompositionFacts, DoubleRoundRobinQuorum, Rule, Semesters, SmallRoundRobin
 from .fide_2000 import AverageMethod, _Event, _Performance, _q, _State
 
 __all__ = ["REGULATION", "Feda1996"]
@@ -84,8 +73,8 @@ class Feda1996(AverageMethod):
     POOL_PERIODS: ClassVar[int] = 3  # 8.14c
     INACTIVE_LISTS: ClassVar[int] = 3  # 8.22b
     MATCH_RULE: ClassVar[bool] = False
-    facts: ClassVar[Facts] = Facts(
-        lists=ListFacts(
+    facts: ClassVar[base.Facts] = base.Facts(
+        lists=base.ListFacts(
             cycle=Rule("semestral", "feda-1996 8.11"),
             # 8.13: closing dates 30 November and 31 May, so the periods run 1 December-31 May
             # and 1 June-30 November; 8.11: lists of January and July (1 July, 1 January).
@@ -96,7 +85,7 @@ class Feda1996(AverageMethod):
             rating_floor=None,
             protest_days=None,  # no protest article: the office's default
         ),
-        reporting=ReportingFacts(
+        reporting=base.ReportingFacts(
             registration=None,  # no registration article: the rating system's default
             report_due_days=Rule(14, "feda-1996 10.1"),  # 10.11: within two weeks
             # 8.13a: after the closing date, the next list; 10.14: more than one period late,
@@ -104,9 +93,9 @@ class Feda1996(AverageMethod):
             report_lists=Rule(2, "feda-1996 10.14"),
             ascii_file_over_players=Rule(40, "feda-1996 10.31"),
         ),
-        play=PlayFacts(
+        play=base.PlayFacts(
             # 2.2 (guillotine): at least an hour per player (2.22, 2.3).
-            minimum_minutes=Rule((MinimumTime(0, 60),), "feda-1996 2.2"),
+            minimum_minutes=Rule((base.MinimumTime(0, 60),), "feda-1996 2.2"),
             first_control_moves=None,
             max_moves_per_hour=Rule(23, "feda-1996 2.1"),
             rounds_per_day=Rule(2, "feda-1996 4.1"),
@@ -170,7 +159,8 @@ class Feda1996(AverageMethod):
     defaults: ClassVar[Mapping[str, object]] = {}
 
     def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
-        return Regulation.validate_parameters(self, parameters)  # no parameters (8.0: semestral)
+        # No parameters (8.0: semestral).
+        return base.Regulation.validate_parameters(self, parameters)
 
     def months_per_list(self, params: Mapping[str, object]) -> int:
         return 6  # 8.0, 8.11: January and July lists
