@@ -25,7 +25,15 @@ from ratings.models import (
     PlayerRating,
 )
 from ratings.publication import services as publication
-from tests.factories import build, make_period, make_player, make_system, make_tournament, make_user
+from tests.factories import (
+    build,
+    make_period,
+    make_player,
+    make_published,
+    make_system,
+    make_tournament,
+    make_user,
+)
 from tournaments.models import Game, TournamentPlayer
 
 pytestmark = pytest.mark.django_db
@@ -187,11 +195,7 @@ def test_bulk_path_correction_restarts_from_the_state_before_the_period(
 
 
 def _bulk_correction(django_capture_on_commit_callbacks) -> None:
-    system, period, players, tournament = build()
-    with django_capture_on_commit_callbacks(execute=True):
-        period_services.period_close(period=period)
-        runs.calculation_request(period=period)
-    v1 = publication.list_publish(period=period)
+    system, period, players, tournament, v1 = make_published(django_capture_on_commit_callbacks)
     assert PlayerRating.objects.get(player=players[0], system=system).rating == 2013
     Game.objects.filter(tournament=tournament, round=1, white__player=players[0]).update(
         result="1/2-1/2", white_score=0.5, black_score=0.5
