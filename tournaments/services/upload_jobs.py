@@ -127,18 +127,13 @@ def report_receive(
         return report_reject_oversize(
             tournament=tournament, user=user, filename=name, size=file.size
         )
+    upload: dict[str, Any] = {
+        "tournament": tournament,
+        "user": user,
+        "data": file.read(),
+        "filename": name,
+        "declared_format": declared_format,
+    }
     if file.size > settings.REPORT_INLINE_BYTES:
-        return report_upload_enqueue(
-            tournament=tournament,
-            user=user,
-            data=file.read(),
-            filename=name,
-            declared_format=declared_format,
-        )
-    return report_upload(
-        tournament=tournament,
-        user=user,
-        data=file.read(),
-        filename=name,
-        declared_format=declared_format,
-    )
+        return report_upload_enqueue(**upload)
+    return report_upload(**upload)
