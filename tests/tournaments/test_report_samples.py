@@ -4,7 +4,6 @@ accepted."""
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -13,9 +12,10 @@ from django.utils import timezone
 
 from core import roles
 from tests.factories import make_system, make_tournament, make_user
+from tests.shared_data import SHARED_DATA
 from tournaments.models import Report, TournamentPlayer
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "trf"
+DATA = SHARED_DATA / "trf"
 SAMPLES = sorted(p.name for p in DATA.glob("*.trf")) if DATA.exists() else []
 
 pytestmark = pytest.mark.django_db
