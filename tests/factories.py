@@ -120,6 +120,39 @@ def make_tournament(system: RatingSystem, arbiter: Any, **fields: Any) -> Tourna
     return Tournament.objects.create(rating_system=system, arbiter=arbiter, **defaults)
 
 
+#: White's and black's points for a result code.
+GAME_SCORES = {
+    "1-0": (1, 0),
+    "0-1": (0, 1),
+    "1/2-1/2": (0.5, 0.5),
+    "+-": (1, 0),
+    "-+": (0, 1),
+}
+
+
+def make_game(
+    tournament: Tournament,
+    white: TournamentPlayer,
+    black: TournamentPlayer,
+    result: str = "1-0",
+    *,
+    round: int = 1,
+    kind: str = "played",
+) -> Game:
+    """A game of ``tournament`` between two of its lines, scored from ``result``."""
+    white_score, black_score = GAME_SCORES[result]
+    return Game.objects.create(
+        tournament=tournament,
+        round=round,
+        white=white,
+        black=black,
+        result=result,
+        kind=kind,
+        white_score=white_score,
+        black_score=black_score,
+    )
+
+
 def make_player_user(
     player: Player, username: str | None = None, *, role: str | None = None
 ) -> Any:
@@ -167,21 +200,9 @@ def build(ruleset: str = "fide-2024", **system_fields):
         )
         for i, p in enumerate(players)
     ]
-    for rnd, white, black, result, kind, scores in (
-        (1, 0, 1, "1-0", "played", (1, 0)),
-        (1, 2, 3, "1/2-1/2", "played", (0.5, 0.5)),
-        (2, 1, 2, "+-", "forfeit", (1, 0)),
-    ):
-        Game.objects.create(
-            tournament=tournament,
-            round=rnd,
-            white=tps[white],
-            black=tps[black],
-            result=result,
-            kind=kind,
-            white_score=scores[0],
-            black_score=scores[1],
-        )
+    make_game(tournament, tps[0], tps[1], "1-0")
+    make_game(tournament, tps[2], tps[3], "1/2-1/2")
+    make_game(tournament, tps[1], tps[2], "+-", round=2, kind="forfeit")
     return system, period, players, tournament
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 
-def wait_for(predicate: Callable[[], Any], timeout: float = 60, what: str = "condition") -> Any:
+def wait_for(predicate: Callable[..., Any], timeout: float = 60, what: str = "condition") -> Any:
     """``predicate()``'s first true value, asked every 0.2 s; AssertionError after ``timeout``
     seconds."""
     deadline = time.monotonic() + timeout

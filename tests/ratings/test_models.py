@@ -14,7 +14,7 @@ from players.names import fold
 from ratings.engine.registry import available_rulesets
 from ratings.models import ImmutableRowError, ListEntry, PublishedList
 from tests import factories
-from tournaments.models import Game, TournamentPlayer
+from tournaments.models import TournamentPlayer
 
 pytestmark = pytest.mark.django_db
 
@@ -125,15 +125,7 @@ def test_a_game_against_oneself_is_refused() -> None:
     tournament = factories.make_tournament(system, factories.make_user())
     tp = TournamentPlayer.objects.create(tournament=tournament, start_rank=1, name="Solo, Han")
     with pytest.raises(IntegrityError), transaction.atomic():
-        Game.objects.create(
-            tournament=tournament,
-            round=1,
-            white=tp,
-            black=tp,
-            result="1-0",
-            white_score=1,
-            black_score=0,
-        )
+        factories.make_game(tournament, tp, tp)
 
 
 def test_a_period_must_not_end_before_it_starts() -> None:

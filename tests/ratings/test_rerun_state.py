@@ -21,7 +21,14 @@ from ratings.models import (
     PlayerRating,
 )
 from ratings.publication import services as publication
-from tests.factories import make_period, make_player, make_system, make_tournament, make_user
+from tests.factories import (
+    make_game,
+    make_period,
+    make_player,
+    make_system,
+    make_tournament,
+    make_user,
+)
 from tournaments.models import Game, TournamentPlayer
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +37,6 @@ DECEMBER = {"start_date": dt.date(2026, 12, 5), "end_date": dt.date(2026, 12, 10
 
 
 def game(t, white, black, result="1-0"):
-    ws = {"1-0": 1, "1/2-1/2": 0.5, "0-1": 0}[result]
     tps = []
     for p in (white, black):
         tp = TournamentPlayer.objects.filter(tournament=t, player=p).first()
@@ -43,15 +49,7 @@ def game(t, white, black, result="1-0"):
             )
         tps.append(tp)
     rnd = Game.objects.filter(tournament=t).count() + 1
-    return Game.objects.create(
-        tournament=t,
-        round=rnd,
-        white=tps[0],
-        black=tps[1],
-        result=result,
-        white_score=ws,
-        black_score=1 - ws,
-    )
+    return make_game(t, tps[0], tps[1], result, round=rnd)
 
 
 def build():
