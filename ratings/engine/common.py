@@ -137,6 +137,11 @@ def excluded(tournament: TournamentInput, game: Game, decision: Decision) -> Exc
     )
 
 
+def excluded_all(tournament: TournamentInput, decision: Decision) -> list[Excluded]:
+    """Every game of ``tournament`` left out for ``decision`` (the whole event is not rated)."""
+    return [excluded(tournament, g, decision) for g in tournament.games]
+
+
 def unplayed_decision(game: Game, article: str) -> Decision | None:
     """A Decision if the game was not played over the board (forfeit or unplayed)."""
     if game.forfeit:

@@ -47,7 +47,15 @@ from fractions import Fraction
 from typing import ClassVar
 
 from .. import types
-from ..common import _, add_months, excluded, scores, sorted_tournaments, validate_period
+from ..common import (
+    _,
+    add_months,
+    excluded,
+    excluded_all,
+    scores,
+    sorted_tournaments,
+    validate_period,
+)
 from ..errors import EngineInputError
 from ..rounding import p_hundredths, round_half_up, round_half_up_milli, to_milli
 from ..tables import dp_for_hundredths, expected_milli
@@ -303,12 +311,9 @@ class CNXC2000(base.Regulation):
                 and period.start <= tournament.end_date <= period.end
             )
             if not finished:
-                decision = Decision(
-                    "not_finished_in_period",
-                    art("4.1"),
-                    _("competition not finished in this period"),
-                )
-                excluded_games.extend(excluded(tournament, g, decision) for g in tournament.games)
+                unfinished = _("competition not finished in this period")
+                decision = Decision("not_finished_in_period", art("4.1"), unfinished)
+                excluded_games += excluded_all(tournament, decision)
                 continue
             if tournament.norm_event:
                 winner = self._winner(tournament, winners)

@@ -42,7 +42,15 @@ from itertools import pairwise
 from typing import ClassVar
 
 from .. import types
-from ..common import _, add_months, excluded, scores, sorted_tournaments, validate_period
+from ..common import (
+    _,
+    add_months,
+    excluded,
+    excluded_all,
+    scores,
+    sorted_tournaments,
+    validate_period,
+)
 from ..errors import EngineInputError
 from ..rounding import p_hundredths, round_half_up, round_half_up_milli, to_milli
 from ..tables import dp_for_hundredths, expected_milli
@@ -305,7 +313,7 @@ class FCE(base.Regulation):
                         "other": "standard" if mod == "standard" else "rapid",
                     },
                 )
-                excluded_games.extend(excluded(tournament, g, decision) for g in tournament.games)
+                excluded_games += excluded_all(tournament, decision)
                 continue
             if (
                 tournament.system != "team"
@@ -314,12 +322,10 @@ class FCE(base.Regulation):
                 and (tournament.end_date - tournament.start_date).days + 1 > _MAX_DAYS
             ):
                 # 6.2: at most 90 days, except team competitions.
-                decision = Decision(
-                    "too_long",
-                    art("6.2"),
-                    _("the tournament lasted more than 90 days"),
+                too_long = Decision(
+                    "too_long", art("6.2"), _("the tournament lasted more than 90 days")
                 )
-                excluded_games.extend(excluded(tournament, g, decision) for g in tournament.games)
+                excluded_games += excluded_all(tournament, too_long)
                 continue
             ordered.append((tournament, mod))
 
