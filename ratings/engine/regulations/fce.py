@@ -41,16 +41,8 @@ from datetime import date
 from itertools import pairwise
 from typing import ClassVar
 
-from .. import types
-from ..common import (
-    _,
-    add_months,
-    excluded,
-    excluded_all,
-    scores,
-    sorted_tournaments,
-    validate_period,
-)
+from .. import common, types
+from ..common import _, excluded, excluded_all, scores
 from ..errors import EngineInputError
 from ..rounding import p_hundredths, round_half_up, round_half_up_milli, to_milli
 from ..tables import dp_for_hundredths, expected_milli
@@ -156,7 +148,7 @@ def _read_differential(raw: object) -> dict[int, tuple[_Band, ...]]:
 
 def _under_18(birth: date | None, on: date) -> bool:
     """Under 18 years of age on ``on`` (16.2.1 "menors de 18 anys")."""
-    return birth is not None and on < add_months(birth, 18 * 12)
+    return birth is not None and on < common.add_months(birth, 18 * 12)
 
 
 @dataclass(slots=True)
@@ -262,7 +254,7 @@ class FCE(base.Regulation):
 
     def rate(self, period: types.PeriodInput) -> types.PeriodResult:
         params = self.validate_parameters(period.parameters)
-        players = validate_period(period)
+        players = common.validate_period(period)
         list_kind = str(params["list"])
         differentials = _read_differential(params["differential"])
         std_raw = params["standard_ratings"]
@@ -292,7 +284,7 @@ class FCE(base.Regulation):
         # 5.1 / 5.2: the tournaments of this list.
         excluded_games: list[types.Excluded] = []
         ordered: list[tuple[TournamentInput, str]] = []
-        for index, tournament in sorted_tournaments(period):
+        for index, tournament in common.sorted_tournaments(period):
             mod = modality(tournament.rate_of_play)
             if mod is None:
                 raise EngineInputError(
