@@ -34,8 +34,9 @@ from typing import Any
 
 import psutil
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.common import ROOT, generate_federation, wrk_run
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DEBUG", "1")
 
@@ -65,12 +66,7 @@ def ensure_data(players: int, system_code: str) -> tuple[list[str], int]:
     call_command("migrate", verbosity=0)
     if not RatingSystem.objects.filter(code=system_code).exists():
         print(f"generating {players:,} players (once) …", flush=True)
-        subprocess.run(
-            [sys.executable, "manage.py", "generate_federation", "--players", str(players)]
-            + ["--games", "0", "--system-code", system_code],
-            cwd=ROOT,
-            check=True,
-        )
+        generate_federation(players=players, games=0, system_code=system_code)
     system = RatingSystem.objects.get(code=system_code)
     published = PublishedList.objects.filter(system=system, note="bench_api").first()
     if published is None:
@@ -140,23 +136,7 @@ def wrk(url: str, paths: list[str], duration: int, connections: int) -> str:
         listing.write_text("\n".join(paths) + "\n")
         script = Path(tmp) / "paths.lua"
         script.write_text(WRK_SCRIPT)
-        out = subprocess.run(
-            [
-                "wrk",
-                "-t2",
-                f"-c{connections}",
-                f"-d{duration}s",
-                "--latency",
-                "-s",
-                str(script),
-                url,
-            ],
-            env={**os.environ, "PATHS": str(listing)},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    return out
+        return wrk_run(script, url, listing, duration, connections)
 
 
 def server_cpu(server: subprocess.Popen[bytes]) -> float:

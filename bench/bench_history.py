@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> None:
     from periods.models import RatingSystem
     from players.models import Player
     from tournaments.models import Game, Tournament, TournamentPlayer
+    from tournaments.services.validation import GAME_COLUMNS
 
     user = get_user_model().objects.create(username="bench")
     system = RatingSystem.objects.create(
@@ -99,16 +100,7 @@ def run(args: argparse.Namespace) -> None:
         )
         for k in range(args.games)
     ]
-    columns = [
-        "tournament_id",
-        "round",
-        "white_id",
-        "black_id",
-        "result",
-        "kind",
-        "white_score",
-        "black_score",
-    ]
+    columns = GAME_COLUMNS
     event_model = Game.pgh_event_model  # type: ignore[attr-defined]  # set by @pghistory.track
     delete_trigger = "tournaments.Game:delete_delete"
 

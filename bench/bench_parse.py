@@ -13,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import swiss_rounds
 from tournaments.reports import parse_trf
 
 PLAYERS = 500
@@ -22,23 +23,8 @@ RUNS = 15
 
 def make_trf(players: int = PLAYERS, rounds: int = ROUNDS, seed: int = 1) -> str:
     rng = random.Random(seed)
-    cells: dict[int, list[str]] = {r: [] for r in range(1, players + 1)}
-    points = dict.fromkeys(range(1, players + 1), 0.0)
-    for _ in range(rounds):
-        order = list(range(1, players + 1))
-        rng.shuffle(order)
-        if players % 2:
-            bye = order.pop()
-            cells[bye].append("0000 - U")
-            points[bye] += 1
-        for a, b in zip(order[::2], order[1::2], strict=True):
-            ra, rb, pa = rng.choice(
-                [("1", "0", 1.0), ("0", "1", 0.0), ("=", "=", 0.5), ("+", "-", 1.0)]
-            )
-            cells[a].append(f"{b:4d} w {ra}")
-            cells[b].append(f"{a:4d} b {rb}")
-            points[a] += pa
-            points[b] += 1.0 - pa
+    results = [("1", "0", 1.0), ("0", "1", 0.0), ("=", "=", 0.5), ("+", "-", 1.0)]
+    cells, points = swiss_rounds(rng, players, rounds, results)
     lines = [
         "012 Benchmark Open",
         "022 Nowhere",

@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import swiss_rounds
 from tournaments.reports import ReportDecodeError, decode_report, parse_report
 from tournaments.reports.crosstable_csv import parse_crosstable_csv
 from tournaments.reports.feda import parse_feda
@@ -60,21 +61,7 @@ def make_trf(
     if rounds is None:
         rounds = (limit // players - fixed) // 10
     rng = random.Random(seed)
-    cells: list[list[str]] = [[] for _ in range(players + 1)]
-    points = [0.0] * (players + 1)
-    for _ in range(rounds):
-        order = list(range(1, players + 1))
-        rng.shuffle(order)
-        if players % 2:
-            bye = order.pop()
-            cells[bye].append("0000 - U")
-            points[bye] += 1
-        for a, b in zip(order[::2], order[1::2], strict=True):
-            ra, rb, pa = rng.choice(RESULTS)
-            cells[a].append(f"{b:4d} w {ra}")
-            cells[b].append(f"{a:4d} b {rb}")
-            points[a] += pa
-            points[b] += 1.0 - pa
+    cells, points = swiss_rounds(rng, players, rounds, RESULTS)
     lines = [h.format(rounds=rounds) for h in header]
     lines.append(
         "132"

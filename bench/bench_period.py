@@ -19,7 +19,6 @@ import argparse
 import io
 import os
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,8 +27,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported after django.setup() at run time
     from periods.models import RatingPeriod
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.common import generate_federation
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -77,23 +77,11 @@ def main() -> None:
     if not RatingSystem.objects.filter(code=args.system_code).exists():
         print(f"generating {args.players:,} players and {args.games:,} games (once) …", flush=True)
         started = time.perf_counter()
-        subprocess.run(
-            [
-                sys.executable,
-                "manage.py",
-                "generate_federation",
-                "--players",
-                str(args.players),
-                "--games",
-                str(args.games * args.months),
-                "--periods",
-                str(args.months),
-                "--system-code",
-                args.system_code,
-            ],
-            cwd=ROOT,
-            check=True,
-            env={**os.environ},
+        generate_federation(
+            players=args.players,
+            games=args.games * args.months,
+            periods=args.months,
+            system_code=args.system_code,
         )
         print(f"  generated in {time.perf_counter() - started:.1f} s", flush=True)
     system = RatingSystem.objects.get(code=args.system_code)

@@ -20,15 +20,15 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.common import generate_federation
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DEBUG", "1")
 
@@ -67,22 +67,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     if not RatingSystem.objects.filter(code=args.system_code).exists():
         print(f"generating {args.players:,} players (once) …", flush=True)
-        subprocess.run(
-            [
-                sys.executable,
-                "manage.py",
-                "generate_federation",
-                "--players",
-                str(args.players),
-                "--games",
-                "0",
-                "--system-code",
-                args.system_code,
-            ],
-            cwd=ROOT,
-            check=True,
-            env={**os.environ},
-        )
+        generate_federation(players=args.players, games=0, system_code=args.system_code)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE players_player")
     print(f"registry: {Player.objects.count():,} players", flush=True)

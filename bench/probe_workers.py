@@ -31,9 +31,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -42,6 +40,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import psutil
 
 from bench.scratch_db import run_in_scratch_database
+from tests.polling import wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,15 +97,6 @@ def main() -> int:
                     raise RuntimeError("worker did not start:\n" + log.read_text()[-2000:])
                 time.sleep(0.2)
             return proc
-
-        def wait_for(predicate: Callable[[], Any], timeout: float, what: str) -> Any:
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                value = predicate()
-                if value:
-                    return value
-                time.sleep(0.2)
-            raise AssertionError(f"timed out waiting for {what}")
 
         def sleeping() -> int:
             return sql(

@@ -7,6 +7,8 @@ translated when shown, so each reader sees it in their language whatever the wor
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext
@@ -59,3 +61,16 @@ class Job(models.Model):
     def phase_text(self) -> str:
         """The phase in the reader's language."""
         return gettext(self.phase) if self.phase else ""
+
+    def progress_polled(self, *, stalled: bool = False) -> dict[str, Any]:
+        """What a job's page polls (static/js/site.js follows every kind of job), in the
+        reader's language."""
+        return {
+            "job": self.pk,
+            "status": self.status,
+            "status_label": self.get_status_display(),
+            "progress": self.progress,
+            "message": self.phase_text,
+            "done": self.done,
+            "stalled": stalled,
+        }

@@ -30,12 +30,13 @@ from demo.people import person_name
 from demo.synthetic_rows import CopyWriter, circle_rounds, elo_result
 from periods.cycles import period_dates
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem, Ruleset
-from players.models import Player
+from players.models import PUBLIC_FIELDS, Player
 from players.names import full_name_key
 from ratings.engine import ENGINE_VERSION
 from ratings.engine.common import add_months, one_year_before
 from ratings.models import PlayerRating
-from tournaments.models import Game, Tournament, TournamentPlayer
+from tournaments.models import DESCRIPTION_FIELDS, Game, Tournament, TournamentPlayer
+from tournaments.services.validation import GAME_COLUMNS, PLAYER_COLUMNS
 
 ROUNDS = 9
 TABLE_SIZE = 60  # players per tournament
@@ -135,20 +136,8 @@ def federation_generate(
             Player,
             [
                 "id",
-                "fed_id",
-                "surname",
-                "given_name",
-                "sex",
+                *PUBLIC_FIELDS,
                 "birth_date",
-                "birth_year",
-                "club",
-                "region",
-                "federation",
-                "title",
-                "fide_id",
-                "fide_standard",
-                "fide_rapid",
-                "fide_blitz",
                 "iccf_rating",
                 "fpx_rating",
                 "affiliated",
@@ -205,7 +194,6 @@ def federation_generate(
                     surname,
                     given,
                     sex,
-                    born,
                     year,
                     clubs[i % len(clubs)],
                     region,
@@ -215,6 +203,7 @@ def federation_generate(
                     rating if has_fide else None,
                     None,
                     None,
+                    born,
                     None,
                     None,
                     True,
@@ -324,21 +313,7 @@ def federation_generate(
             Tournament,
             [
                 "id",
-                "name",
-                "city",
-                "federation",
-                "start_date",
-                "end_date",
-                "system",
-                "category",
-                "rounds",
-                "base_minutes",
-                "increment_seconds",
-                "moves_per_control",
-                "extra_minutes",
-                "national_championship",
-                "norm_event",
-                "chief_arbiter",
+                *DESCRIPTION_FIELDS,
                 "arbiter_id",
                 "rating_system_id",
                 "period_id",
@@ -355,35 +330,11 @@ def federation_generate(
         )
         w_tp = CopyWriter(
             TournamentPlayer,
-            [
-                "id",
-                "tournament_id",
-                "player_id",
-                "start_rank",
-                "name",
-                "sex",
-                "title",
-                "fide_id",
-                "fed_id",
-                "federation",
-                "birth_year",
-                "rating_at_start",
-                "declared_points",
-            ],
+            ["id", *PLAYER_COLUMNS],
         )
         w_game = CopyWriter(
             Game,
-            [
-                "id",
-                "tournament_id",
-                "round",
-                "white_id",
-                "black_id",
-                "result",
-                "kind",
-                "white_score",
-                "black_score",
-            ],
+            ["id", *GAME_COLUMNS],
         )
         total_tp = sum(2 * boards for _p, _r, boards in shapes)
         total_games = sum(len(f) for f in forfeit_flags)
@@ -414,10 +365,10 @@ def federation_generate(
                     "swiss",
                     "open",
                     rounds,
-                    90,
-                    30,
-                    40,
-                    30,
+                    90,  # base_minutes
+                    40,  # moves_per_control
+                    30,  # extra_minutes
+                    30,  # increment_seconds
                     False,
                     False,
                     "Synthetic Arbiter",

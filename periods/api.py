@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from rest_framework import serializers, viewsets
 
 from core.api.permissions import Rule
-from periods.models import PeriodStatus, RatingPeriod, RatingSystem
+from periods.models import LISTED_FIELDS, PeriodStatus, RatingPeriod, RatingSystem
 
 BROWSE = Rule("ratings.browse_lists")
 
@@ -49,13 +49,7 @@ class RatingPeriodSerializer(serializers.ModelSerializer[RatingPeriod]):
         model = RatingPeriod
         fields = [
             "id",
-            "system",
-            "start",
-            "end",
-            "closing_date",
-            "list_date",
-            "status",
-            "needs_recalculation",
+            *LISTED_FIELDS,
             "closed_at",
             "calculated_at",
             "published_at",

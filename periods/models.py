@@ -8,13 +8,13 @@ The tables keep the names they had when these models lived in the ratings app.
 
 from __future__ import annotations
 
-import pghistory
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from core.track import history_track
 from ratings.engine.errors import EngineInputError
 from ratings.engine.registry import get_regulation
 
@@ -55,12 +55,7 @@ def default_protest_days(ruleset: str) -> int:
 
 
 # History (core/history.py, docs/audit.md), like every tracked model: statement-level.
-@pghistory.track(
-    pghistory.InsertEvent(),
-    pghistory.UpdateEvent(),
-    pghistory.DeleteEvent(),
-    level=pghistory.Statement,
-)
+@history_track()
 class RatingSystem(models.Model):
     """One list the office publishes, rated under one regulation set."""
 
@@ -111,12 +106,19 @@ class PeriodStatus(models.TextChoices):
     PUBLISHED = "published", _("Published")
 
 
-@pghistory.track(
-    pghistory.InsertEvent(),
-    pghistory.UpdateEvent(),
-    pghistory.DeleteEvent(),
-    level=pghistory.Statement,
+#: What a list of periods shows of each (the admin's list, the API's period).
+LISTED_FIELDS = (
+    "system",
+    "start",
+    "end",
+    "closing_date",
+    "list_date",
+    "status",
+    "needs_recalculation",
 )
+
+
+@history_track()
 class RatingPeriod(models.Model):
     system = models.ForeignKey(
         RatingSystem,

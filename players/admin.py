@@ -1,21 +1,13 @@
 from django.contrib import admin
 
-from players.models import Player
+from players.models import PUBLIC_FIELDS, Player
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = (
-        "fed_id",
-        "surname",
-        "given_name",
-        "sex",
-        "birth_year",
-        "club",
-        "region",
-        "title",
-        "fide_id",
-        "fide_standard",
+    # The public fields but the federation and the rapid and blitz ratings.
+    list_display = tuple(
+        f for f in PUBLIC_FIELDS if f not in ("federation", "fide_rapid", "fide_blitz")
     )
     list_filter = ("sex", "title", "region", "federation", "affiliated")
     search_fields = ("fed_id", "surname", "given_name", "name_key", "=fide_id", "club")

@@ -15,7 +15,7 @@ from rest_framework.utils.urls import replace_query_param
 
 from core.api.pagination import LimitOffset
 from core.api.permissions import Rule
-from players.models import Player, Title
+from players.models import PUBLIC_FIELDS, Player, Title
 from players.selectors import player_search
 
 
@@ -25,21 +25,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
 
     class Meta:
         model = Player
-        fields = [
-            "fed_id",
-            "surname",
-            "given_name",
-            "sex",
-            "birth_year",
-            "club",
-            "region",
-            "federation",
-            "title",
-            "fide_id",
-            "fide_standard",
-            "fide_rapid",
-            "fide_blitz",
-        ]
+        fields = list(PUBLIC_FIELDS)
         read_only_fields = fields
 
 

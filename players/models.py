@@ -2,13 +2,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pghistory
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.track import history_track
 from players.names import full_name_key
 
 RATING_VALIDATORS = [MinValueValidator(0), MaxValueValidator(3500)]
@@ -37,15 +37,30 @@ class Title(models.TextChoices):
     WMI = "WMI", _("Woman International Master (national list)")
 
 
+#: What anyone may read of a registry player (the API's player; the synthetic federation's COPY
+#: writes these columns first).
+PUBLIC_FIELDS = (
+    "fed_id",
+    "surname",
+    "given_name",
+    "sex",
+    "birth_year",
+    "club",
+    "region",
+    "federation",
+    "title",
+    "fide_id",
+    "fide_standard",
+    "fide_rapid",
+    "fide_blitz",
+)
+
+
 # History (core/history.py, docs/audit.md): statement-level, because list imports insert and
 # complete players by the hundred thousand in one statement. The folded name and the
 # timestamps are left out: they follow the other fields.
-@pghistory.track(
-    pghistory.InsertEvent(),
-    pghistory.UpdateEvent(),
-    pghistory.DeleteEvent(),
+@history_track(
     exclude=["name_key", "created_at", "updated_at"],
-    level=pghistory.Statement,
 )
 class Player(models.Model):
     """A person in the federation's registry."""

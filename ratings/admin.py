@@ -3,8 +3,9 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from periods.models import RatingPeriod, RatingSystem
+from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem
 from ratings.models import (
+    PROTEST_SUBMISSION_FIELDS,
     ListEntry,
     ListRank,
     PlayerRating,
@@ -23,15 +24,7 @@ class RatingSystemAdmin(admin.ModelAdmin):
 
 @admin.register(RatingPeriod)
 class RatingPeriodAdmin(admin.ModelAdmin):
-    list_display = (
-        "system",
-        "start",
-        "end",
-        "closing_date",
-        "list_date",
-        "status",
-        "needs_recalculation",
-    )
+    list_display = LISTED_FIELDS
     list_filter = ("system", "status", "needs_recalculation")
     date_hierarchy = "start"
     # Closed, calculated, published, to recalculate: the services' business (periods, ratings).
@@ -116,24 +109,12 @@ class ProtestAdmin(admin.ModelAdmin):
     raw_id_fields = ("player", "published_list")
     # Every step happens on the protest's page (ratings.protests.services: request for
     # information, answer, decision, appeal), which e-mails the player and, when upheld, marks
-    # the period for recalculation; the admin shows them read-only.
-    readonly_fields = (
-        "status",
-        "information_request",
-        "information_requested_at",
-        "information_answer",
-        "information_answered_at",
-        "decided_by",
-        "decided_at",
-        "decision",
-        "appealed_at",
-        "appeal_text",
-        "appeal_deposit",
-        "appeal_decided_by",
-        "appeal_decided_at",
-        "appeal_decision",
-        "deposit_returned_at",
-        "corrected_list",
+    # the period for recalculation; the admin shows them read-only: every field but what the
+    # player submits.
+    readonly_fields = tuple(
+        f.name
+        for f in Protest._meta.concrete_fields
+        if f.name not in ("id", *PROTEST_SUBMISSION_FIELDS)
     )
 
 

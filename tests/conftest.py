@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from django.test import override_settings
 
+from tests.shared_data import SHARED_DATA
 from tests.workers import celery_broker, stalled_writes  # noqa: F401 (fixtures for the suite)
 
 
@@ -26,14 +26,7 @@ def celery_eager_by_default() -> Iterator[None]:
 
 
 #: The real FIDE list excerpt of ../shared/data/ (read there, never copied into the project).
-FIDE_LIST_EXCERPT = (
-    Path(__file__).resolve().parents[1]
-    / ".."
-    / "shared"
-    / "data"
-    / "fide-list"
-    / "legacy-2011-03-standard-list-excerpt-500.txt"
-)
+FIDE_LIST_EXCERPT = SHARED_DATA / "fide-list" / "legacy-2011-03-standard-list-excerpt-500.txt"
 
 
 @pytest.fixture

@@ -10,12 +10,13 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from core.roles import roles_ensure
+from core.roles import ARBITER, PLAYER, RATING_OFFICER, roles_ensure
 from periods import services as period_services
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import Player
 from ratings.calculation import runs
 from ratings.models import ListEntry, ListImportJob, PlayerRating, Protest, PublishedList
+from ratings.publication import services as publication
 from tournaments.models import Game, Tournament, TournamentPlayer
 
 _seq = itertools.count(1)
@@ -119,6 +120,39 @@ def make_tournament(system: RatingSystem, arbiter: Any, **fields: Any) -> Tourna
     return Tournament.objects.create(rating_system=system, arbiter=arbiter, **defaults)
 
 
+#: White's and black's points for a result code.
+GAME_SCORES = {
+    "1-0": (1, 0),
+    "0-1": (0, 1),
+    "1/2-1/2": (0.5, 0.5),
+    "+-": (1, 0),
+    "-+": (0, 1),
+}
+
+
+def make_game(
+    tournament: Tournament,
+    white: TournamentPlayer,
+    black: TournamentPlayer,
+    result: str = "1-0",
+    *,
+    round: int = 1,
+    kind: str = "played",
+) -> Game:
+    """A game of ``tournament`` between two of its lines, scored from ``result``."""
+    white_score, black_score = GAME_SCORES[result]
+    return Game.objects.create(
+        tournament=tournament,
+        round=round,
+        white=white,
+        black=black,
+        result=result,
+        kind=kind,
+        white_score=white_score,
+        black_score=black_score,
+    )
+
+
 def make_player_user(
     player: Player, username: str | None = None, *, role: str | None = None
 ) -> Any:
@@ -166,35 +200,72 @@ def build(ruleset: str = "fide-2024", **system_fields):
         )
         for i, p in enumerate(players)
     ]
-    Game.objects.create(
-        tournament=tournament,
-        round=1,
-        white=tps[0],
-        black=tps[1],
-        result="1-0",
-        white_score=1,
-        black_score=0,
-    )
-    Game.objects.create(
-        tournament=tournament,
-        round=1,
-        white=tps[2],
-        black=tps[3],
-        result="1/2-1/2",
-        white_score=0.5,
-        black_score=0.5,
-    )
-    Game.objects.create(
-        tournament=tournament,
-        round=2,
-        white=tps[1],
-        black=tps[2],
-        result="+-",
-        kind="forfeit",
-        white_score=1,
-        black_score=0,
-    )
+    make_game(tournament, tps[0], tps[1], "1-0")
+    make_game(tournament, tps[2], tps[3], "1/2-1/2")
+    make_game(tournament, tps[1], tps[2], "+-", round=2, kind="forfeit")
     return system, period, players, tournament
+
+
+def make_published(capture: Any) -> tuple[Any, ...]:
+    """build()'s world with its period closed, calculated and published: system, period,
+    players, the rated tournament and the published list. ``capture``: pytest-django's
+    django_capture_on_commit_callbacks (the calculation runs when its request commits)."""
+    system, period, players, rated = build()
+    with capture(execute=True):
+        period_services.period_close(period=period)
+        runs.calculation_request(period=period)
+    return system, period, players, rated, publication.list_publish(period=period)
+
+
+def make_role_users(players: list[Player]) -> dict[str, Any]:
+    """A user for each role of the authorization matrix but the anonymous one; the two
+    players' accounts are linked to ``players[0]`` and ``players[1]``."""
+    return {
+        "player": make_player_user(players[0], "player", role=PLAYER),
+        "other player": make_player_user(players[1], "other-player", role=PLAYER),
+        "arbiter": make_user("arbiter", role=ARBITER),
+        "other arbiter": make_user("other-arbiter", role=ARBITER),
+        "officer": make_user("officer", role=RATING_OFFICER),
+        "admin": get_user_model().objects.create_superuser(
+            "admin", "admin@example.org", "pw-12345678"
+        ),
+    }
+
+
+# --------------------------------------------------------------------- forms' data
+
+
+def registration_data(system: RatingSystem, start: dt.date) -> dict[str, Any]:
+    """The registration page's fields for a 3-day round robin starting on ``start``."""
+    return {
+        "name": "Magistral",
+        "city": "León",
+        "federation": "ESP",
+        "start_date": start,
+        "end_date": start + dt.timedelta(days=2),
+        "system": "round_robin",
+        "base_minutes": 90,
+        "increment_seconds": 30,
+        "extra_minutes": 0,
+        "chief_arbiter": "X",
+        "rating_system": system.pk,
+    }
+
+
+#: A good crosstable form for 3 players, every result mirrored (Vidal 1.5, García López 0,
+#: Nuevo 1.5).
+CROSSTABLE_FORM = {
+    "size": 3,
+    "name_1": "Vidal, Marc",
+    "name_2": "García López, Ana",
+    "name_3": "Nuevo, Uno",
+    "cell_1_2": "1",
+    "cell_2_1": "0",
+    "cell_1_3": "½",
+    "cell_3_1": "½",
+    "cell_2_3": "0",
+    "cell_3_2": "1",
+}
 
 
 def calculate(period, user=None):

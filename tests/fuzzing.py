@@ -7,6 +7,12 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+#: Text that breaks naive number parsing (superscripts, other digits, 4,301 digits, inf…),
+#: control characters and quoting, shared by the parsers' fuzz tests and the upload probe.
+JUNK_NUMBERS = ("²", "²²", "٣", "9" * 4301, "inf", "nan", "1e308", "-99999", "123456")
+JUNK_CONTROLS = ("\x00", "\x01", "\x1a", "\x7f", "\x85")
+JUNK_QUOTES = ('"', '""', ",", ";")
+
 
 def depth() -> int:
     try:

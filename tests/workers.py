@@ -28,6 +28,7 @@ from django.db import connection
 from django.test import override_settings
 
 from config.celery import app
+from tests.polling import wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 # Celery gives the CELERY_BROKER_URL environment variable precedence over its configuration, so
@@ -197,13 +198,3 @@ def stalled_writes():
         cursor.execute("DROP TRIGGER IF EXISTS test_stall ON ratings_drafttournament")
         cursor.execute("DROP FUNCTION IF EXISTS test_stall()")
         cursor.execute(f'ALTER DATABASE "{name}" RESET client_connection_check_interval')
-
-
-def wait_for(predicate, timeout: float = 60, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")

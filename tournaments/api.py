@@ -23,7 +23,14 @@ from core.api.serializers import RefuseUnknownFields
 from core.rules import is_officer
 from periods.models import RatingSystem
 from tournaments import selectors, services
-from tournaments.models import Report, ReportUploadJob, Tournament, TournamentStatus
+from tournaments.forms import TournamentRegistrationForm
+from tournaments.models import (
+    DESCRIPTION_FIELDS,
+    Report,
+    ReportUploadJob,
+    Tournament,
+    TournamentStatus,
+)
 
 BROWSE = Rule("tournaments.browse_tournaments")
 MANAGE = Rule("tournaments.manage_tournament", on_object=True)
@@ -38,21 +45,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         model = Tournament
         fields = [
             "id",
-            "name",
-            "city",
-            "federation",
-            "start_date",
-            "end_date",
-            "system",
-            "category",
-            "rounds",
-            "base_minutes",
-            "increment_seconds",
-            "moves_per_control",
-            "extra_minutes",
-            "national_championship",
-            "norm_event",
-            "chief_arbiter",
+            *DESCRIPTION_FIELDS,
             "rating_system",
             "period",
             "status",
@@ -87,26 +80,8 @@ class TournamentRegistrationSerializer(
 
     class Meta:
         model = Tournament
-        fields = [
-            "name",
-            "city",
-            "federation",
-            "start_date",
-            "end_date",
-            "system",
-            "category",
-            "rounds",
-            "base_minutes",
-            "moves_per_control",
-            "extra_minutes",
-            "increment_seconds",
-            "national_championship",
-            "norm_event",
-            "chief_arbiter",
-            "rating_system",
-            "top_rating",
-            "top_woman_rating",
-        ]
+        # The registration page's fields (one list: tournaments.forms).
+        fields = [*TournamentRegistrationForm.Meta.fields, "top_rating", "top_woman_rating"]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["end_date"] < attrs["start_date"]:

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from periods.models import RatingSystem
-from tournaments.models import Tournament
+from tournaments.models import DESCRIPTION_FIELDS, Tournament
 
 MAX_FORM_PLAYERS = 20
 
@@ -27,24 +27,7 @@ class TournamentRegistrationForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = [
-            "name",
-            "city",
-            "federation",
-            "start_date",
-            "end_date",
-            "system",
-            "category",
-            "rounds",
-            "base_minutes",
-            "moves_per_control",
-            "extra_minutes",
-            "increment_seconds",
-            "national_championship",
-            "norm_event",
-            "chief_arbiter",
-            "rating_system",
-        ]
+        fields = [*DESCRIPTION_FIELDS, "rating_system"]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "end_date": forms.DateInput(attrs={"type": "date"}),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from core.jobs import Job
+from core.track import history_track
 from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
 
@@ -31,13 +32,29 @@ class TournamentStatus(models.TextChoices):
     PUBLISHED = "published", _("Published")
 
 
-# History (core/history.py, docs/audit.md), like every tracked model: statement-level.
-@pghistory.track(
-    pghistory.InsertEvent(),
-    pghistory.UpdateEvent(),
-    pghistory.DeleteEvent(),
-    level=pghistory.Statement,
+#: What describes a tournament, as its arbiter registers it (the registration form and API; the
+#: public API and the synthetic federation's COPY list them too).
+DESCRIPTION_FIELDS = (
+    "name",
+    "city",
+    "federation",
+    "start_date",
+    "end_date",
+    "system",
+    "category",
+    "rounds",
+    "base_minutes",
+    "moves_per_control",
+    "extra_minutes",
+    "increment_seconds",
+    "national_championship",
+    "norm_event",
+    "chief_arbiter",
 )
+
+
+# History (core/history.py, docs/audit.md), like every tracked model: statement-level.
+@history_track()
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=200)
     city = models.CharField(_("city"), max_length=100)
@@ -151,12 +168,8 @@ class ReportStatus(models.TextChoices):
 
 # The bytes are left out (up to REPORT_MAX_BYTES each; the SHA-256 names them), and so are
 # the problems, which every revalidation recomputes from the bytes and the regulation.
-@pghistory.track(
-    pghistory.InsertEvent(),
-    pghistory.UpdateEvent(),
-    pghistory.DeleteEvent(),
+@history_track(
     exclude=["data", "problems"],
-    level=pghistory.Statement,
     meta={"indexes": [models.Index(fields=["tournament"], name="reportevent_tournament")]},
 )
 class Report(models.Model):
@@ -263,10 +276,9 @@ class GameKind(models.TextChoices):
 # (its insert event, its SHA-256). The report rewrite skips the delete tracker
 # (tournaments.services.GAME_DELETE_EVENT), so what is left is a change made to a game
 # afterwards (admin, SQL). Measured cost of insert events on COPY: docs/audit.md.
-@pghistory.track(
+@history_track(
     pghistory.UpdateEvent(),
     pghistory.DeleteEvent(),
-    level=pghistory.Statement,
     meta={"indexes": [models.Index(fields=["tournament"], name="gameevent_tournament")]},
 )
 class Game(models.Model):

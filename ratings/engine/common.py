@@ -4,7 +4,7 @@ hard-wired here; callers pass the article they apply."""
 from __future__ import annotations
 
 import calendar
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -81,6 +81,19 @@ def player_index(period: PeriodInput) -> dict[str, PlayerInput]:
     return out
 
 
+def check_game_players(item: str, game: Game, players: Container[str]) -> None:
+    """Both players of ``game`` are in ``players`` and they are not the same one; else an
+    :class:`EngineInputError` about ``item``."""
+    for side in ("white", "black"):
+        pid = getattr(game, side)
+        if pid not in players:
+            raise EngineInputError(item, side, _("unknown player %(id)s"), {"id": f'"{pid}"'})
+    if game.white == game.black:
+        raise EngineInputError(
+            item, "black", _("player %(id)s paired with himself"), {"id": f'"{game.white}"'}
+        )
+
+
 def validate_period(period: PeriodInput) -> dict[str, PlayerInput]:
     """Checks every regulation needs (for callers that build PeriodInput without the JSON
     reader): unique ids, non-negative ratings and counts, games naming known players, valid
@@ -101,16 +114,7 @@ def validate_period(period: PeriodInput) -> dict[str, PlayerInput]:
     for t, tournament in enumerate(period.tournaments):
         for g, game in enumerate(tournament.games):
             item = f"tournaments[{t}].games[{g}]"
-            for side in ("white", "black"):
-                pid = getattr(game, side)
-                if pid not in players:
-                    raise EngineInputError(
-                        item, side, _("unknown player %(id)s"), {"id": f'"{pid}"'}
-                    )
-            if game.white == game.black:
-                raise EngineInputError(
-                    item, "black", _("player %(id)s paired with himself"), {"id": game.white}
-                )
+            check_game_players(item, game, players)
             if normalise_result(game.result) is None:
                 raise EngineInputError(
                     item,
@@ -131,6 +135,11 @@ def excluded(tournament: TournamentInput, game: Game, decision: Decision) -> Exc
         reason=decision.message,
         article=decision.article,
     )
+
+
+def excluded_all(tournament: TournamentInput, decision: Decision) -> list[Excluded]:
+    """Every game of ``tournament`` left out for ``decision`` (the whole event is not rated)."""
+    return [excluded(tournament, g, decision) for g in tournament.games]
 
 
 def unplayed_decision(game: Game, article: str) -> Decision | None:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from .common import _, normalise_result
+from .common import _, check_game_players, normalise_result
 from .errors import EngineInputError
 from .registry import get_regulation
 from .types import (
@@ -220,19 +220,7 @@ def period_from_dict(data: object) -> PeriodInput:
         games: list[Game] = []
         for g, game in enumerate(tournament.games):
             gitem = f"{item}.games[{g}]"
-            for side in ("white", "black"):
-                pid = getattr(game, side)
-                if pid not in seen:
-                    raise EngineInputError(
-                        gitem, side, _("unknown player %(id)s"), {"id": f'"{pid}"'}
-                    )
-            if game.white == game.black:
-                raise EngineInputError(
-                    gitem,
-                    "black",
-                    _("player %(id)s paired with himself"),
-                    {"id": f'"{game.white}"'},
-                )
+            check_game_players(gitem, game, seen)
             code = normalise_result(game.result)
             if code is None:
                 raise EngineInputError(

@@ -13,6 +13,7 @@ from .imports import ListImportChunk, ListImportJob
 from .protests import (
     DECIDED_STATUSES,
     OPEN_STATUSES,
+    PROTEST_SUBMISSION_FIELDS,
     Protest,
     ProtestAttachment,
     ProtestStatus,
@@ -34,6 +35,7 @@ __all__ = [
     "IMMUTABLE_MESSAGE",
     "LINE_DTYPE",
     "OPEN_STATUSES",
+    "PROTEST_SUBMISSION_FIELDS",
     "Activity",
     "CalculationRun",
     "DraftExcluded",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import pghistory
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from core.track import history_track
 from players.models import Player
 from tournaments.models import Game, Tournament
 
@@ -29,12 +29,23 @@ OPEN_STATUSES = (ProtestStatus.SUBMITTED, ProtestStatus.WAITING, ProtestStatus.A
 DECIDED_STATUSES = (ProtestStatus.UPHELD, ProtestStatus.REJECTED, ProtestStatus.WITHDRAWN)
 
 
+#: What the player writes when he submits a protest (ratings.protests.services.protest_submit);
+#: every other field is a later step's, written by the services alone.
+PROTEST_SUBMISSION_FIELDS = (
+    "published_list",
+    "player",
+    "submitted_by",
+    "submitted_at",
+    "tournament",
+    "game",
+    "subject",
+    "text",
+    "language",
+)
+
+
 # The list page shows its protests' events: indexed by list.
-@pghistory.track(
-    pghistory.InsertEvent(),
-    pghistory.UpdateEvent(),
-    pghistory.DeleteEvent(),
-    level=pghistory.Statement,
+@history_track(
     meta={"indexes": [models.Index(fields=["published_list"], name="protestevent_list")]},
 )
 class Protest(models.Model):

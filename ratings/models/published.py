@@ -12,6 +12,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from core.pg.triggers import Refuse
+from core.track import history_track
 from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
 
@@ -92,7 +93,7 @@ class ImmutableModel(models.Model):
 
 
 # History (core/history.py, docs/audit.md): inserts only, the row never changes afterwards.
-@pghistory.track(pghistory.InsertEvent(), level=pghistory.Statement)
+@history_track(pghistory.InsertEvent())
 class PublishedList(ImmutableModel):
     """One version of a published list. A correction is version n+1 of the same period."""
 

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from core import roles
 from players.models import Player
+from tests.browser.pages import tournament_register
 from tests.factories import make_player, make_system, make_user
 from tests.tournaments.test_flow import sample_trf
 from tournaments.models import Tournament
@@ -38,21 +39,18 @@ def test_arbiter_registers_uploads_resolves_and_validates(browser_page, live_ser
     make_player(surname="Vidal", given_name="Marc", fide_id=2200004)
 
     login(page, "arbitra")
-    page.click("text=Register a tournament")
     start = timezone.localdate() + dt.timedelta(days=20)
-    page.fill("#id_name", "Obert d'Hivern")
-    page.fill("#id_city", "Sitges")
-    page.fill("#id_start_date", start.isoformat())
-    page.fill("#id_end_date", (start + dt.timedelta(days=2)).isoformat())
-    page.select_option("#id_system", "round_robin")
-    page.fill("#id_rounds", "3")
-    page.fill("#id_base_minutes", "90")
-    page.fill("#id_increment_seconds", "30")
-    page.fill("#id_chief_arbiter", "A. Arbiter")
-    page.select_option("#id_rating_system", str(system.pk))
-    page.click("#register-form button[type=submit]")
-    page.wait_for_selector("text=Tournament registered.")
-    tournament = Tournament.objects.get(name="Obert d'Hivern")
+    tournament = tournament_register(
+        page,
+        name="Obert d'Hivern",
+        city="Sitges",
+        start=start,
+        end=start + dt.timedelta(days=2),
+        system="round_robin",
+        rounds=3,
+        chief_arbiter="A. Arbiter",
+        rating_system=system,
+    )
     assert tournament.status == "registered" and not tournament.late_registration
     time_passes(tournament)
 

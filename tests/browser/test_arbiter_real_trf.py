@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -18,17 +17,12 @@ from playwright.sync_api import expect
 
 from core import roles
 from players.models import Player
+from tests.browser.pages import tournament_register
 from tests.factories import make_system, make_user
+from tests.shared_data import SHARED_DATA
 from tournaments.models import Tournament
 
-TRF = (
-    Path(__file__).resolve().parents[2]
-    / ".."
-    / "shared"
-    / "data"
-    / "trf"
-    / "open-swiss-137p-7r-esp-2018-byes-forfeits.trf"
-)
+TRF = SHARED_DATA / "trf" / "open-swiss-137p-7r-esp-2018-byes-forfeits.trf"
 FILE_START = dt.date(2018, 4, 8)
 FILE_END = dt.date(2018, 6, 10)
 
@@ -67,21 +61,18 @@ def test_real_trf_registered_uploaded_bulk_created_validated(
     length = (FILE_END - FILE_START).days
 
     login(page, "arbitro")
-    page.click("text=Register a tournament")
     start = timezone.localdate() + dt.timedelta(days=40)
-    page.fill("#id_name", "XXX Torneo San Viator")
-    page.fill("#id_city", "Madrid")
-    page.fill("#id_start_date", start.isoformat())
-    page.fill("#id_end_date", (start + dt.timedelta(days=length)).isoformat())
-    page.select_option("#id_system", "swiss")
-    page.fill("#id_rounds", "7")
-    page.fill("#id_base_minutes", "90")
-    page.fill("#id_increment_seconds", "30")
-    page.fill("#id_chief_arbiter", "F. J. Sanz Morinigo")
-    page.select_option("#id_rating_system", str(system.pk))
-    page.click("#register-form button[type=submit]")
-    page.wait_for_selector("text=Tournament registered.")
-    tournament = Tournament.objects.get(name="XXX Torneo San Viator")
+    tournament = tournament_register(
+        page,
+        name="XXX Torneo San Viator",
+        city="Madrid",
+        start=start,
+        end=start + dt.timedelta(days=length),
+        system="swiss",
+        rounds=7,
+        chief_arbiter="F. J. Sanz Morinigo",
+        rating_system=system,
+    )
     assert not tournament.late_registration
 
     # Two months later the tournament is over (its last day three days ago).

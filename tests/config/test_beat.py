@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,25 +13,9 @@ from django.utils import timezone
 from config.celery import app as celery_app
 from ratings import tasks
 from ratings.models import ListImportJob
+from tests.config.processes import run_manage, run_settings, without
 from tests.factories import make_system
 from tests.ratings.lists.test_import_jobs import _lost
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _settings_value(expression: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """Evaluate `expression` on freshly loaded settings with `env` (a new process: settings
-    read the environment once)."""
-    code = f"import django; django.setup(); from django.conf import settings; print(({expression}))"
-    base = {k: v for k, v in os.environ.items() if k != "LIST_IMPORT_KEEP_DAYS"}
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1", **env},
-    )
 
 
 def test_the_schedule_prunes_import_jobs_nightly_with_the_configured_days() -> None:
@@ -61,24 +41,17 @@ def test_keep_days_defaults_to_180_and_is_read_from_the_environment() -> None:
         "settings.LIST_IMPORT_KEEP_DAYS, "
         "settings.CELERY_BEAT_SCHEDULE['prune-list-import-jobs']['kwargs']"
     )
-    default = _settings_value(expression)
+    base = without("LIST_IMPORT_KEEP_DAYS")
+    default = run_settings(f"({expression})", env=base)
     assert default.returncode == 0, default.stderr
     assert default.stdout.strip() == "(180, {'days': 180})"
-    seven = _settings_value(expression, LIST_IMPORT_KEEP_DAYS="7")
+    seven = run_settings(f"({expression})", env={**base, "LIST_IMPORT_KEEP_DAYS": "7"})
     assert seven.stdout.strip() == "(7, {'days': 7})", seven.stderr
 
 
 @pytest.mark.parametrize("value", ["-1", "a month"])
 def test_a_bad_keep_days_stops_start_up_with_one_line_naming_it(value: str) -> None:
-    base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "LIST_IMPORT_KEEP_DAYS"}}
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**base, "DEBUG": "1", "LIST_IMPORT_KEEP_DAYS": value},
-    )
+    result = run_manage("check", env={"DEBUG": "1", "LIST_IMPORT_KEEP_DAYS": value})
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "LIST_IMPORT_KEEP_DAYS" in lines[0], result.stderr

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.config.processes import ROOT, run_manage, run_settings, without
+
 PRODUCTION_ENV = {
     "DEBUG": "0",
     "SECRET_KEY": "k7#Qe!vR2m@9Lz$pX4wT8nY1cB6hJ0sD3fG5aU&iO-oP+lK=jM*uE%rW^tZ",
@@ -18,34 +16,6 @@ PRODUCTION_ENV = {
     "CELERY_BROKER_URL": "redis://redis.example.org:6379/0",
     "CACHE_URL": "redis://redis.example.org:6379/1",
 }
-
-
-def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    base = {
-        k: v
-        for k, v in os.environ.items()
-        if k
-        not in {
-            "DEBUG",
-            "SECRET_KEY",
-            "ALLOWED_HOSTS",
-            "DATABASE_URL",
-            "CELERY_BROKER_URL",
-            "CACHE_URL",
-            "SECURE_SSL_REDIRECT",
-            "SECURE_COOKIES",
-            "TIME_ZONE",
-            "DJANGO_SETTINGS_MODULE",
-        }
-    }
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env={**base, **env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_production_settings_pass_the_deploy_check() -> None:
@@ -81,32 +51,13 @@ def test_a_missing_secret_key_in_production_is_named() -> None:
     assert "SECRET_KEY" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
-def without(*names: str) -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in {*names, "DJANGO_SETTINGS_MODULE"}}
-
-
 def test_without_database_url_only_the_database_is_refused_in_one_line() -> None:
     """PostgreSQL is the only database and has no default: using it without DATABASE_URL stops
     with one line naming it, while commands that need no database (the Docker build's
     collectstatic) still run."""
-    env = {**without("DATABASE_URL"), "DEBUG": "1"}
-    checked = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    checked = run_manage("check", env={"DEBUG": "1"})
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    migrated = subprocess.run(
-        [sys.executable, "manage.py", "migrate"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    migrated = run_manage("migrate", env={"DEBUG": "1"})
     assert migrated.returncode == 2, migrated.stdout + migrated.stderr
     lines = migrated.stderr.strip().splitlines()
     assert len(lines) == 1 and "DATABASE_URL is not set" in lines[0], migrated.stderr
@@ -115,22 +66,10 @@ def test_without_database_url_only_the_database_is_refused_in_one_line() -> None
 
 def test_a_socket_folder_in_the_url_is_decoded() -> None:
     """The private server of `make run`/`make test` listens on a Unix socket in .pgdata/."""
-    code = (
-        "import django; django.setup(); from django.conf import settings as s; "
-        "d = s.DATABASES['default']; print(d['ENGINE'], d['HOST'], d['PORT'], d['NAME'])"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={
-            **without("DATABASE_URL"),
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DEBUG": "1",
-            "DATABASE_URL": "postgres://postgres@%2Fsrv%2Fro%2F.pgdata:5432/rating_office",
-        },
+    url = "postgres://postgres@%2Fsrv%2Fro%2F.pgdata:5432/rating_office"
+    result = run_settings(
+        "*(settings.DATABASES['default'][key] for key in ('ENGINE', 'HOST', 'PORT', 'NAME'))",
+        env={**without("DATABASE_URL"), "DATABASE_URL": url},
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
@@ -143,26 +82,13 @@ def test_a_socket_folder_in_the_url_is_decoded() -> None:
 
 def test_no_broker_is_eager_and_filesystem_is_the_local_queue() -> None:
     """Tests and manage.py run tasks in-process; `make run` sets filesystem:// for its worker."""
-    code = (
-        "import django; django.setup(); from django.conf import settings as s; "
-        "print(s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL, "
-        "s.CELERY_BROKER_TRANSPORT_OPTIONS.get('data_folder_in', '-'), s.TIME_ZONE)"
+    printed = (
+        "settings.CELERY_TASK_ALWAYS_EAGER, settings.CELERY_BROKER_URL, "
+        "settings.CELERY_BROKER_TRANSPORT_OPTIONS.get('data_folder_in', '-'), settings.TIME_ZONE"
     )
 
     def settings_with(**env: str) -> list[str]:
-        result = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env={
-                **without("CELERY_BROKER_URL", "TIME_ZONE"),
-                "DJANGO_SETTINGS_MODULE": "config.settings",
-                "DEBUG": "1",
-                **env,
-            },
-        )
+        result = run_settings(printed, env={**without("CELERY_BROKER_URL", "TIME_ZONE"), **env})
         assert result.returncode == 0, result.stderr
         return result.stdout.split()
 
@@ -176,21 +102,8 @@ def test_no_broker_is_eager_and_filesystem_is_the_local_queue() -> None:
 
 
 def test_a_broker_url_turns_eager_mode_off() -> None:
-    code = (
-        "import django; django.setup(); from django.conf import settings as s; "
-        "print(s.CELERY_TASK_ALWAYS_EAGER)"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DEBUG": "1",
-            "CELERY_BROKER_URL": "redis://127.0.0.1:6379/9",
-        },
+    result = run_settings(
+        "settings.CELERY_TASK_ALWAYS_EAGER",
+        env={**os.environ, "CELERY_BROKER_URL": "redis://127.0.0.1:6379/9"},
     )
     assert result.stdout.strip() == "False", result.stderr

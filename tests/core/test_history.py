@@ -15,14 +15,7 @@ from core.history import history_context, model_history, object_history
 from periods.models import PeriodStatus, RatingPeriod
 from players.models import Player
 from ratings.models import Protest, PublishedList
-from tests.factories import (
-    make_period,
-    make_player,
-    make_published_list,
-    make_system,
-    make_tournament,
-    make_user,
-)
+from tests import factories
 from tests.tournaments.test_flow import sample_trf, upload
 from tests.tournaments.test_flow import setup as setup
 from tournaments import services as tournament_services
@@ -45,8 +38,8 @@ def context_of(event) -> dict:
 
 
 def test_closing_a_period_through_the_web_records_the_officer(client) -> None:
-    officer = make_user(role=roles.RATING_OFFICER)
-    period = make_period(make_system())
+    officer = factories.make_user(role=roles.RATING_OFFICER)
+    period = factories.make_period(factories.make_system())
     client.force_login(officer)
     client.post(reverse("ratings:period_close", args=[period.pk]), {"confirm": "1"})
     period.refresh_from_db()
@@ -66,9 +59,9 @@ def test_closing_a_period_through_the_web_records_the_officer(client) -> None:
 
 
 def test_approving_a_late_registration_records_the_officer(client) -> None:
-    officer = make_user(role=roles.RATING_OFFICER)
-    tournament = make_tournament(
-        make_system(), make_user(role=roles.ARBITER), late_registration=True
+    officer = factories.make_user(role=roles.RATING_OFFICER)
+    tournament = factories.make_tournament(
+        factories.make_system(), factories.make_user(role=roles.ARBITER), late_registration=True
     )
     client.force_login(officer)
     client.post(reverse("tournaments:approve", args=[tournament.pk]))
@@ -83,12 +76,12 @@ def test_approving_a_late_registration_records_the_officer(client) -> None:
 
 
 def test_officers_see_the_history_sections_players_and_the_public_do_not(client) -> None:
-    arbiter = make_user(role=roles.ARBITER)
-    system = make_system()
-    period = make_period(system)
-    player = make_player()
-    tournament = make_tournament(system, arbiter)
-    published = make_published_list(period, [player])
+    arbiter = factories.make_user(role=roles.ARBITER)
+    system = factories.make_system()
+    period = factories.make_period(system)
+    player = factories.make_player()
+    tournament = factories.make_tournament(system, arbiter)
+    published = factories.make_published_list(period, [player])
     Protest.objects.create(
         published_list=published, player=player, submitted_by=arbiter, text="Wrong game"
     )
@@ -98,13 +91,13 @@ def test_officers_see_the_history_sections_players_and_the_public_do_not(client)
         reverse("ratings:list", args=[published.pk]),
     ]
     officer_only = [reverse("ratings:period", args=[period.pk]), reverse("ratings:protests")]
-    client.force_login(make_user(role=roles.RATING_OFFICER))
+    client.force_login(factories.make_user(role=roles.RATING_OFFICER))
     for url in pages + officer_only:
         page = client.get(url)
         assert page.status_code == 200 and b'id="change-history"' in page.content, url
     on_list = client.get(reverse("ratings:list", args=[published.pk])).content.decode()
     assert "protest" in on_list[on_list.index('id="change-history"') :]  # the list's protests too
-    client.force_login(make_user(role=roles.PLAYER))
+    client.force_login(factories.make_user(role=roles.PLAYER))
     for url in pages:
         page = client.get(url)
         assert page.status_code == 200 and b'id="change-history"' not in page.content, url
@@ -114,8 +107,8 @@ def test_officers_see_the_history_sections_players_and_the_public_do_not(client)
 
 
 def test_bulk_update_is_one_statement_with_one_event_per_row() -> None:
-    players = [make_player() for _ in range(5)]
-    user = make_user()
+    players = [factories.make_player() for _ in range(5)]
+    user = factories.make_user()
     with history_context(user=user.pk, url="/test"):
         with connection.cursor() as cursor:
             cursor.execute(
@@ -158,16 +151,16 @@ def test_a_report_rewrite_records_no_game_events_but_a_correction_does(client, s
 def test_published_lists_record_their_insert_and_protests_their_decision() -> None:
     # The context set in a transaction lasts until it ends (set_config(..., true)), and a test
     # is one transaction: the writes outside a context come first.
-    period = make_period(make_system())
-    player = make_player()
-    officer = make_user(role=roles.RATING_OFFICER)
-    published = make_published_list(period, [player])
+    period = factories.make_period(factories.make_system())
+    player = factories.make_player()
+    officer = factories.make_user(role=roles.RATING_OFFICER)
+    published = factories.make_published_list(period, [player])
     protest = Protest.objects.create(
-        published_list=published, player=player, submitted_by=make_user(), text="x"
+        published_list=published, player=player, submitted_by=factories.make_user(), text="x"
     )
     with history_context(user=officer.pk):
         Protest.objects.filter(pk=protest.pk).update(status="rejected", decided_by=officer)
-        corrected = make_published_list(period, [player], version=2)
+        corrected = factories.make_published_list(period, [player], version=2)
     [insert] = events(PublishedList, published)
     assert insert.pgh_label == "insert" and insert.pgh_context_id is None
     [insert] = events(PublishedList, corrected)
@@ -180,7 +173,7 @@ def test_published_lists_record_their_insert_and_protests_their_decision() -> No
 
 
 def test_event_tables_are_append_only() -> None:
-    make_player()
+    factories.make_player()
     for sql in ("UPDATE players_playerevent SET club = 'x'", "DELETE FROM players_playerevent"):
         with pytest.raises(DatabaseError, match="Cannot update or delete"), transaction.atomic():
             with connection.cursor() as cursor:

@@ -24,6 +24,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
 
+from tests.fuzzing import JUNK_CONTROLS, JUNK_NUMBERS, JUNK_QUOTES
 from tests.tournaments.test_flow import sample_trf
 from tournaments.models import Report, ReportStatus
 
@@ -36,28 +37,13 @@ FEDA_SEED = (
     b"00000001,Roca Pau,M,ESP,01-02-85,4.5,9,1850\n00000002,Sala Eva,F,ESP,02-03-90,4.0,9,1800\n"
 )
 JUNK = [
-    "²",
-    "²²",
-    "٣",
-    "9" * 4301,
-    "inf",
-    "nan",
-    "1e308",
-    "-99999",
-    "123456",
+    *JUNK_NUMBERS,
     "9223372036854775808",
     "-1",
-    "\x00",
-    "\x01",
-    "\x1a",
-    "\x7f",
-    "\x85",
+    *JUNK_CONTROLS,
     "\ufffd",
     "\t",
-    '"',
-    '""',
-    ",",
-    ";",
+    *JUNK_QUOTES,
     "16 by0",
     "0000 - HA",
     "é",

@@ -22,15 +22,7 @@ from ratings.models import (
     Protest,
     PublishedList,
 )
-from tests.factories import (
-    make_period,
-    make_player,
-    make_protest,
-    make_published_list,
-    make_system,
-    make_tournament,
-    make_user,
-)
+from tests import factories
 from tournaments.models import Report, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -118,7 +110,7 @@ def _form_data(response: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def officer_client() -> Client:
-    officer = make_user(role=RATING_OFFICER, is_staff=True)
+    officer = factories.make_user(role=RATING_OFFICER, is_staff=True)
     client = Client()
     client.force_login(officer)
     return client
@@ -148,11 +140,13 @@ def _post_change(client: Client, obj: Any, changes: dict[str, Any]) -> Any:
 @pytest.mark.parametrize("who", ["officer_client", "superuser_client"])
 def test_a_status_posted_in_the_admin_does_not_change(request, who) -> None:
     client = request.getfixturevalue(who)
-    system = make_system()
-    period = make_period(system)
-    tournament = make_tournament(system, make_user(), late_registration=True)
-    player = make_player()
-    protest = make_protest(make_published_list(period, [player]), player, make_user())
+    system = factories.make_system()
+    period = factories.make_period(system)
+    tournament = factories.make_tournament(system, factories.make_user(), late_registration=True)
+    player = factories.make_player()
+    protest = factories.make_protest(
+        factories.make_published_list(period, [player]), player, factories.make_user()
+    )
 
     tournament = _post_change(
         client,
@@ -201,7 +195,7 @@ def test_a_status_posted_in_the_admin_does_not_change(request, who) -> None:
 
 
 def test_a_report_status_posted_in_the_admin_does_not_change(superuser_client) -> None:
-    tournament = make_tournament(make_system(), make_user())
+    tournament = factories.make_tournament(factories.make_system(), factories.make_user())
     report = Report.objects.create(
         tournament=tournament,
         submission=1,
@@ -211,7 +205,7 @@ def test_a_report_status_posted_in_the_admin_does_not_change(superuser_client) -
         sha256="",
         size=0,
         status="rejected",
-        uploaded_by=make_user(),
+        uploaded_by=factories.make_user(),
     )
     report = _post_change(
         superuser_client, report, {"filename": "renamed.trf", "status": "accepted"}

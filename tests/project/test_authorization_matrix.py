@@ -34,7 +34,6 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
@@ -44,18 +43,15 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from core.api.tokens import token_create
-from core.roles import ARBITER, PLAYER, RATING_OFFICER
-from periods import services as period_services
-from ratings.calculation import runs
 from ratings.models import ProtestAttachment
-from ratings.publication import services as publication
 from tests.factories import (
-    build,
+    CROSSTABLE_FORM,
     make_import_job,
-    make_player_user,
     make_protest,
+    make_published,
+    make_role_users,
     make_tournament,
-    make_user,
+    registration_data,
 )
 from tournaments.models import ReportUploadJob
 from tournaments.services import report_upload
@@ -141,34 +137,8 @@ def _csv_crosstable() -> SimpleUploadedFile:
 
 
 def _registration(w: Any) -> dict[str, Any]:
-    start = timezone.localdate() + dt.timedelta(days=40)
-    return {
-        "name": "Magistral",
-        "city": "León",
-        "federation": "ESP",
-        "start_date": start,
-        "end_date": start + dt.timedelta(days=2),
-        "system": "round_robin",
-        "base_minutes": 90,
-        "increment_seconds": 30,
-        "extra_minutes": 0,
-        "chief_arbiter": "X",
-        "rating_system": w.system.pk,
-    }
+    return registration_data(w.system, timezone.localdate() + dt.timedelta(days=40))
 
-
-CROSSTABLE = {
-    "size": 3,
-    "name_1": "Vidal, Marc",
-    "name_2": "García López, Ana",
-    "name_3": "Nuevo, Uno",
-    "cell_1_2": "1",
-    "cell_2_1": "0",
-    "cell_1_3": "½",
-    "cell_3_1": "½",
-    "cell_2_3": "0",
-    "cell_3_2": "1",
-}
 
 EXPECTED: dict[str, Case] = {
     # ---- site
@@ -217,7 +187,7 @@ EXPECTED: dict[str, Case] = {
         lambda w: f"/tournaments/{w.tournament.pk}/crosstable/",
         RUNS_IT,
         RUNS_IT,
-        lambda w: CROSSTABLE,
+        lambda w: CROSSTABLE_FORM,
     ),
     "tournaments/<int:pk>/players/": Case(
         lambda w: f"/tournaments/{w.tournament.pk}/players/", RUNS_IT, RUNS_IT
@@ -542,17 +512,12 @@ def outcome(response: Any) -> Any:
 
 @pytest.fixture
 def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
-    system, period, players, validated = build()
-    with django_capture_on_commit_callbacks(execute=True):
-        period_services.period_close(period=period)
-        runs.calculation_request(period=period)
-    published = publication.list_publish(period=period)
-    player = make_player_user(players[0], "player", role=PLAYER)
-    other_player = make_player_user(players[1], "other-player", role=PLAYER)
-    arbiter = make_user("arbiter", role=ARBITER)
-    other_arbiter = make_user("other-arbiter", role=ARBITER)
-    officer = make_user("officer", role=RATING_OFFICER)
-    admin = get_user_model().objects.create_superuser("admin", "admin@example.org", "pw-12345678")
+    system, period, players, validated, published = make_published(
+        django_capture_on_commit_callbacks
+    )
+    users = make_role_users(players)
+    player, other_player, arbiter = users["player"], users["other player"], users["arbiter"]
+    other_arbiter, officer = users["other arbiter"], users["officer"]
     tournament = make_tournament(system, arbiter, late_registration=True)
     make_tournament(system, other_arbiter)  # the other arbiter runs a tournament of his own
     protest = make_protest(published, players[0], player)
@@ -581,7 +546,7 @@ def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
         protest=protest,
         job=make_import_job(system, officer),
         upload_job=ReportUploadJob.objects.create(tournament=tournament, requested_by=arbiter),
-        users=(None, player, other_player, arbiter, other_arbiter, officer, admin),
+        users=(None, *users.values()),
     )
 
 

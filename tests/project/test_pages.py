@@ -8,23 +8,16 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from core import roles
-from tests.factories import (
-    make_period,
-    make_player,
-    make_published_list,
-    make_system,
-    make_tournament,
-    make_user,
-)
+from tests import factories
 
 pytestmark = pytest.mark.django_db
 
 
 def test_public_pages_render_for_the_anonymous_public(client) -> None:
-    system = make_system(name="Llista estàndard")
-    player = make_player(surname="Vilaró", given_name="Núria", sex="F")
-    published = make_published_list(make_period(system), [player])
-    tournament = make_tournament(system, make_user(), name="Obert de Sitges")
+    system = factories.make_system(name="Llista estàndard")
+    player = factories.make_player(surname="Vilaró", given_name="Núria", sex="F")
+    published = factories.make_published_list(factories.make_period(system), [player])
+    tournament = factories.make_tournament(system, factories.make_user(), name="Obert de Sitges")
     for url, text in [
         (reverse("home"), "Llista estàndard"),
         (reverse("players:list") + "?q=vilaro", "Vilaró"),
@@ -57,14 +50,14 @@ def test_static_assets_are_local(client) -> None:
     ],
 )
 def test_navigation_follows_the_role(client, role: str, visible: str, hidden: str) -> None:
-    user = make_user(role=role)
+    user = factories.make_user(role=role)
     client.force_login(user)
     html = client.get(reverse("home")).content.decode()
     assert visible in html and hidden not in html
 
 
 def test_login_and_logout(client) -> None:
-    make_user("marta", password="s3cret-pass-word")
+    factories.make_user("marta", password="s3cret-pass-word")
     response = client.post(reverse("login"), {"username": "marta", "password": "s3cret-pass-word"})
     assert response.status_code == 302
     assert "marta" in client.get(reverse("home")).content.decode()
@@ -105,7 +98,7 @@ def test_admin_has_every_model_with_filters_and_search(admin_client) -> None:
 
 
 def test_api_lists_players_and_schema(client) -> None:
-    make_player(surname="Gonçalves", given_name="João")
+    factories.make_player(surname="Gonçalves", given_name="João")
     data = client.get("/api/v1/players/?q=goncalves").json()
     assert data["results"][0]["surname"] == "Gonçalves"
     assert client.get("/api/v1/schema/").status_code == 200

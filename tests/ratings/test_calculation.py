@@ -25,7 +25,16 @@ from ratings.models import (
     PlayerRating,
 )
 from ratings.publication import services as publication
-from tests.factories import build, make_period, make_player, make_system, make_tournament, make_user
+from tests.factories import (
+    build,
+    make_game,
+    make_period,
+    make_player,
+    make_published,
+    make_system,
+    make_tournament,
+    make_user,
+)
 from tournaments.models import Game, TournamentPlayer
 
 pytestmark = pytest.mark.django_db
@@ -187,11 +196,7 @@ def test_bulk_path_correction_restarts_from_the_state_before_the_period(
 
 
 def _bulk_correction(django_capture_on_commit_callbacks) -> None:
-    system, period, players, tournament = build()
-    with django_capture_on_commit_callbacks(execute=True):
-        period_services.period_close(period=period)
-        runs.calculation_request(period=period)
-    v1 = publication.list_publish(period=period)
+    system, period, players, tournament, v1 = make_published(django_capture_on_commit_callbacks)
     assert PlayerRating.objects.get(player=players[0], system=system).rating == 2013
     Game.objects.filter(tournament=tournament, round=1, white__player=players[0]).update(
         result="1/2-1/2", white_score=0.5, black_score=0.5
@@ -318,9 +323,7 @@ def _late_report_after_first_list():
         to = TournamentPlayer.objects.create(
             tournament=t, player=opponent, start_rank=2, name=str(opponent)
         )
-        Game.objects.create(
-            tournament=t, round=1, white=tu, black=to, result="1-0", white_score=1, black_score=0
-        )
+        make_game(t, tu, to)
     return system, period, (a, b, u), late
 
 
@@ -375,15 +378,7 @@ def test_first_rating_publication_records_rated_since(django_capture_on_commit_c
     )
     for r, p in enumerate(rated, start=1):
         tp = TournamentPlayer.objects.create(tournament=t, player=p, start_rank=r + 1, name=str(p))
-        Game.objects.create(
-            tournament=t,
-            round=r,
-            white=tn,
-            black=tp,
-            result="1/2-1/2",
-            white_score=0.5,
-            black_score=0.5,
-        )
+        make_game(t, tn, tp, "1/2-1/2", round=r)
     with django_capture_on_commit_callbacks(execute=True):
         period_services.period_close(period=period)
         runs.calculation_request(period=period)
@@ -427,16 +422,7 @@ def test_bulk_path_explains_its_decisions_as_the_engine_does(
         (back, opponents[2], "1-0"),
     ]
     for r, (w, b, res) in enumerate(pairs, start=1):
-        ws = {"1-0": 1, "0-1": 0, "1/2-1/2": 0.5}[res]
-        Game.objects.create(
-            tournament=t,
-            round=r,
-            white=tp[w.pk],
-            black=tp[b.pk],
-            result=res,
-            white_score=ws,
-            black_score=1 - ws,
-        )
+        make_game(t, tp[w.pk], tp[b.pk], res, round=r)
     with django_capture_on_commit_callbacks(execute=True):
         period_services.period_close(period=period)
     drafts = {}

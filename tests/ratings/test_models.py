@@ -13,24 +13,17 @@ from periods.models import Ruleset
 from players.names import fold
 from ratings.engine.registry import available_rulesets
 from ratings.models import ImmutableRowError, ListEntry, PublishedList
-from tests.factories import (
-    make_period,
-    make_player,
-    make_published_list,
-    make_system,
-    make_tournament,
-    make_user,
-)
-from tournaments.models import Game, TournamentPlayer
+from tests import factories
+from tournaments.models import TournamentPlayer
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def published() -> PublishedList:
-    system = make_system()
-    period = make_period(system)
-    return make_published_list(period, [make_player(), make_player()])
+    system = factories.make_system()
+    period = factories.make_period(system)
+    return factories.make_published_list(period, [factories.make_player(), factories.make_player()])
 
 
 def test_orm_refuses_to_update_a_published_entry(published: PublishedList) -> None:
@@ -106,10 +99,10 @@ def test_flush_still_empties_the_database(published: PublishedList) -> None:
 
 def test_a_correction_is_a_new_version(published: PublishedList) -> None:
     players = [e.player for e in published.entries.all()]
-    corrected = make_published_list(published.period, players, version=2)
+    corrected = factories.make_published_list(published.period, players, version=2)
     assert corrected.version == 2
     with pytest.raises(IntegrityError), transaction.atomic():
-        make_published_list(published.period, players, version=2)
+        factories.make_published_list(published.period, players, version=2)
 
 
 def test_two_entries_for_one_player_in_one_list_version_are_refused(
@@ -128,29 +121,21 @@ def test_two_entries_for_one_player_in_one_list_version_are_refused(
 
 
 def test_a_game_against_oneself_is_refused() -> None:
-    system = make_system()
-    tournament = make_tournament(system, make_user())
+    system = factories.make_system()
+    tournament = factories.make_tournament(system, factories.make_user())
     tp = TournamentPlayer.objects.create(tournament=tournament, start_rank=1, name="Solo, Han")
     with pytest.raises(IntegrityError), transaction.atomic():
-        Game.objects.create(
-            tournament=tournament,
-            round=1,
-            white=tp,
-            black=tp,
-            result="1-0",
-            white_score=1,
-            black_score=0,
-        )
+        factories.make_game(tournament, tp, tp)
 
 
 def test_a_period_must_not_end_before_it_starts() -> None:
-    system = make_system()
+    system = factories.make_system()
     with pytest.raises(IntegrityError), transaction.atomic():
-        make_period(system, start=dt.date(2026, 11, 1), end=dt.date(2026, 10, 1))
+        factories.make_period(system, start=dt.date(2026, 11, 1), end=dt.date(2026, 10, 1))
 
 
 def test_player_name_key_is_accent_and_case_insensitive() -> None:
-    player = make_player(surname="Núñez-García", given_name="José Mª")
+    player = factories.make_player(surname="Núñez-García", given_name="José Mª")
     assert player.name_key == "nunez garcia jose ma"
     assert fold("MUÑOZ, ÀNGEL") == fold("munoz angel")
     assert fold("Conceição") == "conceicao"
@@ -158,7 +143,7 @@ def test_player_name_key_is_accent_and_case_insensitive() -> None:
 
 def test_rating_system_parameters_are_validated_by_the_regulation() -> None:
 
-    system = make_system(ruleset="fide-2024", parameters={"no_such_parameter": 1})
+    system = factories.make_system(ruleset="fide-2024", parameters={"no_such_parameter": 1})
     with pytest.raises(ValidationError) as excinfo:
         system.full_clean()
     assert "parameters" in excinfo.value.message_dict

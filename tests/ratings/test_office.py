@@ -21,6 +21,7 @@ from ratings.publication import services as publication
 from tests.factories import (
     build,
     calculate,
+    make_game,
     make_player,
     make_protest,
     make_published_list,
@@ -52,16 +53,7 @@ def _forfeit_only_tournament(system, period, players):
         TournamentPlayer.objects.create(tournament=t, player=p, start_rank=i + 1, name=str(p))
         for i, p in enumerate(players[:2])
     )
-    Game.objects.create(
-        tournament=t,
-        round=1,
-        white=a,
-        black=b,
-        result="-+",
-        kind="forfeit",
-        white_score=0,
-        black_score=1,
-    )
+    make_game(t, a, b, "-+", kind="forfeit")
     return t
 
 

@@ -12,8 +12,7 @@ from periods.models import PeriodStatus
 from ratings.calculation import runs
 from ratings.models import DraftResult, Protest, PublishedList
 from ratings.protests import services as protests
-from ratings.publication import services as publication
-from tests.factories import build, make_user
+from tests.factories import build, make_published, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -87,11 +86,9 @@ def test_second_calculate_request_gets_a_clear_refusal(officer_client) -> None:
 def test_player_protests_within_the_deadline_and_officer_upholds(
     client, django_capture_on_commit_callbacks
 ) -> None:
-    system, period, players, tournament = build()
-    period_services.period_close(period=period)
-    with django_capture_on_commit_callbacks(execute=True):
-        runs.calculation_request(period=period)
-    published = publication.list_publish(period=period)
+    system, period, players, tournament, published = make_published(
+        django_capture_on_commit_callbacks
+    )
     user = make_user(role=PLAYER)
     players[0].user = user
     players[0].save()

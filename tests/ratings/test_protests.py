@@ -19,14 +19,13 @@ from django.utils import timezone
 from core import history
 from core.errors import Refused
 from core.roles import PLAYER, RATING_OFFICER
-from periods import services as period_services
 from periods.models import PeriodStatus, RatingPeriod
 from ratings.calculation import runs
 from ratings.models import ListEntry, Protest, ProtestAttachment, PublishedList
 from ratings.protests import selectors
 from ratings.protests import services as protests
 from ratings.publication import services as publication
-from tests.factories import build, make_player_user, make_user
+from tests.factories import build, make_player_user, make_published, make_user
 from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -375,11 +374,7 @@ def test_my_protests_keep_decided_ones_and_the_office_filters() -> None:
 def test_the_corrected_version_links_back_to_the_upheld_protests_only(
     django_capture_on_commit_callbacks,
 ) -> None:
-    system, period, players, tournament = build()
-    period_services.period_close(period=period)
-    with django_capture_on_commit_callbacks(execute=True):
-        runs.calculation_request(period=period)
-    v1 = publication.list_publish(period=period)
+    system, period, players, tournament, v1 = make_published(django_capture_on_commit_callbacks)
     officer = make_user(role=RATING_OFFICER)
     upheld, rejected = (
         protests.protest_submit(

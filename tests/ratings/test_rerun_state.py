@@ -15,15 +15,13 @@ from periods import services as period_services
 from periods.models import PeriodStatus
 from ratings.calculation import runs
 from ratings.models import (
-    CalculationRun,
     DraftExcluded,
     DraftResult,
     DraftTournament,
-    ListEntry,
     PlayerRating,
 )
 from ratings.publication import services as publication
-from tests.factories import make_period, make_player, make_system, make_tournament, make_user
+from tests import factories
 from tournaments.models import Game, TournamentPlayer
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +30,6 @@ DECEMBER = {"start_date": dt.date(2026, 12, 5), "end_date": dt.date(2026, 12, 10
 
 
 def game(t, white, black, result="1-0"):
-    ws = {"1-0": 1, "1/2-1/2": 0.5, "0-1": 0}[result]
     tps = []
     for p in (white, black):
         tp = TournamentPlayer.objects.filter(tournament=t, player=p).first()
@@ -45,25 +42,17 @@ def game(t, white, black, result="1-0"):
             )
         tps.append(tp)
     rnd = Game.objects.filter(tournament=t).count() + 1
-    return Game.objects.create(
-        tournament=t,
-        round=rnd,
-        white=tps[0],
-        black=tps[1],
-        result=result,
-        white_score=ws,
-        black_score=1 - ws,
-    )
+    return factories.make_game(t, tps[0], tps[1], result, round=rnd)
 
 
 def build():
     """November 2026: C (2390, never 2400) beats X (2390) and reaches 2400 (K 20, +10); the
     newcomer N draws five rated players and gets his first rating (8.2.2)."""
-    system = make_system()
-    period = make_period(system)
-    arbiter = make_user()
-    c, x, n = (make_player(birth_year=1980) for _ in range(3))
-    rated = [make_player(birth_year=1980) for _ in range(5)]
+    system = factories.make_system()
+    period = factories.make_period(system)
+    arbiter = factories.make_user()
+    c, x, n = (factories.make_player(birth_year=1980) for _ in range(3))
+    rated = [factories.make_player(birth_year=1980) for _ in range(5)]
     for p, r in [(c, 2390), (x, 2390)] + [(p, 1900 + 20 * i) for i, p in enumerate(rated)]:
         PlayerRating.objects.create(
             player=p,
@@ -73,7 +62,7 @@ def build():
             kind="effective",
             last_game_date=dt.date(2026, 6, 1),
         )
-    t = make_tournament(system, arbiter, status="validated", period=period)
+    t = factories.make_tournament(system, arbiter, status="validated", period=period)
     game(t, c, x)
     for p in rated:
         game(t, n, p, "1/2-1/2")
@@ -113,7 +102,7 @@ def entries(published):
         e.player_id: {
             k: v for k, v in model_to_dict(e).items() if k not in ("id", "published_list")
         }
-        for e in ListEntry.objects.filter(published_list=published)
+        for e in published.entries.all()
     }
 
 
@@ -123,7 +112,7 @@ def calc(period, bulk, capture):
         if period.status == PeriodStatus.OPEN:
             period_services.period_close(period=period)
         run = runs.calculation_request(period=period)
-    run = CalculationRun.objects.get(pk=run.pk)
+    run.refresh_from_db()
     assert run.status == "succeeded", run.error
     return run
 
@@ -172,7 +161,7 @@ def test_rerating_a_later_period_starts_from_the_corrected_one(
     calc(nov, bulk, django_capture_on_commit_callbacks)
     publication.list_publish(period=nov)
     dec = system.periods.get(start=dt.date(2026, 12, 1))
-    t2 = make_tournament(system, arbiter, status="validated", period=dec, **DECEMBER)
+    t2 = factories.make_tournament(system, arbiter, status="validated", period=dec, **DECEMBER)
     game(t2, c, x)
     game(t2, n, rated[0], "1/2-1/2")
     dec_first = calc(dec, bulk, django_capture_on_commit_callbacks)

@@ -22,7 +22,15 @@ from ratings.calculation import runs
 from ratings.models import CalculationRun, DraftResult, ListEntry, PlayerRating, PublishedList
 from ratings.publication import services as publication
 from ratings.rerating import services as rerating
-from tests.factories import build, make_period, make_player, make_system, make_tournament, make_user
+from tests.factories import (
+    build,
+    make_game,
+    make_period,
+    make_player,
+    make_system,
+    make_tournament,
+    make_user,
+)
 from tests.workers import current_queue, redeliver_unacked, wait_for
 from tournaments.models import Game, TournamentPlayer
 
@@ -231,9 +239,7 @@ def test_rerating_republishes_the_period_and_two_later_ones(celery_broker) -> No
         )
         ta = TournamentPlayer.objects.create(tournament=t, player=a, start_rank=1, name="A")
         tb = TournamentPlayer.objects.create(tournament=t, player=b, start_rank=2, name="B")
-        Game.objects.create(
-            tournament=t, round=1, white=ta, black=tb, result="1-0", white_score=1, black_score=0
-        )
+        make_game(t, ta, tb)
         period_services.period_close(period=period)
         run = runs.calculation_request(period=period)
         wait_for(lambda run=run: run_status(run.pk) == JobStatus.SUCCEEDED, what=f"period {month}")

@@ -172,20 +172,22 @@ def test_duration() -> None:
     )
 
 
-def _rr_games(n: int) -> tuple[ReportGame, ...]:
-    return tuple(
-        ReportGame(
-            round=1,
-            white_rank=i,
-            black_rank=j,
-            result="=",
-            white_score=0.5,
-            black_score=0.5,
-            kind="played",
-        )
-        for i in range(1, n + 1)
-        for j in range(i + 1, n + 1)
+def played(rnd: int, white: int, black: int, result: str = "1") -> ReportGame:
+    """A game played over the board: "1" white won, "=" a draw."""
+    white_score = {"1": 1.0, "=": 0.5}[result]
+    return ReportGame(
+        round=rnd,
+        white_rank=white,
+        black_rank=black,
+        result=result,
+        white_score=white_score,
+        black_score=1.0 - white_score,
+        kind="played",
     )
+
+
+def _rr_games(n: int) -> tuple[ReportGame, ...]:
+    return tuple(played(1, i, j, "=") for i in range(1, n + 1) for j in range(i + 1, n + 1))
 
 
 def test_composition_round_robin() -> None:
@@ -220,41 +222,12 @@ def test_composition_round_robin() -> None:
 
 
 def test_composition_unrated_in_a_swiss() -> None:
-    games = (
-        ReportGame(
-            round=1,
-            white_rank=3,
-            black_rank=1,
-            result="1",
-            white_score=1,
-            black_score=0,
-            kind="played",
-        ),
-        ReportGame(
-            round=2,
-            white_rank=3,
-            black_rank=2,
-            result="1",
-            white_score=1,
-            black_score=0,
-            kind="played",
-        ),
-    )
+    games = (played(1, 3, 1), played(2, 3, 2))
     swiss = facts(ruleset="fide-2000")
     assert codes(composition_checks(swiss, report([2000, 2100, None], games=games))) == [
         ("warning", "unrated_few_opponents", "fide-2000 6.42")
     ]
-    zero = (
-        ReportGame(
-            round=1,
-            white_rank=1,
-            black_rank=3,
-            result="1",
-            white_score=1,
-            black_score=0,
-            kind="played",
-        ),
-    )
+    zero = (played(1, 1, 3),)
     assert codes(
         composition_checks(facts(ruleset="feda-1996"), report([2000, 2100, None], games=zero))
     ) == [("warning", "unrated_low_score", "feda-1996 7.1")]

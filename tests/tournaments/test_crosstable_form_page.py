@@ -8,22 +8,13 @@ import re
 import pytest
 from django.urls import reverse
 
+from tests.factories import CROSSTABLE_FORM
+
 from .test_flow import setup  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
 
-GOOD = {
-    "size": 3,
-    "name_1": "Vidal, Marc",
-    "name_2": "García López, Ana",
-    "name_3": "Nuevo, Uno",
-    "cell_1_2": "1",
-    "cell_2_1": "0",
-    "cell_1_3": "½",
-    "cell_3_1": "½",
-    "cell_2_3": "0",
-    "cell_3_2": "1",
-}
+GOOD = CROSSTABLE_FORM
 
 
 def test_a_bad_cell_is_named_by_row_and_opponent_and_marked(client, setup) -> None:  # noqa: F811

@@ -11,7 +11,15 @@ from django.utils import timezone
 
 from core import roles
 from players.models import Player
-from tests.factories import make_period, make_player, make_system, make_tournament, make_user
+from tests.factories import (
+    CROSSTABLE_FORM,
+    make_period,
+    make_player,
+    make_system,
+    make_tournament,
+    make_user,
+    registration_data,
+)
 from tournaments import services
 from tournaments.models import Game, Report, Tournament, TournamentPlayer
 from tournaments.services import validation
@@ -270,19 +278,7 @@ def test_registration_deadline_and_approval(client, setup) -> None:
     client.force_login(setup["arbiter"])
     start = timezone.localdate() + dt.timedelta(days=10)
     period = make_period(system, start=(start + dt.timedelta(days=2)).replace(day=1))
-    base = {
-        "name": "Magistral",
-        "city": "León",
-        "federation": "ESP",
-        "start_date": start,
-        "end_date": start + dt.timedelta(days=2),
-        "system": "round_robin",
-        "base_minutes": 90,
-        "increment_seconds": 30,
-        "extra_minutes": 0,
-        "chief_arbiter": "X",
-        "rating_system": system.pk,
-    }
+    base = registration_data(system, start)
     response = client.post(reverse("tournaments:register"), {**base, "top_rating": 2650})
     assert response.status_code == 302
     on_time = Tournament.objects.get(name="Magistral")
@@ -355,20 +351,7 @@ def test_crosstable_form(client, setup) -> None:
     client.force_login(setup["arbiter"])
     url = reverse("tournaments:crosstable", args=[t.pk])
     assert client.get(url + "?size=3").status_code == 200
-    data = {
-        "size": 3,
-        "name_1": "Vidal, Marc",
-        "fide_id_1": "2200004",
-        "rating_1": 2100,
-        "name_2": "García López, Ana",
-        "name_3": "Nuevo, Uno",
-        "cell_1_2": "1",
-        "cell_2_1": "0",
-        "cell_1_3": "½",
-        "cell_3_1": "½",
-        "cell_2_3": "0",
-        "cell_3_2": "1",
-    }
+    data = {**CROSSTABLE_FORM, "fide_id_1": "2200004", "rating_1": 2100}
     bad = {**data, "cell_3_2": "0"}
     response = client.post(url, bad)
     assert response.status_code == 422

@@ -15,13 +15,13 @@ from tournaments.checks import (
 )
 from tournaments.reports.records import (
     ParsedReport,
-    ReportGame,
     ReportHeader,
     ReportPlayer,
     ReportTeam,
 )
 
 from .test_checks import START, codes, facts
+from .test_checks import played as won
 
 END = START + dt.timedelta(days=4)
 
@@ -37,18 +37,7 @@ def parsed(
     fmt: str = "trf16",
 ) -> ParsedReport:
     """Two players; one game in each of the first `played` rounds."""
-    games = tuple(
-        ReportGame(
-            round=r,
-            white_rank=1,
-            black_rank=2,
-            result="1",
-            white_score=1.0,
-            black_score=0.0,
-            kind="played",
-        )
-        for r in range(1, played + 1)
-    )
+    games = tuple(won(r, 1, 2) for r in range(1, played + 1))
     return ParsedReport(
         header=ReportHeader(
             rounds=rounds,

@@ -4,7 +4,6 @@ accepted."""
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -13,9 +12,10 @@ from django.utils import timezone
 
 from core import roles
 from tests.factories import make_system, make_tournament, make_user
+from tests.shared_data import SHARED_DATA
 from tournaments.models import Report, TournamentPlayer
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "trf"
+DATA = SHARED_DATA / "trf"
 SAMPLES = sorted(p.name for p in DATA.glob("*.trf")) if DATA.exists() else []
 
 pytestmark = pytest.mark.django_db
@@ -58,23 +58,22 @@ def test_csv_and_feda_companion(client) -> None:
     )
     client.force_login(arbiter)
     url = reverse("tournaments:upload", args=[tournament.pk])
+
+    def upload(name: str, data: bytes, declared_format: str) -> int:
+        form = {"file": SimpleUploadedFile(name, data), "format": declared_format}
+        return client.post(url, form).status_code
+
     csv = (
         b'No,Name,FIDE ID,Fed ID,Rating,1,2,3\n1,"Roca, Pau",,24001,2000,x,1,1\n2,"Sala, '
         b'Eva",,24002,1900,0,x,=\n3,"Puig, Joan",,,,0,=,x\n'
     )
-    assert (
-        client.post(url, {"file": SimpleUploadedFile("rr.csv", csv), "format": "auto"}).status_code
-        == 302
-    )
+    assert upload("rr.csv", csv, "auto") == 302
     assert TournamentPlayer.objects.filter(tournament=tournament).count() == 3
     feda = (
         b"24001,Roca Pau,M,ESP,01-01-80,2,2,1900\n24002,Sala "
         b"Eva,F,ESP,02-02-85,0.5,2,1950\n00000000,Puig Joan,M,ESP,03-03-90,0.5,2,1950\n"
     )
-    assert (
-        client.post(url, {"file": SimpleUploadedFile("rr.asc", feda), "format": "feda"}).status_code
-        == 302
-    )
+    assert upload("rr.asc", feda, "feda") == 302
     statuses = dict(Report.objects.filter(tournament=tournament).values_list("format", "status"))
     assert statuses == {
         "csv": "accepted",

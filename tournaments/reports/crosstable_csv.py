@@ -24,7 +24,7 @@ from .numbers import (
     read_int,
     read_points,
 )
-from .problems import Problem, ProblemList, error, warning
+from .problems import Problem, ProblemList, error, out_of_range, warning
 from .records import ParsedReport, ReportGame, ReportHeader, ReportPlayer
 from .text import report_lines
 from .validate import check_players, check_points, sort_problems
@@ -167,23 +167,14 @@ def _header(
                 if not too_many:
                     too_many = True
                     problems.append(
-                        error(
-                            "number_out_of_range",
-                            line=head_no,
-                            column=f.column,
-                            field="round",
-                            value=f.text,
-                            low=1,
-                            high=SMALLINT_MAX,
-                        )
+                        out_of_range(line=head_no, column=f.column, field="round", value=f.text)
                     )
                 continue
             try:
                 number = read_int(f.text, low=1)
             except NumberError as exc:
                 problems.append(
-                    error(
-                        "number_out_of_range",
+                    out_of_range(
                         line=head_no,
                         column=f.column,
                         field="round",
@@ -246,17 +237,7 @@ def parse_crosstable_csv(text: str) -> ParsedReport:
         problems.append(error("csv_not_square", line=head_no, column=1, rows=len(rows), columns=n))
     if len(rows) > SMALLINT_MAX:  # start ranks are smallints
         lineno, _line = rows[SMALLINT_MAX]
-        problems.append(
-            error(
-                "number_out_of_range",
-                line=lineno,
-                column=1,
-                field="start_rank",
-                value=len(rows),
-                low=1,
-                high=SMALLINT_MAX,
-            )
-        )
+        problems.append(out_of_range(line=lineno, column=1, field="start_rank", value=len(rows)))
         rows = rows[:SMALLINT_MAX]
     players: list[ReportPlayer] = []
     columns: dict[tuple[int, str], int] = {}
@@ -321,8 +302,7 @@ def parse_crosstable_csv(text: str) -> ParsedReport:
             fide_id = ""
         elif len(fide_id.lstrip("0")) > FIDE_ID_DIGITS:
             problems.append(
-                error(
-                    "number_out_of_range",
+                out_of_range(
                     line=lineno,
                     column=col("fide_id"),
                     field="fide_id",

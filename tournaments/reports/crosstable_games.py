@@ -33,32 +33,18 @@ def build_crosstable_games(
     for (i, j), a in sorted(by_pair.items()):
         b = by_pair.get((j, i))
         if b is None:
-            problems.append(
-                error(
-                    "asymmetric_pairing",
-                    line=a.line,
-                    column=a.column,
-                    field="result",
-                    round="-",
-                    rank=i,
-                    opponent=j,
-                )
-            )
+            problems.append(_cell_error("asymmetric_pairing", a.line, a.column, i, j))
             continue
         if i > j:
             continue
-        if len(a.results) != len(b.results) or not all(
-            MIRROR.get(x) == y or x == y == "-" for x, y in zip(a.results, b.results, strict=False)
-        ):
+        if not _mirrors(a.results, b.results):
             problems.append(
-                error(
+                _cell_error(
                     "result_mismatch",
-                    line=b.line,
-                    column=b.column,
-                    field="result",
-                    round="-",
-                    rank=j,
-                    opponent=i,
+                    b.line,
+                    b.column,
+                    j,
+                    i,
                     result=" ".join(b.results),
                     opponent_result=" ".join(a.results),
                 )
@@ -67,6 +53,30 @@ def build_crosstable_games(
         for x, y in zip(a.results, b.results, strict=False):
             games.append(new_game(0, i, j, x, POINTS[x], POINTS[y], game_kind(x), a.line, False))
     return games, problems
+
+
+def _cell_error(
+    code: str, line: int | None, column: int | None, rank: int, opponent: int, **params: object
+) -> Problem:
+    """An error about a crosstable cell: rank's result against opponent (a crosstable has no
+    rounds: round "-")."""
+    return error(
+        code,
+        line=line,
+        column=column,
+        field="result",
+        round="-",
+        rank=rank,
+        opponent=opponent,
+        **params,
+    )
+
+
+def _mirrors(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Whether b's codes mirror a's, game by game ("-" against "-" for an unplayed one)."""
+    return len(a) == len(b) and all(
+        MIRROR.get(x) == y or x == y == "-" for x, y in zip(a, b, strict=True)
+    )
 
 
 # A crosstable cell: one code, "" (no game), or the codes of several games (a match).
@@ -123,34 +133,20 @@ def build_matrix_games(
                 continue
             b = matrix[j][i]
             if not b:
-                problems.append(
-                    error(
-                        "asymmetric_pairing",
-                        line=line,
-                        column=where(i, j),
-                        field="result",
-                        round="-",
-                        rank=rank,
-                        opponent=j + 1,
-                    )
-                )
+                problems.append(_cell_error("asymmetric_pairing", line, where(i, j), rank, j + 1))
                 continue
             if i > j:
                 continue
             ta = a if isinstance(a, tuple) else (a,)
             tb = b if isinstance(b, tuple) else (b,)
-            if len(ta) != len(tb) or not all(
-                MIRROR.get(x) == y or x == y == "-" for x, y in zip(ta, tb, strict=True)
-            ):
+            if not _mirrors(ta, tb):
                 problems.append(
-                    error(
+                    _cell_error(
                         "result_mismatch",
-                        line=lines[j],
-                        column=where(j, i),
-                        field="result",
-                        round="-",
-                        rank=j + 1,
-                        opponent=rank,
+                        lines[j],
+                        where(j, i),
+                        j + 1,
+                        rank,
                         result=" ".join(tb),
                         opponent_result=" ".join(ta),
                     )

@@ -14,7 +14,7 @@ from datetime import date
 from .collector import collector_paused
 from .fields import Field, split_fields
 from .numbers import SMALLINT_MAX, is_ascii_digits
-from .problems import error, warning
+from .problems import error, out_of_range, warning
 from .records import ParsedReport, ReportHeader, ReportPlayer
 from .text import report_lines
 from .validate import check_players, sort_problems
@@ -90,17 +90,7 @@ def parse_feda(text: str, *, reference_year: int | None = None) -> ParsedReport:
             continue
         rank = len(players) + 1
         if rank > SMALLINT_MAX:  # start ranks are smallints: the rest is not read
-            problems.append(
-                error(
-                    "number_out_of_range",
-                    line=lineno,
-                    column=1,
-                    field="start_rank",
-                    value=rank,
-                    low=1,
-                    high=SMALLINT_MAX,
-                )
-            )
+            problems.append(out_of_range(line=lineno, column=1, field="start_rank", value=rank))
             break
         f = dict(zip(FIELDS, fields, strict=True))
         code_columns[rank] = fields[0].column

@@ -34,6 +34,14 @@ class RoundEntry(NamedTuple):
     result_column: int | None = None
 
 
+def _cell_error(code: str, e: RoundEntry, field: str = "opponent", **params: object) -> Problem:
+    """An error about entry ``e``'s ``field`` cell (its opponent, colour or result)."""
+    column = {"opponent": e.opponent_column, "colour": e.colour_column}.get(field, e.result_column)
+    return error(
+        code, line=e.line, column=column, field=field, round=e.round, rank=e.rank, **params
+    )
+
+
 def build_games(
     players: Sequence[ReportPlayer], entries: Iterable[RoundEntry]
 ) -> tuple[list[ReportGame], list[Problem]]:
@@ -59,16 +67,7 @@ def build_games(
             key = e.round << 16 | e.rank
             if key in cell:
                 duplicates.append(
-                    error(
-                        "two_games_in_round",
-                        line=e.line,
-                        column=e.opponent_column,
-                        field="opponent",
-                        round=e.round,
-                        rank=e.rank,
-                        opponent=e.rank,
-                        other=cell[key].opponent,
-                    )
+                    _cell_error("two_games_in_round", e, opponent=e.rank, other=cell[key].opponent)
                 )
                 continue
             cell[key] = e
@@ -94,88 +93,31 @@ def build_games(
                     new_game(rnd, rank, None, _CANONICAL[kind], POINTS[ra], None, kind, line, False)
                 )
             else:
-                own.append(
-                    error(
-                        "game_result_without_opponent",
-                        line=line,
-                        column=result_col,
-                        field="result",
-                        round=rnd,
-                        rank=rank,
-                        value=ra,
-                    )
-                )
+                own.append(_cell_error("game_result_without_opponent", e, "result", value=ra))
             continue
         if opp == rank:
-            own.append(
-                error(
-                    "self_paired",
-                    line=line,
-                    column=opp_col,
-                    field="opponent",
-                    round=rnd,
-                    rank=rank,
-                )
-            )
+            own.append(_cell_error("self_paired", e))
             continue
         if opp not in known:
-            own.append(
-                error(
-                    "unknown_opponent",
-                    line=line,
-                    column=opp_col,
-                    field="opponent",
-                    round=rnd,
-                    rank=rank,
-                    opponent=opp,
-                )
-            )
+            own.append(_cell_error("unknown_opponent", e, opponent=opp))
             continue
         if ra in BYE_CODES:
             own.append(
-                error(
-                    "bye_result_with_opponent",
-                    line=line,
-                    column=result_col,
-                    field="result",
-                    round=rnd,
-                    rank=rank,
-                    value=ra or "blank",
-                    opponent=opp,
+                _cell_error(
+                    "bye_result_with_opponent", e, "result", value=ra or "blank", opponent=opp
                 )
             )
             continue
         key = rnd << 16 | opp
         first = first_claim.setdefault(key, e)
         if first is not e:
-            claims.append(
-                error(
-                    "two_games_in_round",
-                    line=line,
-                    column=opp_col,
-                    field="opponent",
-                    round=rnd,
-                    rank=rank,
-                    opponent=opp,
-                    other=first.rank,
-                )
-            )
+            claims.append(_cell_error("two_games_in_round", e, opponent=opp, other=first.rank))
         other = get_cell(key)
         # The opponent's cell must exist and name this player back (not as a bye).
         if other is None or other[2] != rank or other[4] in BYE_CODES:
-            pairing.append(
-                error(
-                    "asymmetric_pairing",
-                    line=line,
-                    column=opp_col,
-                    field="opponent",
-                    round=rnd,
-                    rank=rank,
-                    opponent=opp,
-                )
-            )
+            pairing.append(_cell_error("asymmetric_pairing", e, opponent=opp))
             continue
-        _rank, _rnd, _opp, cb, rb, other_line, _oc, other_colour_col, other_result_col = other
+        _rank, _rnd, _opp, cb, rb, _line, _oc, _cc, _rc = other
         if rank > opp:
             continue  # handled from the other side: each game once
         a, b = e, other
@@ -205,30 +147,14 @@ def build_games(
         )
         if not colours_ok:
             pairing.append(
-                error(
-                    "colour_mismatch",
-                    line=other_line,
-                    column=other_colour_col,
-                    field="colour",
-                    round=rnd,
-                    rank=opp,
-                    opponent=rank,
-                    colour=cb,
-                    opponent_colour=ca,
+                _cell_error(
+                    "colour_mismatch", other, "colour", opponent=rank, colour=cb, opponent_colour=ca
                 )
             )
         if MIRROR.get(ra) != rb and not (ra == rb == "-"):
             pairing.append(
-                error(
-                    "result_mismatch",
-                    line=other_line,
-                    column=other_result_col,
-                    field="result",
-                    round=rnd,
-                    rank=opp,
-                    opponent=rank,
-                    result=rb,
-                    opponent_result=ra,
+                _cell_error(
+                    "result_mismatch", other, "result", opponent=rank, result=rb, opponent_result=ra
                 )
             )
             continue

@@ -10,6 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, SupportsIndex
 
+from .numbers import SMALLINT_MAX
+
 Severity = Literal["error", "warning"]
 
 
@@ -231,3 +233,27 @@ def warning(
     **params: object,
 ) -> Problem:
     return problem("warning", code, line=line, column=column, field=field, **params)
+
+
+def out_of_range(
+    *,
+    line: int | None,
+    column: int | None,
+    field: str,
+    value: object,
+    low: object = 1,
+    high: object = SMALLINT_MAX,
+    severity: Severity = "error",
+) -> Problem:
+    """``value`` (of ``field``) is outside ``low``–``high``: by default a start rank or round
+    past what a smallint holds."""
+    return problem(
+        severity,
+        "number_out_of_range",
+        line=line,
+        column=column,
+        field=field,
+        value=value,
+        low=low,
+        high=high,
+    )

@@ -9,7 +9,7 @@ from datetime import date
 
 from .dates import choose_header_dates, parse_date
 from .numbers import SMALLINT_MAX
-from .problems import warning
+from .problems import out_of_range, warning
 from .records import ReportTeam
 from .trf_base import TrfReaderBase
 from .trf_layout import (
@@ -48,14 +48,8 @@ class HeaderRecords(TrfReaderBase):
                 col = ROUND0 + ROUND_STEP * k
                 if k == SMALLINT_MAX:
                     self.problems.append(
-                        warning(
-                            "number_out_of_range",
-                            line=lineno,
-                            column=col,
-                            field="round",
-                            value=k + 1,
-                            low=1,
-                            high=SMALLINT_MAX,
+                        out_of_range(
+                            line=lineno, column=col, field="round", value=k + 1, severity="warning"
                         )
                     )
                     break

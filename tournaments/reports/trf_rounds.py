@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .numbers import SMALLINT_MAX
 from .pairing import RoundEntry
-from .problems import error, warning
+from .problems import Problem, error, out_of_range, warning
 from .trf_base import TrfReaderBase
 from .trf_layout import (
     _COLOURS,
@@ -19,6 +19,13 @@ from .trf_layout import (
     _cell_columns,
     _new_entry,
 )
+
+
+def _cell_error(
+    code: str, line: int, column: int, field: str, rnd: int, rank: int, value: str
+) -> Problem:
+    """An error about the ``field`` of a round cell as written (``value``)."""
+    return error(code, line=line, column=column, field=field, round=rnd, rank=rank, value=value)
 
 
 class RoundCells(TrfReaderBase):
@@ -88,15 +95,7 @@ class RoundCells(TrfReaderBase):
             k += 1
             if rnd > SMALLINT_MAX:  # Game.round is a smallint: the rest of the line is junk
                 self.problems.append(
-                    error(
-                        "number_out_of_range",
-                        line=lineno,
-                        column=col,
-                        field="round",
-                        value=rnd,
-                        low=1,
-                        high=SMALLINT_MAX,
-                    )
+                    out_of_range(line=lineno, column=col, field="round", value=rnd)
                 )
                 break
             slot = line[col - 1 : col + 7]
@@ -142,29 +141,13 @@ class RoundCells(TrfReaderBase):
                 colour = "-"
             if colour not in ("w", "b", "-"):
                 self.problems.append(
-                    error(
-                        "invalid_colour",
-                        line=lineno,
-                        column=col + 5,
-                        field="colour",
-                        round=rnd,
-                        rank=rank,
-                        value=colour_raw,
-                    )
+                    _cell_error("invalid_colour", lineno, col + 5, "colour", rnd, rank, colour_raw)
                 )
                 colour = "-"
             result = result_raw.upper().strip()
             if result and result not in RESULT_CODES:
                 self.problems.append(
-                    error(
-                        "invalid_result",
-                        line=lineno,
-                        column=col + 7,
-                        field="result",
-                        round=rnd,
-                        rank=rank,
-                        value=result_raw,
-                    )
+                    _cell_error("invalid_result", lineno, col + 7, "result", rnd, rank, result_raw)
                 )
                 continue
             if result == "=" and not opp:

@@ -53,6 +53,20 @@ _BLACK, _BLACK_SCORE = attrgetter("black_rank"), attrgetter("black_score")
 ColumnOf = Callable[[ReportPlayer, str], "int | None"]
 
 
+def _player_problem(
+    make: Callable[..., Problem],
+    code: str,
+    p: ReportPlayer,
+    field: str,
+    column_of: ColumnOf,
+    **params: object,
+) -> Problem:
+    """``make`` (error or warning) about player ``p``'s ``field``, at its line and column."""
+    return make(
+        code, line=p.line, column=column_of(p, field), field=field, rank=p.start_rank, **params
+    )
+
+
 def _no_column(player: ReportPlayer, field: str) -> int | None:
     return None
 
@@ -77,13 +91,8 @@ def check_players(
         first = by_rank.get(p.start_rank)
         if first is not None:
             problems.append(
-                error(
-                    "duplicate_start_rank",
-                    line=p.line,
-                    column=column_of(p, "start_rank"),
-                    field="start_rank",
-                    rank=p.start_rank,
-                    first_line=first.line,
+                _player_problem(
+                    error, "duplicate_start_rank", p, "start_rank", column_of, first_line=first.line
                 )
             )
             continue
@@ -96,13 +105,13 @@ def check_players(
             other = by_id.get(f"{field}:{key}")
             if other is not None:
                 problems.append(
-                    error(
+                    _player_problem(
+                        error,
                         "duplicate_id",
-                        line=p.line,
-                        column=column_of(p, field),
-                        field=field,
+                        p,
+                        field,
+                        column_of,
                         id=key,
-                        rank=p.start_rank,
                         other=other.start_rank,
                         first_line=other.line,
                     )
@@ -130,12 +139,12 @@ def check_points(
         got = computed.get(p.start_rank, 0.0)
         if abs(got - p.declared_points) > 1e-6:
             problems.append(
-                warning(
+                _player_problem(
+                    warning,
                     "points_mismatch",
-                    line=p.line,
-                    column=column_of(p, "points"),
-                    field="points",
-                    rank=p.start_rank,
+                    p,
+                    "points",
+                    column_of,
                     declared=_fmt(p.declared_points),
                     computed=_fmt(got),
                 )

@@ -98,15 +98,7 @@ def report_upload_job_run(*, job_id: int) -> None:
 def report_upload_job_progress(*, job: ReportUploadJob) -> dict[str, Any]:
     """What the job's page polls (translated for the current language); the keys are those
     of the list import's page, so static/js/site.js follows both."""
-    return {
-        "job": job.pk,
-        "status": job.status,
-        "status_label": job.get_status_display(),
-        "progress": job.progress,
-        "message": gettext(job.phase) if job.phase else "",
-        "done": job.done,
-        "stalled": False,
-    }
+    return job.progress_polled()
 
 
 def report_upload_jobs_watch(*, now: dt.datetime | None = None) -> list[int]:
@@ -135,18 +127,13 @@ def report_receive(
         return report_reject_oversize(
             tournament=tournament, user=user, filename=name, size=file.size
         )
+    upload: dict[str, Any] = {
+        "tournament": tournament,
+        "user": user,
+        "data": file.read(),
+        "filename": name,
+        "declared_format": declared_format,
+    }
     if file.size > settings.REPORT_INLINE_BYTES:
-        return report_upload_enqueue(
-            tournament=tournament,
-            user=user,
-            data=file.read(),
-            filename=name,
-            declared_format=declared_format,
-        )
-    return report_upload(
-        tournament=tournament,
-        user=user,
-        data=file.read(),
-        filename=name,
-        declared_format=declared_format,
-    )
+        return report_upload_enqueue(**upload)
+    return report_upload(**upload)

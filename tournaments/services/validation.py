@@ -36,6 +36,33 @@ from .problems import problem_to_dict
 #: a delete event per game at every revalidation would repeat it. Corrections are still recorded.
 GAME_DELETE_EVENT = "tournaments.Game:delete_delete"
 
+#: The columns a report's lines and games are COPYed into (the synthetic federation and the
+#: benchmarks write the same).
+PLAYER_COLUMNS = (
+    "tournament_id",
+    "player_id",
+    "start_rank",
+    "name",
+    "sex",
+    "title",
+    "fide_id",
+    "fed_id",
+    "federation",
+    "birth_year",
+    "rating_at_start",
+    "declared_points",
+)
+GAME_COLUMNS = (
+    "tournament_id",
+    "round",
+    "white_id",
+    "black_id",
+    "result",
+    "kind",
+    "white_score",
+    "black_score",
+)
+
 
 def _delete_rows(model: type[Model], **where: Any) -> None:
     """DELETE without Django's collector (the caller has deleted the dependent rows first)."""
@@ -104,24 +131,7 @@ def report_lines_write(*, tournament: Tournament, parsed: ParsedReport) -> None:
                 Decimal(str(p.declared_points)) if p.declared_points is not None else None,
             )
         )
-    copy_in_rows(
-        TournamentPlayer._meta.db_table,
-        [
-            "tournament_id",
-            "player_id",
-            "start_rank",
-            "name",
-            "sex",
-            "title",
-            "fide_id",
-            "fed_id",
-            "federation",
-            "birth_year",
-            "rating_at_start",
-            "declared_points",
-        ],
-        rows,
-    )
+    copy_in_rows(TournamentPlayer._meta.db_table, PLAYER_COLUMNS, rows)
 
 
 _RESULT = {
@@ -192,20 +202,7 @@ def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
                 _DEC[g.black_score if g.black_score is not None else 0.0],
             )
         )
-    copy_in_rows(
-        Game._meta.db_table,
-        [
-            "tournament_id",
-            "round",
-            "white_id",
-            "black_id",
-            "result",
-            "kind",
-            "white_score",
-            "black_score",
-        ],
-        rows,
-    )
+    copy_in_rows(Game._meta.db_table, GAME_COLUMNS, rows)
     return len(rows)
 
 

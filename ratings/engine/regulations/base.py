@@ -178,6 +178,13 @@ class ReportingFacts:
     }
 
 
+#: A regulation without registration or reporting rules: the office's defaults apply
+#: (ReportingFacts.OFFICE_DEFAULTS).
+NO_REPORTING_RULES = ReportingFacts(
+    registration=None, report_due_days=None, report_lists=None, ascii_file_over_players=None
+)
+
+
 @dataclass(frozen=True, slots=True)
 class MinimumTime:
     """At least ``minutes`` per player for 60 moves when a player is rated ``rating`` or more

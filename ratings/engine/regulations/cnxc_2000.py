@@ -46,29 +46,22 @@ from datetime import date
 from fractions import Fraction
 from typing import ClassVar
 
-from ..common import _, add_months, excluded, scores, sorted_tournaments, validate_period
+from .. import types
+from ..common import (
+    _,
+    add_months,
+    excluded,
+    excluded_all,
+    scores,
+    sorted_tournaments,
+    validate_period,
+)
 from ..errors import EngineInputError
 from ..rounding import p_hundredths, round_half_up, round_half_up_milli, to_milli
 from ..tables import dp_for_hundredths, expected_milli
-from ..types import (
-    Decision,
-    Excluded,
-    GameLine,
-    PeriodInput,
-    PeriodResult,
-    PlayerInput,
-    PlayerResult,
-    TournamentInput,
-)
-from .base import (
-    Facts,
-    ListFacts,
-    PlayFacts,
-    Regulation,
-    ReportingFacts,
-    Rule,
-    Semesters,
-)
+from ..types import Decision, GameLine, PlayerInput, PlayerResult, TournamentInput
+from . import base
+from .base import NO_REPORTING_RULES, Rule, Semesters
 
 __all__ = [
     "APPEAL_DAYS",
@@ -139,12 +132,12 @@ class _Competition:
     entries: list[_Entry] = field(default_factory=list)
 
 
-class CNXC2000(Regulation):
+class CNXC2000(base.Regulation):
     id: ClassVar[str] = "cnxc-2000"
     title: ClassVar[str] = "CNXC correspondence chess Elo regulations (from 1 July 2000)"
     source: ClassVar[str] = "seeds/004_72256e2ca85d9a20.txt; RULESETS.md cnxc-2000"
-    facts: ClassVar[Facts] = Facts(
-        lists=ListFacts(
+    facts: ClassVar[base.Facts] = base.Facts(
+        lists=base.ListFacts(
             cycle=Rule("semestral", "cnxc-2000 4.1"),
             # 4.1: competitions finished 1 January-30 June and 1 July-31 December. DECISION:
             # the text gives no publication date; each list is dated the 1st after its half.
@@ -166,16 +159,11 @@ class CNXC2000(Regulation):
             appeal_days=Rule(APPEAL_DAYS, "cnxc-2000 4.3"),
             appeal_deposit=Rule("membership_fee", "cnxc-2000 4.3"),
         ),
-        reporting=ReportingFacts(
-            # No registration or reporting deadline in the text: the rating system's
-            # registration_days and the office's one late list.
-            registration=None,
-            report_due_days=None,
-            report_lists=None,
-            ascii_file_over_players=None,
-        ),
+        # No registration or reporting deadline in the text: the rating system's
+        # registration_days and the office's one late list.
+        reporting=NO_REPORTING_RULES,
         # Correspondence chess: no rate of play, rounds a day or duration rules.
-        play=PlayFacts(
+        play=base.PlayFacts(
             minimum_minutes=None,
             first_control_moves=None,
             max_moves_per_hour=None,
@@ -269,7 +257,7 @@ class CNXC2000(Regulation):
 
     # ------------------------------------------------------------------ rating
 
-    def rate(self, period: PeriodInput) -> PeriodResult:
+    def rate(self, period: types.PeriodInput) -> types.PeriodResult:
         params = self.validate_parameters(period.parameters)
         players = validate_period(period)
         art = self.article
@@ -309,7 +297,7 @@ class CNXC2000(Regulation):
         winners_raw = params["winners"]
         winners: Mapping[str, object] = winners_raw if isinstance(winners_raw, Mapping) else {}
 
-        excluded_games: list[Excluded] = []
+        excluded_games: list[types.Excluded] = []
         lines: list[GameLine] = []
         # player -> competition id -> entries (6.4 V is per competition)
         comps: dict[str, dict[str, _Competition]] = {pid: {} for pid in players}
@@ -323,12 +311,9 @@ class CNXC2000(Regulation):
                 and period.start <= tournament.end_date <= period.end
             )
             if not finished:
-                decision = Decision(
-                    "not_finished_in_period",
-                    art("4.1"),
-                    _("competition not finished in this period"),
-                )
-                excluded_games.extend(excluded(tournament, g, decision) for g in tournament.games)
+                unfinished = _("competition not finished in this period")
+                decision = Decision("not_finished_in_period", art("4.1"), unfinished)
+                excluded_games += excluded_all(tournament, decision)
                 continue
             if tournament.norm_event:
                 winner = self._winner(tournament, winners)
@@ -458,7 +443,9 @@ class CNXC2000(Regulation):
         pd = expected_milli(me.rating - opponent_rating, _TABLE)
         return score if to_milli(score) > pd else None  # f: only if W - We > 0
 
-    def _substitutions(self, period: PeriodInput, raw: object) -> dict[tuple[str, int, str], _Side]:
+    def _substitutions(
+        self, period: types.PeriodInput, raw: object
+    ) -> dict[tuple[str, int, str], _Side]:
         """7.2 a-c: each substituted side as (player, role) after dropping non-movers."""
         out: dict[tuple[str, int, str], _Side] = {}
         if not isinstance(raw, list):
@@ -678,7 +665,7 @@ class CNXC2000(Regulation):
 
     def _passive(
         self,
-        period: PeriodInput,
+        period: types.PeriodInput,
         results: Sequence[PlayerResult],
         players: Mapping[str, PlayerInput],
     ) -> list[PlayerResult]:

@@ -41,32 +41,14 @@ from datetime import date
 from itertools import pairwise
 from typing import ClassVar
 
-from ..common import _, add_months, excluded, scores, sorted_tournaments, validate_period
+from .. import common, types
+from ..common import _, excluded, excluded_all, scores
 from ..errors import EngineInputError
 from ..rounding import p_hundredths, round_half_up, round_half_up_milli, to_milli
 from ..tables import dp_for_hundredths, expected_milli
-from ..types import (
-    Decision,
-    Excluded,
-    Game,
-    GameLine,
-    PeriodInput,
-    PeriodResult,
-    PlayerInput,
-    PlayerResult,
-    TournamentInput,
-)
-from .base import (
-    DurationLimit,
-    Facts,
-    ListFacts,
-    MinimumTime,
-    PlayFacts,
-    Regulation,
-    ReportingFacts,
-    Rule,
-    result_unchanged,
-)
+from ..types import Decision, GameLine, PlayerInput, PlayerResult, TournamentInput
+from . import base
+from .base import NO_REPORTING_RULES, Rule, result_unchanged
 
 __all__ = ["FCE", "PROTEST_DAYS", "REGULATION", "modality", "protest_deadline"]
 
@@ -166,7 +148,7 @@ def _read_differential(raw: object) -> dict[int, tuple[_Band, ...]]:
 
 def _under_18(birth: date | None, on: date) -> bool:
     """Under 18 years of age on ``on`` (16.2.1 "menors de 18 anys")."""
-    return birth is not None and on < add_months(birth, 18 * 12)
+    return birth is not None and on < common.add_months(birth, 18 * 12)
 
 
 @dataclass(slots=True)
@@ -191,12 +173,12 @@ class _PoolGame:
     score: float
 
 
-class FCE(Regulation):
+class FCE(base.Regulation):
     id: ClassVar[str] = "fce"
     title: ClassVar[str] = "FCE rating regulations (reform proposal, part C)"
     source: ClassVar[str] = "seeds/002_65886a691adcfe6f.txt, part C; RULESETS.md fce"
-    facts: ClassVar[Facts] = Facts(
-        lists=ListFacts(
+    facts: ClassVar[base.Facts] = base.Facts(
+        lists=base.ListFacts(
             cycle=Rule("monthly", "fce 9.1"),  # twelve lists a year, on the 1st of each month
             semesters=None,
             closing_days=None,  # no closing date: the office's default (the period's last day)
@@ -209,22 +191,17 @@ class FCE(Regulation):
             protest_days=Rule(PROTEST_DAYS, "fce 9.3"),
             protest_counts_publication_day=Rule(True, "fce 9.3"),
         ),
-        reporting=ReportingFacts(
-            # The text has no registration or reporting deadline: the rating system's
-            # registration_days, and the office's one late list.
-            registration=None,
-            report_due_days=None,
-            report_lists=None,
-            ascii_file_over_players=None,
-        ),
-        play=PlayFacts(
+        # The text has no registration or reporting deadline: the rating system's
+        # registration_days, and the office's one late list.
+        reporting=NO_REPORTING_RULES,
+        play=base.PlayFacts(
             # 5.1: at least 60 minutes for 60 moves (base + 60 x increment); 5.2: faster, rapid.
-            minimum_minutes=Rule((MinimumTime(0, 60),), "fce 5.1"),
+            minimum_minutes=Rule((base.MinimumTime(0, 60),), "fce 5.1"),
             first_control_moves=None,
             max_moves_per_hour=None,
             rounds_per_day=Rule(3, "fce 6.1"),
             hours_per_day=None,
-            max_days=Rule(DurationLimit(_MAX_DAYS, teams_exempt=True), "fce 6.2"),
+            max_days=Rule(base.DurationLimit(_MAX_DAYS, teams_exempt=True), "fce 6.2"),
             authorised_days=None,
             monthly_report_days=None,
         ),
@@ -275,9 +252,9 @@ class FCE(Regulation):
 
     # ------------------------------------------------------------------ rating
 
-    def rate(self, period: PeriodInput) -> PeriodResult:
+    def rate(self, period: types.PeriodInput) -> types.PeriodResult:
         params = self.validate_parameters(period.parameters)
-        players = validate_period(period)
+        players = common.validate_period(period)
         list_kind = str(params["list"])
         differentials = _read_differential(params["differential"])
         std_raw = params["standard_ratings"]
@@ -305,9 +282,9 @@ class FCE(Regulation):
             return value
 
         # 5.1 / 5.2: the tournaments of this list.
-        excluded_games: list[Excluded] = []
+        excluded_games: list[types.Excluded] = []
         ordered: list[tuple[TournamentInput, str]] = []
-        for index, tournament in sorted_tournaments(period):
+        for index, tournament in common.sorted_tournaments(period):
             mod = modality(tournament.rate_of_play)
             if mod is None:
                 raise EngineInputError(
@@ -328,7 +305,7 @@ class FCE(Regulation):
                         "other": "standard" if mod == "standard" else "rapid",
                     },
                 )
-                excluded_games.extend(excluded(tournament, g, decision) for g in tournament.games)
+                excluded_games += excluded_all(tournament, decision)
                 continue
             if (
                 tournament.system != "team"
@@ -337,12 +314,10 @@ class FCE(Regulation):
                 and (tournament.end_date - tournament.start_date).days + 1 > _MAX_DAYS
             ):
                 # 6.2: at most 90 days, except team competitions.
-                decision = Decision(
-                    "too_long",
-                    art("6.2"),
-                    _("the tournament lasted more than 90 days"),
+                too_long = Decision(
+                    "too_long", art("6.2"), _("the tournament lasted more than 90 days")
                 )
-                excluded_games.extend(excluded(tournament, g, decision) for g in tournament.games)
+                excluded_games += excluded_all(tournament, too_long)
                 continue
             ordered.append((tournament, mod))
 
@@ -584,12 +559,12 @@ class FCE(Regulation):
     def _excluded(
         self,
         tournament: TournamentInput,
-        game: Game,
+        game: types.Game,
         code: str,
         number: str,
         template: str,
         player: str,
-    ) -> Excluded:
+    ) -> types.Excluded:
         article = number if " " in number else self.article(number)
         return excluded(tournament, game, Decision(code, article, template, {"player": player}))
 

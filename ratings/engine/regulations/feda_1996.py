@@ -41,28 +41,16 @@ module's decisions apply as well:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import ClassVar
 
 from ..common import _, scores
 from ..rounding import round_to_5
-from ..types import Decision, Game, PlayerInput, PlayerResult, TournamentInput
-from .base import (
-    CompositionFacts,
-    DoubleRoundRobinQuorum,
-    Facts,
-    ListFacts,
-    MinimumTime,
-    PlayFacts,
-    Regulation,
-    ReportingFacts,
-    Rule,
-    Semesters,
-    SmallRoundRobin,
-)
-from .fide_2000 import AverageMethod, _Performance, _q, _Unrated
+from ..types import Decision, PlayerInput, TournamentInput
+from . import base
+from .base import CompositionFacts, DoubleRoundRobinQuorum, Rule, Semesters, SmallRoundRobin
+from .fide_2000 import AverageMethod, _Event, _Performance, _q, _State
 
 __all__ = ["REGULATION", "Feda1996"]
 
@@ -85,8 +73,8 @@ class Feda1996(AverageMethod):
     POOL_PERIODS: ClassVar[int] = 3  # 8.14c
     INACTIVE_LISTS: ClassVar[int] = 3  # 8.22b
     MATCH_RULE: ClassVar[bool] = False
-    facts: ClassVar[Facts] = Facts(
-        lists=ListFacts(
+    facts: ClassVar[base.Facts] = base.Facts(
+        lists=base.ListFacts(
             cycle=Rule("semestral", "feda-1996 8.11"),
             # 8.13: closing dates 30 November and 31 May, so the periods run 1 December-31 May
             # and 1 June-30 November; 8.11: lists of January and July (1 July, 1 January).
@@ -97,7 +85,7 @@ class Feda1996(AverageMethod):
             rating_floor=None,
             protest_days=None,  # no protest article: the office's default
         ),
-        reporting=ReportingFacts(
+        reporting=base.ReportingFacts(
             registration=None,  # no registration article: the rating system's default
             report_due_days=Rule(14, "feda-1996 10.1"),  # 10.11: within two weeks
             # 8.13a: after the closing date, the next list; 10.14: more than one period late,
@@ -105,9 +93,9 @@ class Feda1996(AverageMethod):
             report_lists=Rule(2, "feda-1996 10.14"),
             ascii_file_over_players=Rule(40, "feda-1996 10.31"),
         ),
-        play=PlayFacts(
+        play=base.PlayFacts(
             # 2.2 (guillotine): at least an hour per player (2.22, 2.3).
-            minimum_minutes=Rule((MinimumTime(0, 60),), "feda-1996 2.2"),
+            minimum_minutes=Rule((base.MinimumTime(0, 60),), "feda-1996 2.2"),
             first_control_moves=None,
             max_moves_per_hour=Rule(23, "feda-1996 2.1"),
             rounds_per_day=Rule(2, "feda-1996 4.1"),
@@ -171,7 +159,8 @@ class Feda1996(AverageMethod):
     defaults: ClassVar[Mapping[str, object]] = {}
 
     def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
-        return Regulation.validate_parameters(self, parameters)  # no parameters (8.0: semestral)
+        # No parameters (8.0: semestral).
+        return base.Regulation.validate_parameters(self, parameters)
 
     def months_per_list(self, params: Mapping[str, object]) -> int:
         return 6  # 8.0, 8.11: January and July lists
@@ -223,19 +212,11 @@ class Feda1996(AverageMethod):
             params,
         )
 
-    def _championship_floor(
-        self,
-        t: TournamentInput,
-        order: int,
-        played: Sequence[Game],
-        unplayed_any: bool,
-        players: Mapping[str, PlayerInput],
-        opp_value: Mapping[str, int | None],
-        unrated: dict[str, _Unrated],
-        notes: dict[str, list[Decision]],
-    ) -> None:
+    def _championship_floor(self, event: _Event, state: _State) -> None:
         """9.4: an unrated player who plays every round of a National Championship and
         scores at least 50% gets at least 1805; unrated opponents count as 1800."""
+        t, order, played, opp_value = event.t, event.order, event.played, event.opp_value
+        players, unrated, notes = state.players, state.unrated, state.notes
         if not t.national_championship:
             return
         rounds = {g.round for g in t.games}
@@ -274,42 +255,30 @@ class Feda1996(AverageMethod):
                 _Performance(t.id, t.end_date, order, n, w, rc, ru, self.art("championship_floor"))
             )
 
-    def _forced_rating(
-        self,
-        base: PlayerResult,
-        notes: list[Decision],
-        average: Fraction | None,
-        params: Mapping[str, object],
-    ) -> PlayerResult:
+    def _floor_rating(
+        self, average: Fraction | None, params: Mapping[str, object]
+    ) -> tuple[int, Decision]:
         if average is None:
             # 9.4: nothing left to pool (9.1 at 100%, or 9.31): 1805.
-            notes.append(
-                Decision(
-                    "championship_floor",
-                    self.art("championship_floor"),
-                    _(
-                        "national championship, every round played with at least 50%%: no "
-                        "performance to pool -> %(rating)s"
-                    ),
-                    {**params, "rating": self.FLOOR},
-                )
-            )
-            return replace(base, rating_after=self.FLOOR, status="new", notes=tuple(notes))
-        rn = self.round_rating(average)
-        rating = max(self.FLOOR, rn)
-        notes.append(
-            Decision(
+            return self.FLOOR, Decision(
                 "championship_floor",
                 self.art("championship_floor"),
                 _(
-                    "national championship, every round played with at least 50%%: Rn "
-                    "%(rn)s (unrated opponents at 1800) -> %(rating)s (at least 1805)"
+                    "national championship, every round played with at least 50%%: no "
+                    "performance to pool -> %(rating)s"
                 ),
-                {**params, "rn": _q(average), "rating": rating},
+                {**params, "rating": self.FLOOR},
             )
-        )
-        return replace(
-            base, rating_after=rating, status="new", notes=tuple(notes), performance=float(average)
+        rn = self.round_rating(average)
+        rating = max(self.FLOOR, rn)
+        return rating, Decision(
+            "championship_floor",
+            self.art("championship_floor"),
+            _(
+                "national championship, every round played with at least 50%%: Rn "
+                "%(rn)s (unrated opponents at 1800) -> %(rating)s (at least 1805)"
+            ),
+            {**params, "rn": _q(average), "rating": rating},
         )
 
 

@@ -155,6 +155,31 @@ class _Unrated:
     score: float = 0.0
 
 
+@dataclass(slots=True)
+class _State:
+    """What the period's tournaments add to, one after the other."""
+
+    players: Mapping[str, PlayerInput]
+    rated: dict[str, _RatedTally]
+    unrated: dict[str, _Unrated]
+    k_of: Mapping[str, tuple[int, str]]
+    notes: dict[str, list[Decision]]
+    lines: list[GameLine]
+    out: list[Excluded]
+
+
+@dataclass(frozen=True, slots=True)
+class _Event:
+    """A tournament being rated: its place in the period, each player's value as an opponent
+    in it, its games played over the board (5.1) and whether any game was not."""
+
+    t: TournamentInput
+    order: int
+    opp_value: Mapping[str, int | None]
+    played: Sequence[Game]
+    unplayed_any: bool
+
+
 class AverageMethod(Regulation):
     """The average-based method shared by ``fide-2000`` and ``feda-1996``."""
 
@@ -331,8 +356,9 @@ class AverageMethod(Regulation):
                 rated[pid] = _RatedTally()
                 k_of[pid] = self.k_factor(p, own)
 
+        state = _State(players, rated, unrated, k_of, notes, lines, out_excluded)
         for order, (_index, t) in enumerate(sorted_tournaments(period)):
-            self._tournament(t, order, players, rated, unrated, k_of, notes, lines, out_excluded)
+            self._tournament(t, order, state)
 
         results: list[PlayerResult] = []
         months = self.months_per_list(params)
@@ -349,18 +375,9 @@ class AverageMethod(Regulation):
 
     # ------------------------------------------------------------------ one tournament
 
-    def _tournament(
-        self,
-        t: TournamentInput,
-        order: int,
-        players: Mapping[str, PlayerInput],
-        rated: dict[str, _RatedTally],
-        unrated: dict[str, _Unrated],
-        k_of: Mapping[str, tuple[int, str]],
-        notes: dict[str, list[Decision]],
-        lines: list[GameLine],
-        out: list[Excluded],
-    ) -> None:
+    def _tournament(self, t: TournamentInput, order: int, state: _State) -> None:
+        players, rated, unrated = state.players, state.rated, state.unrated
+        notes, out = state.notes, state.out
         opp_value = {pid: self.opponent_rating(p, t) for pid, p in players.items()}
 
         def drop(game: Game, code: str, key: str, template: str, **params: object) -> None:
@@ -380,6 +397,7 @@ class AverageMethod(Regulation):
                 drop(game, "match_decided", "match", _("played after the match was decided"))
             else:
                 played.append(game)
+        event = _Event(t, order, opp_value, tuple(played), unplayed_any)
 
         # 6.1: an unrated player scoring 0 (or 1/2) - his games are discarded for both sides.
         totals: dict[str, float] = {}
@@ -454,23 +472,10 @@ class AverageMethod(Regulation):
                 for game in kept:
                     out.append(excluded(t, game, failure))
                 return
-            self._round_robin(
-                t,
-                order,
-                kept,
-                entrants,
-                cycles,
-                players,
-                opp_value,
-                rated,
-                unrated,
-                k_of,
-                notes,
-                lines,
-            )
+            self._round_robin(event, kept, entrants, cycles, state)
         else:
-            self._swiss(t, order, kept, players, opp_value, rated, unrated, k_of, notes, lines, out)
-        self._championship_floor(t, order, played, unplayed_any, players, opp_value, unrated, notes)
+            self._swiss(event, kept, state)
+        self._championship_floor(event, state)
 
     def _composition(
         self,
@@ -536,20 +541,10 @@ class AverageMethod(Regulation):
             )
         return None
 
-    def _swiss(
-        self,
-        t: TournamentInput,
-        order: int,
-        games: Sequence[Game],
-        players: Mapping[str, PlayerInput],
-        opp_value: Mapping[str, int | None],
-        rated: dict[str, _RatedTally],
-        unrated: dict[str, _Unrated],
-        k_of: Mapping[str, tuple[int, str]],
-        notes: dict[str, list[Decision]],
-        lines: list[GameLine],
-        out: list[Excluded],
-    ) -> None:
+    def _swiss(self, event: _Event, games: Sequence[Game], state: _State) -> None:
+        t, order, opp_value = event.t, event.order, event.opp_value
+        players, rated, unrated, k_of = state.players, state.rated, state.unrated, state.k_of
+        notes, lines, out = state.notes, state.lines, state.out
         counted: dict[str, list[_Counted]] = {}
         for game in games:
             ws, bs = scores(game.result)
@@ -638,19 +633,15 @@ class AverageMethod(Regulation):
 
     def _round_robin(
         self,
-        t: TournamentInput,
-        order: int,
+        event: _Event,
         games: Sequence[Game],
         entrants: Sequence[str],
         cycles: int,
-        players: Mapping[str, PlayerInput],
-        opp_value: Mapping[str, int | None],
-        rated: dict[str, _RatedTally],
-        unrated: dict[str, _Unrated],
-        k_of: Mapping[str, tuple[int, str]],
-        notes: dict[str, list[Decision]],
-        lines: list[GameLine],
+        state: _State,
     ) -> None:
+        t, order, opp_value = event.t, event.order, event.opp_value
+        players, rated, unrated, k_of = state.players, state.rated, state.unrated, state.k_of
+        notes, lines = state.notes, state.lines
         opponents = len(entrants) - 1  # n of 10.21b iii / 10.51: the number of opponents
         mine: dict[str, list[_Counted]] = {pid: [] for pid in entrants}
         for game in games:
@@ -848,17 +839,7 @@ class AverageMethod(Regulation):
             {"tournament": tournament, "score": score, "games": games},
         )
 
-    def _championship_floor(
-        self,
-        t: TournamentInput,
-        order: int,
-        played: Sequence[Game],
-        unplayed_any: bool,
-        players: Mapping[str, PlayerInput],
-        opp_value: Mapping[str, int | None],
-        unrated: dict[str, _Unrated],
-        notes: dict[str, list[Decision]],
-    ) -> None:
+    def _championship_floor(self, event: _Event, state: _State) -> None:
         """feda-1996 9.4 (no-op here)."""
 
     # ------------------------------------------------------------------ results
@@ -1140,6 +1121,19 @@ class AverageMethod(Regulation):
         average: Fraction | None,
         params: Mapping[str, object],
     ) -> PlayerResult:
+        """The first rating a championship floor forces (feda-1996 9.4), with its note."""
+        rating, note = self._floor_rating(average, params)
+        notes.append(note)
+        if average is None:
+            return replace(base, rating_after=rating, status="new", notes=tuple(notes))
+        return replace(
+            base, rating_after=rating, status="new", notes=tuple(notes), performance=float(average)
+        )
+
+    def _floor_rating(
+        self, average: Fraction | None, params: Mapping[str, object]
+    ) -> tuple[int, Decision]:
+        """feda-1996 9.4: the rating and its note (never called here: no championship floor)."""
         raise AssertionError("no forced first rating in fide-2000")
 
 

@@ -13,10 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import ClassVar
+from typing import ClassVar, TypedDict, Unpack
 
 import numpy as np
 
+from .. import types
 from ..bulk import (
     K_RULE_REACHED_2400,
     K_RULE_UNDER_30_GAMES,
@@ -40,28 +41,9 @@ from ..common import (
 from ..errors import EngineInputError
 from ..rounding import p_hundredths, round_half_up, round_half_up_milli
 from ..tables import dp_for_hundredths, expected_milli
-from ..types import (
-    Decision,
-    Excluded,
-    Game,
-    GameLine,
-    PeriodInput,
-    PeriodResult,
-    PlayerInput,
-    PlayerResult,
-    TournamentInput,
-)
-from .base import (
-    Explanation,
-    Facts,
-    ListFacts,
-    MinimumTime,
-    PlayFacts,
-    Registration,
-    Regulation,
-    ReportingFacts,
-    Rule,
-)
+from ..types import Decision, GameLine, PlayerInput, PlayerResult, TournamentInput
+from . import base
+from .base import Explanation, Registration, Rule
 
 __all__ = [
     "CLOSING_DAYS",
@@ -160,7 +142,7 @@ def k_factor(
     return k, rule, False
 
 
-def youth_on(player: PlayerInput, period: PeriodInput) -> bool:
+def youth_on(player: PlayerInput, period: types.PeriodInput) -> bool:
     # 8.3.3: "until the end of the year in which they turn 18"; DECISION: judged on the first
     # day of the period (the list whose K applies).
     return until_end_of_year_of_age(player.birth_date, 18, period.start)
@@ -172,7 +154,7 @@ def youth_on(player: PlayerInput, period: PeriodInput) -> bool:
 @dataclass(frozen=True, slots=True)
 class _Counted:
     tournament: TournamentInput
-    game: Game
+    game: types.Game
     white_counts: bool  # rated for white (black is a rated opponent for him)
     black_counts: bool
     white_hidden: bool  # 8.2.4: white counts as unrated for his opponents here
@@ -182,7 +164,7 @@ class _Counted:
 @dataclass(frozen=True, slots=True)
 class _Selection:
     counted: tuple[_Counted, ...]
-    excluded: tuple[Excluded, ...]
+    excluded: tuple[types.Excluded, ...]
 
 
 def _hidden(player: PlayerInput, tournament: TournamentInput) -> bool:
@@ -198,9 +180,9 @@ def _hidden(player: PlayerInput, tournament: TournamentInput) -> bool:
     )
 
 
-def _select(period: PeriodInput, players: Mapping[str, PlayerInput], art: str) -> _Selection:
+def _select(period: types.PeriodInput, players: Mapping[str, PlayerInput], art: str) -> _Selection:
     counted: list[_Counted] = []
-    out: list[Excluded] = []
+    out: list[types.Excluded] = []
     for tournament in period.tournaments:
         late = decided_match_games(tournament) if tournament.system == "match" else set()
         for index, game in enumerate(tournament.games):
@@ -272,13 +254,27 @@ def _sides(
     return out
 
 
-class Fide2024(Regulation):
+class _RatedFacts(TypedDict):
+    """What a rated player's period decided, as :meth:`Fide2024.rated_notes` words it."""
+
+    k: int
+    rule: int
+    reduced: bool
+    n: int
+    out_of_list: bool
+    inactive: bool
+    reactivated: bool
+    hidden_in: Sequence[str]
+    floor: int
+
+
+class Fide2024(base.Regulation):
     id: ClassVar[str] = "fide-2024"
     title: ClassVar[str] = "FIDE Rating Regulations B.02 (1 March 2024)"
     source: ClassVar[str] = "seeds/003_24f4d948a4261732.txt (Spanish); RULESETS.md fide-2024"
     articles_url: ClassVar[str] = "https://handbook.fide.com/chapter/B022024"
-    facts: ClassVar[Facts] = Facts(
-        lists=ListFacts(
+    facts: ClassVar[base.Facts] = base.Facts(
+        lists=base.ListFacts(
             cycle=Rule("monthly", "fide-2024 7.1"),  # "lista mensual", on the 1st
             semesters=None,
             closing_days=Rule(CLOSING_DAYS, "fide-2024 7.1.3", cycle="monthly"),
@@ -291,7 +287,7 @@ class Fide2024(Regulation):
             # against a tournament not being rated): the office's default.
             protest_days=None,
         ),
-        reporting=ReportingFacts(
+        reporting=base.ReportingFacts(
             # 0.2.1: 30 days ahead when a player is rated over 2700 or a woman over 2500;
             # 0.2.2: otherwise three days.
             registration=Rule(
@@ -303,10 +299,10 @@ class Fide2024(Regulation):
             report_lists=Rule(REPORT_LISTS, "fide-2024 9.1", cycle="monthly"),
             ascii_file_over_players=None,
         ),
-        play=PlayFacts(
+        play=base.PlayFacts(
             # 1.1: 120 minutes if a player is rated 2400 or more, 90 if 1800, else 60.
             minimum_minutes=Rule(
-                (MinimumTime(2400, 120), MinimumTime(1800, 90), MinimumTime(0, 60)),
+                (base.MinimumTime(2400, 120), base.MinimumTime(1800, 90), base.MinimumTime(0, 60)),
                 "fide-2024 1.1",
             ),
             first_control_moves=Rule(30, "fide-2024 1.2"),
@@ -339,7 +335,7 @@ class Fide2024(Regulation):
     # -- shared pieces --------------------------------------------------------------------
 
     def _prepare(
-        self, period: PeriodInput
+        self, period: types.PeriodInput
     ) -> tuple[Mapping[str, object], dict[str, PlayerInput], _Selection]:
         params = self.validate_parameters(period.parameters)
         players = validate_period(period)
@@ -430,22 +426,16 @@ class Fide2024(Regulation):
         self,
         player: PlayerInput,
         *,
-        k: int,
-        rule: int,
-        reduced: bool,
-        n: int,
         score2: int,
         expected_milli_sum: int,
         change: int,
-        out_of_list: bool,
-        inactive: bool,
-        reactivated: bool,
-        hidden_in: Sequence[str],
-        floor: int,
+        **facts: Unpack[_RatedFacts],
     ) -> PlayerResult:
         assert player.rating is not None
         rating_after = player.rating + change
-        status = "out_of_list" if out_of_list else "inactive" if inactive else "rated"
+        k, rule, n = facts["k"], facts["rule"], facts["n"]
+        out_of_list = facts["out_of_list"]
+        status = "out_of_list" if out_of_list else "inactive" if facts["inactive"] else "rated"
         return PlayerResult(
             id=player.id,
             rating_before=player.rating,
@@ -464,19 +454,7 @@ class Fide2024(Regulation):
                     _K_WHY[rule],
                     {"games": player.games} if rule == K_RULE_UNDER_30_GAMES else {},
                 ),
-                *self.rated_notes(
-                    player,
-                    k=k,
-                    rule=rule,
-                    reduced=reduced,
-                    n=n,
-                    rating_after=rating_after,
-                    out_of_list=out_of_list,
-                    inactive=inactive,
-                    reactivated=reactivated,
-                    hidden_in=hidden_in,
-                    floor=floor,
-                ),
+                *self.rated_notes(player, rating_after=rating_after, **facts),
             ),
         )
 
@@ -484,7 +462,7 @@ class Fide2024(Regulation):
         self,
         player: PlayerInput,
         sides: Sequence[_Side],
-        period: PeriodInput,
+        period: types.PeriodInput,
         params: Mapping[str, object],
     ) -> PlayerResult:
         """First rating of an unrated player (8.2, 7.1.4)."""
@@ -539,7 +517,7 @@ class Fide2024(Regulation):
         games_now = len(current)
         score_now = sum(s.score for s in current)
         needed = int(params["initial_min_games"])  # type: ignore[call-overload]
-        base: dict[str, object] = {
+        fields: dict[str, object] = {
             "id": player.id, "rating_before": None, "change": 0, "k": None, "k_article": "",
             "games": games_now, "score": score_now, "expected": 0.0,
         }  # fmt: skip
@@ -552,7 +530,7 @@ class Fide2024(Regulation):
                     {"games": n, "needed": needed},
                 )
             )
-            return PlayerResult(rating_after=None, status="unrated", notes=tuple(notes), **base)  # type: ignore[arg-type]
+            return PlayerResult(rating_after=None, status="unrated", notes=tuple(notes), **fields)  # type: ignore[arg-type]
         # 8.2.2: Ra = average of the rated opponents plus two fictitious 1800 opponents,
         # both games counted as draws; 8.2.3: Ru = Ra + dp (p over n + 2 games).
         ra = Fraction(sum(opponents) + 2 * 1800, n + 2)
@@ -600,16 +578,16 @@ class Fide2024(Regulation):
             )
             return PlayerResult(
                 rating_after=None, status="unrated", notes=tuple(notes),
-                performance=float(performance), **base,  # type: ignore[arg-type]
+                performance=float(performance), **fields,  # type: ignore[arg-type]
             )  # fmt: skip
         return PlayerResult(
             rating_after=ru, status="new", notes=tuple(notes),
-            performance=float(performance), **base,  # type: ignore[arg-type]
+            performance=float(performance), **fields,  # type: ignore[arg-type]
         )  # fmt: skip
 
     # -- bulk ------------------------------------------------------------------------------
 
-    def rate(self, period: PeriodInput) -> PeriodResult:
+    def rate(self, period: types.PeriodInput) -> types.PeriodResult:
         params, players, selection = self._prepare(period)
         order = list(players)
         index = {pid: i for i, pid in enumerate(order)}
@@ -693,7 +671,7 @@ class Fide2024(Regulation):
                 )
         return self.period_result(results, lines, selection.excluded)
 
-    def rate_unrated(self, period: PeriodInput) -> PeriodResult:
+    def rate_unrated(self, period: types.PeriodInput) -> types.PeriodResult:
         """The first-ratings half of ``rate``: a result for every player without a rating
         (8.2, 7.1.4) and every game left out, nothing for the rated players.
 
@@ -716,7 +694,7 @@ class Fide2024(Regulation):
 
     # -- per player ------------------------------------------------------------------------
 
-    def explain(self, period: PeriodInput, player_id: str) -> Explanation:
+    def explain(self, period: types.PeriodInput, player_id: str) -> Explanation:
         """One player, computed with plain Python (no NumPy); agrees with ``rate``."""
         params, players, selection = self._prepare(period)
         if player_id not in players:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from collections.abc import Mapping
 from datetime import date
+from pathlib import Path
 
 from hypothesis import strategies as st
 
@@ -17,6 +22,7 @@ from ratings.engine.types import (
     TournamentInput,
 )
 
+ROOT = Path(__file__).resolve().parents[3]
 START = date(2026, 10, 1)
 END = date(2026, 10, 31)
 
@@ -98,6 +104,22 @@ def active(pid: str, rating: int | None, **kw: object) -> PlayerInput:
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 
 
+def drawn_players(
+    draw: st.DrawFn, *, n: int, ratings: tuple[int, int], games: tuple[int, int], **kw: object
+) -> tuple[PlayerInput, ...]:
+    """Hypothesis: players P0…P<n-1>, rated within ``ratings`` with a number of games within
+    ``games``; ``kw`` for every one of them."""
+    return tuple(
+        PlayerInput(
+            f"P{i}",
+            draw(st.integers(*ratings)),
+            games=draw(st.integers(*games)),
+            **kw,  # type: ignore[arg-type]
+        )
+        for i in range(n)
+    )
+
+
 def drawn_games(draw: st.DrawFn, *, players: int, low: int, high: int) -> list[Game]:
     """Hypothesis: between ``low`` and ``high`` games among players P0…P<players-1>, never a
     player against himself."""
@@ -108,3 +130,19 @@ def drawn_games(draw: st.DrawFn, *, players: int, low: int, high: int) -> list[G
         b = b + 1 if b >= w else b
         games.append(Game(f"P{w}", f"P{b}", draw(st.sampled_from(RESULTS))))
     return games
+
+
+def run_calculator(
+    tmp_path: Path, period: Mapping[str, object]
+) -> subprocess.CompletedProcess[str]:
+    """``python -m ratings.engine`` on ``period`` written as JSON to a file in ``tmp_path``."""
+    path = tmp_path / "period.json"
+    path.write_text(json.dumps(period), encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "ratings.engine", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )

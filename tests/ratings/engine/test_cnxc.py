@@ -6,20 +6,19 @@ Tabela II (its own ranges, >= 737 -> .995) as printed in the seed, never by runn
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import date
 
 import pytest
+from engine_helpers import by_id, prior, rate_in
+from engine_helpers import game as g
 
-from ratings.engine import rate_period
 from ratings.engine.errors import EngineInputError
 from ratings.engine.types import (
     Game,
-    PeriodInput,
     PeriodResult,
     PlayerInput,
     PlayerResult,
-    PriorResult,
     TournamentInput,
 )
 
@@ -30,10 +29,6 @@ RECENT = date(2025, 5, 1)
 def player(pid: str, rating: int | None, games: int = 60, **kw: object) -> PlayerInput:
     kw.setdefault("last_game_date", RECENT if rating is not None else None)
     return PlayerInput(id=pid, rating=rating, games=games, **kw)  # type: ignore[arg-type]
-
-
-def g(white: str, black: str, result: str, **kw: object) -> Game:
-    return Game(white=white, black=black, result=result, **kw)  # type: ignore[arg-type]
 
 
 def comp(
@@ -51,14 +46,7 @@ def comp(
 def rate(
     players: Sequence[PlayerInput], tournaments: Sequence[TournamentInput], **parameters: object
 ) -> PeriodResult:
-    params: Mapping[str, object] = dict(parameters)
-    return rate_period(
-        PeriodInput("cnxc-2000", START, END, params, tuple(players), tuple(tournaments))
-    )
-
-
-def by_id(result: PeriodResult) -> dict[str, PlayerResult]:
-    return {p.id: p for p in result.players}
+    return rate_in("cnxc-2000", START, END, [*players], [*tournaments], parameters=parameters)
 
 
 def articles(p: PlayerResult) -> set[str]:
@@ -174,11 +162,11 @@ def test_provisional_player_crossing_12_games_becomes_effective() -> None:
     # effective (14 >= 12, 5.1).
     # The opponents use his list rating 1995 (6.1): D = +5 -> .51 (4-10), K 20:
     #   losers 20 x (0 - .51) = -10.2 -> 1990; winners 20 x .49 = +9.8 -> 2010.
-    prior = tuple(PriorResult(1900, 1.0 if i < 5 else 0.0) for i in range(8))
+    pool = tuple(prior(1900, 1.0 if i < 5 else 0.0) for i in range(8))
     es = [player(f"E{i}", 2000, 60) for i in range(1, 7)]
     games = [g("P", f"E{i}", "1-0" if i <= 3 else "0-1") for i in range(1, 7)]
     result = rate(
-        [player("P", 1995, 8, status="provisional", prior_results=prior), *es], [comp("T", games)]
+        [player("P", 1995, 8, status="provisional", prior_results=pool), *es], [comp("T", games)]
     )
     p = by_id(result)
     assert (p["P"].rating_after, p["P"].status, p["P"].games) == (1993, "rated", 6)
@@ -273,7 +261,7 @@ TEAM = [
         1900,
         4,
         status="provisional",
-        prior_results=tuple(PriorResult(1900, s) for s in (1.0, 1.0, 0.0, 0.0)),
+        prior_results=tuple(prior(1900, s) for s in (1.0, 1.0, 0.0, 0.0)),
     ),
     player("N", None, 0),
 ]
@@ -410,7 +398,7 @@ def _calibration_players() -> list[PlayerInput]:
             1800,
             2,
             status="provisional",
-            prior_results=(PriorResult(1800, 1.0), PriorResult(1800, 0.0)),
+            prior_results=(prior(1800, 1.0), prior(1800, 0.0)),
         ),
     ]
 

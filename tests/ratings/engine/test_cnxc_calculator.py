@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+from engine_helpers import run_calculator
 
 # First half of 2026. E 2100, 30 games -> K 25 (6.4). Virtual ratings (5.3): V1 ICCF 2300,
 # V2 FPX 1900, V3 FIDE 1800, V4 none in an ordinary competition -> 1750.
@@ -66,15 +64,7 @@ PERIOD = {
 
 
 def test_cnxc_period_through_the_calculator(tmp_path: Path) -> None:
-    path = tmp_path / "period.json"
-    path.write_text(json.dumps(PERIOD), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "ratings.engine", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = run_calculator(tmp_path, PERIOD)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     players = {p["id"]: p for p in out["players"]}
@@ -89,14 +79,6 @@ def test_cnxc_period_through_the_calculator(tmp_path: Path) -> None:
 
 def test_cnxc_bad_substitution_exits_2_naming_it(tmp_path: Path) -> None:
     bad = dict(PERIOD, parameters={"substitutions": [{"tournament": "T2"}]})
-    path = tmp_path / "period.json"
-    path.write_text(json.dumps(bad), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "ratings.engine", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = run_calculator(tmp_path, bad)
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: parameters.substitutions[0].white:")

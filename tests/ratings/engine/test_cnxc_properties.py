@@ -4,27 +4,21 @@ from __future__ import annotations
 
 from datetime import date
 
-from engine_helpers import drawn_games
+from engine_helpers import drawn_games, drawn_players
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import rate_period
 from ratings.engine.regulations.cnxc_2000 import k_factor
 from ratings.engine.rounding import round_half_up
-from ratings.engine.types import PeriodInput, PlayerInput, TournamentInput
+from ratings.engine.types import PeriodInput, TournamentInput
 
 
 @st.composite
 def periods(draw: st.DrawFn) -> PeriodInput:
     n = draw(st.integers(2, 8))
-    players = tuple(
-        PlayerInput(
-            f"P{i}",
-            draw(st.integers(1500, 2700)),
-            games=draw(st.integers(12, 300)),
-            last_game_date=date(2025, 1, 1),
-        )
-        for i in range(n)
+    players = drawn_players(
+        draw, n=n, ratings=(1500, 2700), games=(12, 300), last_game_date=date(2025, 1, 1)
     )
     tournaments = []
     for t in range(draw(st.integers(1, 4))):

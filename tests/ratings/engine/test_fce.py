@@ -6,17 +6,17 @@ Taula 2 (table A) as printed in the seed; never produced by the code under test.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import date
 
 import pytest
+from engine_helpers import by_id, rate_in
+from engine_helpers import game as g
 
-from ratings.engine import rate_period
 from ratings.engine.errors import EngineInputError
 from ratings.engine.regulations.fce import modality
 from ratings.engine.types import (
     Game,
-    PeriodInput,
     PeriodResult,
     PlayerInput,
     PlayerResult,
@@ -33,10 +33,6 @@ def player(pid: str, rating: int | None, games: int = 50, **kw: object) -> Playe
     return PlayerInput(id=pid, rating=rating, games=games, **kw)  # type: ignore[arg-type]
 
 
-def g(white: str, black: str, result: str, **kw: object) -> Game:
-    return Game(white=white, black=black, result=result, **kw)  # type: ignore[arg-type]
-
-
 def tour(
     tid: str, games: Sequence[Game], end: date = date(2026, 3, 20), rate: str = "90+30"
 ) -> TournamentInput:
@@ -48,12 +44,7 @@ def tour(
 def rate(
     players: Sequence[PlayerInput], tournaments: Sequence[TournamentInput], **parameters: object
 ) -> PeriodResult:
-    params: Mapping[str, object] = dict(parameters)
-    return rate_period(PeriodInput("fce", START, END, params, tuple(players), tuple(tournaments)))
-
-
-def by_id(result: PeriodResult) -> dict[str, PlayerResult]:
-    return {p.id: p for p in result.players}
+    return rate_in("fce", START, END, [*players], [*tournaments], parameters=parameters)
 
 
 def articles(p: PlayerResult) -> set[str]:

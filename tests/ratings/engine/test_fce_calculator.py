@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+from engine_helpers import run_calculator
 
 # Standard list, March 2026, differential by bands (9.5): below 2000 +100, from 2000 +50.
 # A 2000 (40 games, K 20) beats X (no FCE, FIDE 1950 -> 2050, 7.3) and loses by forfeit
@@ -55,15 +53,7 @@ PERIOD = {
 
 
 def test_fce_period_through_the_calculator(tmp_path: Path) -> None:
-    path = tmp_path / "period.json"
-    path.write_text(json.dumps(PERIOD), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "ratings.engine", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = run_calculator(tmp_path, PERIOD)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     players = {p["id"]: p for p in out["players"]}
@@ -80,14 +70,6 @@ def test_fce_period_through_the_calculator(tmp_path: Path) -> None:
 
 def test_fce_bad_parameter_exits_2_naming_it(tmp_path: Path) -> None:
     bad = dict(PERIOD, parameters={"list": "blitz"})
-    path = tmp_path / "period.json"
-    path.write_text(json.dumps(bad), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "ratings.engine", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = run_calculator(tmp_path, bad)
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: parameters.list:")

@@ -4,25 +4,19 @@ from __future__ import annotations
 
 from datetime import date
 
-from engine_helpers import drawn_games
+from engine_helpers import drawn_games, drawn_players
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import rate_period
-from ratings.engine.types import PeriodInput, PlayerInput, TournamentInput
+from ratings.engine.types import PeriodInput, TournamentInput
 
 
 @st.composite
 def periods(draw: st.DrawFn) -> PeriodInput:
     n = draw(st.integers(2, 8))
-    players = tuple(
-        PlayerInput(
-            f"P{i}",
-            draw(st.integers(1000, 2800)),
-            games=draw(st.integers(30, 500)),
-            birth_date=date(1980, 1, 1),
-        )
-        for i in range(n)
+    players = drawn_players(
+        draw, n=n, ratings=(1000, 2800), games=(30, 500), birth_date=date(1980, 1, 1)
     )
     games = drawn_games(draw, players=n, low=1, high=20)
     split = draw(st.integers(0, len(games)))

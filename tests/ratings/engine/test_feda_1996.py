@@ -12,16 +12,8 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from engine_helpers import (
-    active,
-    by_id,
-    codes,
-    ending,
-    game,
-    player,
-    prior,
-    rate_in,
-)
+from engine_games import MATCH4, RR4, RR6, first_performance_pool, newcomer, rr6_unrated, x_meets
+from engine_helpers import active, by_id, codes, ending, game, player, prior, rate_in
 
 from ratings.engine.tables import dp_for_hundredths
 from ratings.engine.types import Game, PeriodResult, PlayerInput
@@ -121,16 +113,6 @@ def test_swiss_cap_350_and_rounding_to_5_9_51_9_55() -> None:
     assert codes(res["a"])["difference_capped"] == "feda-1996 9.51"
 
 
-RR4 = [
-    game("a", "b", "1-0", round=1),
-    game("c", "a", "1/2-1/2", round=2),
-    game("a", "d", "1-0", round=3),
-    game("b", "c", "1-0", round=3),
-    game("d", "b", "1/2-1/2", round=1),
-    game("c", "d", "1-0", round=2),
-]
-
-
 def test_round_robin_tournament_average_9_53() -> None:
     # A 2300, B 2200, C 2100, D 2000, K 25. Ra = 2150, n = 3; We = PD x (n+1) - 0.5.
     # A 2.5: D 150 -> .70, We 2.80-.5 = 2.30, +.2x25 = 5 -> 2305
@@ -145,30 +127,10 @@ def test_round_robin_tournament_average_9_53() -> None:
     assert codes(res["a"])["tournament_change"] == "feda-1996 9.53"
 
 
-RR6 = [
-    game("a", "b", "1/2-1/2", round=1),
-    game("a", "c", "1/2-1/2", round=2),
-    game("a", "d", "1-0", round=3),
-    game("a", "u", "1-0", round=4),
-    game("a", "v", "1-0", round=5),
-    game("b", "c", "1-0", round=4),
-    game("b", "d", "1-0", round=5),
-    game("u", "b", "1-0", round=2),
-    game("b", "v", "1-0", round=3),
-    game("c", "d", "1/2-1/2", round=1),
-    game("c", "u", "1/2-1/2", round=5),
-    game("c", "v", "1-0", round=3),
-    game("d", "u", "1/2-1/2", round=2),
-    game("d", "v", "1-0", round=4),
-    game("v", "u", "1-0", round=1),
-]
-
-
 def rr6_players(**u_kw: object) -> list[PlayerInput]:
     return [
         *(active(i, r, games=10) for i, r in zip("abcd", (2300, 2200, 2100, 2000), strict=True)),
-        player("u", None, games=0, **u_kw),
-        player("v", None, games=0),
+        *rr6_unrated(**u_kw),
     ]
 
 
@@ -282,15 +244,9 @@ def test_unrated_needs_four_rated_opponents_in_a_swiss_7_42() -> None:
 def test_match_games_after_the_decision_are_rated() -> None:
     # FEDA has no article like FIDE 6.5: all 4 games count. A 2200 K 25 (10 games):
     # W 3 of 4, We 2.00, +25 -> 2225.
-    games = [
-        game("a", "b", "1-0", round=1),
-        game("b", "a", "0-1", round=2),
-        game("a", "b", "1-0", round=3),
-        game("b", "a", "1-0", round=4),
-    ]
     result = rate(
         [active("a", 2200, games=10), active("b", 2200, games=10)],
-        [event("M", games, system="match", match_length=4)],
+        [event("M", MATCH4, system="match", match_length=4)],
     )
     assert by_id(result)["a"].rating_after == 2225
     assert not result.excluded
@@ -331,11 +287,8 @@ def test_first_rating_1805_9_31_9_32(
 )
 def test_pool_window_8_14c(prior_end: date, expected: int | None) -> None:
     priors = tuple([prior(2100, 0.5, prior_end, tournament="old")] * 5)
-    opps = [active(f"o{i}", 2000) for i in range(5)]
-    games = [game("x", f"o{i}", "1/2-1/2", round=i + 1) for i in range(5)]
-    res = by_id(
-        rate([player("x", None, games=0, prior_results=priors), *opps], [event("T", games)])
-    )
+    opps, games = x_meets(5, 2000, "1/2-1/2")
+    res = by_id(rate([newcomer(priors), *opps], [event("T", games)]))
     assert res["x"].rating_after == expected
 
 
@@ -524,13 +477,9 @@ def test_difference_ending_in_half_rounded_on_its_size_9_1c() -> None:
 def test_first_performance_is_the_first_ever_9_31(
     with_old: bool, expected: int | None, code: str
 ) -> None:
-    old = [prior(2000, 0.5, date(1998, 12, 1), tournament="OLD")] * 5 if with_old else []
-    priors = tuple(old + [prior(1800, 0.5, date(2000, 3, 1), tournament="P1")] * 5)
-    opps = [active(f"o{i}", 2000) for i in range(5)]
-    games = [game("x", f"o{i}", "1/2-1/2", round=i + 1) for i in range(5)]
-    res = by_id(
-        rate([player("x", None, games=0, prior_results=priors), *opps], [event("T", games)])
-    )
+    priors = first_performance_pool(with_old=with_old)
+    opps, games = x_meets(5, 2000, "1/2-1/2")
+    res = by_id(rate([newcomer(priors), *opps], [event("T", games)]))
     assert res["x"].rating_after == expected
     assert codes(res["x"])[code] == "feda-1996 9.31"
 

@@ -12,16 +12,8 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from engine_helpers import (
-    active,
-    by_id,
-    codes,
-    ending,
-    game,
-    player,
-    prior,
-    rate_in,
-)
+from engine_games import MATCH4, RR4, RR6, first_performance_pool, newcomer, rr6_unrated, x_meets
+from engine_helpers import active, by_id, codes, ending, game, player, prior, rate_in
 
 from ratings.engine.errors import EngineInputError
 from ratings.engine.types import Game, PeriodResult, PlayerInput
@@ -122,16 +114,6 @@ def test_k_10_54a(
     assert res["w"].k_article == "fide-2000 10.54a"
 
 
-RR_RESULTS = [
-    game("a", "b", "1-0", round=1),
-    game("c", "a", "1/2-1/2", round=2),
-    game("a", "d", "1-0", round=3),
-    game("b", "c", "1-0", round=3),
-    game("d", "b", "1/2-1/2", round=1),
-    game("c", "d", "1-0", round=2),
-]
-
-
 def test_round_robin_all_rated_10_51() -> None:
     # A 2390, B 2310, C 2200, D 2100, all K 15. Ra = 9000/4 = 2250, n = 3.
     # A 2.5: Rc = (2250x4 - 2390)/3 = 2203.33, D 186.67 -> 187 -> .74, We 2.22, +.28x15 = 4.2
@@ -140,7 +122,7 @@ def test_round_robin_all_rated_10_51() -> None:
     # C 1.5: Rc = 6800/3 = 2266.67, D -66.67 -> -67 -> .41, We 1.23, +.27x15 = 4.05 -> 2204
     # D 0.5: Rc = 6900/3 = 2300, D -200 -> .24, We .72, -.22x15 = -3.3 -> 2096.7 -> 2097
     ps = [active("a", 2390), active("b", 2310), active("c", 2200), active("d", 2100)]
-    res = by_id(rate(ps, [swiss("RR", RR_RESULTS, system="round_robin")]))
+    res = by_id(rate(ps, [swiss("RR", RR4, system="round_robin")]))
     assert {k: v.rating_after for k, v in res.items()} == {
         "a": 2394,
         "b": 2305,
@@ -152,33 +134,13 @@ def test_round_robin_all_rated_10_51() -> None:
 
 # Round robin of 6: A 2300, B 2200, C 2100, D 2000 rated; U, V unrated (10.21b, 10.25).
 # Scores: A 4 (.80 -> 240), B 3.5 (.70 -> 149), C 2.5 (.50 -> 0), D 2 (.40 -> -72), U 2, V 1.
-RR6 = [
-    game("a", "b", "1/2-1/2", round=1),
-    game("a", "c", "1/2-1/2", round=2),
-    game("a", "d", "1-0", round=3),
-    game("a", "u", "1-0", round=4),
-    game("a", "v", "1-0", round=5),
-    game("b", "c", "1-0", round=4),
-    game("b", "d", "1-0", round=5),
-    game("u", "b", "1-0", round=2),
-    game("b", "v", "1-0", round=3),
-    game("c", "d", "1/2-1/2", round=1),
-    game("c", "u", "1/2-1/2", round=5),
-    game("c", "v", "1-0", round=3),
-    game("d", "u", "1/2-1/2", round=2),
-    game("d", "v", "1-0", round=4),
-    game("v", "u", "1-0", round=1),
-]
-
-
 def rr6_players(**u_kw: object) -> list[PlayerInput]:
     return [
         active("a", 2300, reached_2400=True),  # K 10
         active("b", 2200),  # K 15
         active("c", 2100),
         active("d", 2000),
-        player("u", None, games=0, **u_kw),
-        player("v", None, games=0),
+        *rr6_unrated(**u_kw),
     ]
 
 
@@ -432,14 +394,8 @@ def test_match_games_after_decision_not_rated_6_5() -> None:
     # 4-game match, A wins games 1-3 (3 > 2: decided), B wins game 4: not rated (6.5).
     # A 2200 K 15: W 3 of 3, We 1.5, +1.5 x 15 = 22.5 -> 2222.5 -> 2223; B -> 2177.5 -> 2178.
     # (Counting game 4: W 3 of 4, We 2, +15 -> 2215.)
-    games = [
-        game("a", "b", "1-0", round=1),
-        game("b", "a", "0-1", round=2),
-        game("a", "b", "1-0", round=3),
-        game("b", "a", "1-0", round=4),
-    ]
     result = rate(
-        [active("a", 2200), active("b", 2200)], [swiss("M", games, system="match", match_length=4)]
+        [active("a", 2200), active("b", 2200)], [swiss("M", MATCH4, system="match", match_length=4)]
     )
     res = by_id(result)
     assert (res["a"].rating_after, res["b"].rating_after) == (2223, 2178)
@@ -562,11 +518,8 @@ def test_pooled_tournament_at_0_percent_gives_no_performance_10_1() -> None:
         [prior(2000, 0.5, date(2000, 5, 1), tournament="P1")] * 9
         + [prior(2100, 0.0, date(2000, 8, 1), tournament="P2")] * 3
     )
-    opps = [active(f"o{i}", 2000) for i in range(5)]
-    games = [game("x", f"o{i}", "1/2-1/2", round=i + 1) for i in range(5)]
-    res = by_id(
-        rate([player("x", None, games=0, prior_results=priors), *opps], [swiss("T", games)])
-    )
+    opps, games = x_meets(5, 2000, "1/2-1/2")
+    res = by_id(rate([newcomer(priors), *opps], [swiss("T", games)]))
     assert res["x"].rating_after == 2000
     assert codes(res["x"])["no_performance"] == "fide-2000 10.1"
 
@@ -614,13 +567,9 @@ def test_difference_ending_in_half_rounded_on_its_size_10_1b() -> None:
 def test_first_performance_is_the_first_ever_10_31(
     with_old: bool, expected: int | None, code: str
 ) -> None:
-    old = [prior(2000, 0.5, date(1998, 12, 1), tournament="OLD")] * 5 if with_old else []
-    priors = tuple(old + [prior(1800, 0.5, date(2000, 3, 1), tournament="P1")] * 5)
-    opps = [active(f"o{i}", 2000) for i in range(5)]
-    games = [game("x", f"o{i}", "1/2-1/2", round=i + 1) for i in range(5)]
-    res = by_id(
-        rate([player("x", None, games=0, prior_results=priors), *opps], [swiss("T", games)])
-    )
+    priors = first_performance_pool(with_old=with_old)
+    opps, games = x_meets(5, 2000, "1/2-1/2")
+    res = by_id(rate([newcomer(priors), *opps], [swiss("T", games)]))
     assert res["x"].rating_after == expected
     assert codes(res["x"])[code] == "fide-2000 10.31"
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from engine_helpers import run_calculator
 
 from ratings.engine import rate_period
 from ratings.engine.jsonio import loads_period
-
-ROOT = Path(__file__).resolve().parents[3]
 
 # A quarterly list (9.11). A (2300, 100 games: K 15) in a Swiss: 2200 win, 2400 draw,
 # 1900 win (difference 400 counts as 350: 1950, 10.51), 2350 loss; unrated U beats A in
@@ -47,12 +45,7 @@ PERIOD = {
 
 
 def test_calculator_rates_a_fide_2000_period(tmp_path: Path) -> None:
-    path = tmp_path / "period.json"
-    path.write_text(json.dumps(PERIOD), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "ratings.engine", str(path)],
-        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
-    )  # fmt: skip
+    proc = run_calculator(tmp_path, PERIOD)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["ruleset"] == "fide-2000"
@@ -67,12 +60,7 @@ def test_calculator_rates_a_fide_2000_period(tmp_path: Path) -> None:
 
 
 def test_calculator_rejects_bad_lists_per_year(tmp_path: Path) -> None:
-    path = tmp_path / "period.json"
-    path.write_text(json.dumps({**PERIOD, "parameters": {"lists_per_year": 3}}), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "ratings.engine", str(path)],
-        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
-    )  # fmt: skip
+    proc = run_calculator(tmp_path, {**PERIOD, "parameters": {"lists_per_year": 3}})
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: parameters.lists_per_year:")
     assert proc.stderr.count("\n") == 1

@@ -4,9 +4,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared_data import SHARED_DATA
 from tournaments.reports import ParsedReport, decode_report, parse_trf
 
-DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "trf"
+DATA = SHARED_DATA / "trf"
 
 
 def sample_path(name: str) -> Path:

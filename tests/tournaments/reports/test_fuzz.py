@@ -14,6 +14,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.fuzzing import JUNK_CONTROLS, JUNK_NUMBERS, JUNK_QUOTES
 from tests.tournaments.reports.helpers import trf_player
 from tournaments.reports import ParsedReport, ReportDecodeError, decode_report, parse_report
 from tournaments.reports.crosstable_csv import parse_crosstable_csv
@@ -37,30 +38,15 @@ DECODE_CODES = {"too_large", "empty", "utf16", "binary"}
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 JUNK = [
-    "²",
-    "²²",
-    "٣",
-    "9" * 4301,
-    "inf",
-    "nan",
-    "1e308",
-    "-99999",
-    "123456",
+    *JUNK_NUMBERS,
     "-1",
     "0",
     "",
     " ",
-    "\x00",
-    "\x01",
-    "\x1a",
-    "\x7f",
-    "\x85",
+    *JUNK_CONTROLS,
     "\ud800",
     "\t",
-    '"',
-    '""',
-    ",",
-    ";",
+    *JUNK_QUOTES,
     "½",
     "x",
     "=",
