@@ -69,6 +69,24 @@ class SystemCard:
     ranks: Ranks = field(default_factory=Ranks)
     history: list[HistoryPoint] = field(default_factory=list)
 
+    @property
+    def flags(self) -> list[str]:
+        """The badges beside the status, each said once: the rating's kind and activity, the
+        entry's inactive and provisional marks, leaving out what the status already reads
+        (an inactive player's card said "Inactive" three times)."""
+        said = [str(self.entry.get_status_display())] if self.entry else []
+        labels: list[str] = []
+        if self.state:
+            labels += [str(self.state.get_kind_display()), str(self.state.get_activity_display())]
+        if self.entry and self.entry.inactive:
+            labels.append(str(EntryStatus.INACTIVE.label))
+        if self.entry and self.entry.provisional:
+            labels.append(str(EntryStatus.PROVISIONAL.label))
+        for label in labels:
+            if label not in said:
+                said.append(label)
+        return said[1:] if self.entry else said
+
 
 def publication_state() -> int:
     """The newest published list's id (0 before any): it changes with every publication and

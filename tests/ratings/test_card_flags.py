@@ -1,0 +1,45 @@
+"""The badges beside a rating's status on the player card say each thing once."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from periods.models import RatingSystem
+from ratings.cards.selectors import SystemCard
+from ratings.models import ListEntry, PlayerRating
+
+
+def _card(*, status: str, inactive: bool = False, provisional: bool = False, **state) -> SystemCard:
+    return SystemCard(
+        system=RatingSystem(code="std", name="Standard"),
+        state=PlayerRating(**state),
+        entry=ListEntry(status=status, inactive=inactive, provisional=provisional),
+    )
+
+
+def test_an_inactive_player_is_said_inactive_once() -> None:
+    """The status "Inactive" was followed by the state's "Inactive" and the entry's mark."""
+    card = _card(status="inactive", inactive=True, kind="effective", activity="inactive")
+    assert card.flags == ["Effective"]
+
+
+def test_flags_the_status_does_not_say_are_kept_in_order() -> None:
+    card = _card(
+        status="rated", inactive=True, provisional=True, kind="provisional", activity="inactive"
+    )
+    assert card.flags == ["Provisional", "Inactive"]
+
+
+def test_without_an_entry_every_state_flag_is_shown() -> None:
+    card = SystemCard(
+        system=RatingSystem(code="std", name="Standard"),
+        state=PlayerRating(kind="unrated", activity="active"),
+        entry=None,
+    )
+    assert card.flags == ["Unrated", "Active"]
+
+
+def test_flags_compare_in_the_readers_language() -> None:
+    with translation.override("es"):
+        card = _card(status="inactive", kind="effective", activity="inactive")
+        assert card.flags == ["Efectivo"]
