@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.common import scratch_create, scratch_drop
 
 SURNAMES = [
     "García",
@@ -121,13 +122,7 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
 
-    import psycopg
-
-    admin = psycopg.connect(args.admin_url, autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{args.scratch}" WITH (FORCE)')
-    admin.execute(f'CREATE DATABASE "{args.scratch}"')
-    scratch_url = args.admin_url.rsplit("/", 1)[0] + "/" + args.scratch
-    os.environ["DATABASE_URL"] = scratch_url
+    admin = scratch_create(admin_url=args.admin_url, name=args.scratch)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -135,7 +130,7 @@ def main() -> None:
 
     django.setup()
     from django.core.management import call_command
-    from django.db import connection, connections
+    from django.db import connection
 
     from periods.models import RatingSystem
     from players.models import Player
@@ -216,10 +211,7 @@ def main() -> None:
             f"for-loop; {cpu_before:.2f} s before the imports)"
         )
     finally:
-        connections.close_all()
-        if not args.keep:
-            admin.execute(f'DROP DATABASE IF EXISTS "{args.scratch}" WITH (FORCE)')
-        admin.close()
+        scratch_drop(admin, name=args.scratch, keep=args.keep)
 
 
 if __name__ == "__main__":

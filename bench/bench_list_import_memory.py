@@ -38,7 +38,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.common import ROOT, scratch_create, scratch_drop
 
 # FIDE's combined list header (players_list_foa.txt) and its columns' start positions.
 HEADER = (
@@ -210,13 +211,7 @@ def main() -> None:
         child(args.child)
         return
 
-    import psycopg
-
-    admin = psycopg.connect(args.admin_url, autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{args.scratch}" WITH (FORCE)')
-    admin.execute(f'CREATE DATABASE "{args.scratch}"')
-    scratch_url = args.admin_url.rsplit("/", 1)[0] + "/" + args.scratch
-    os.environ["DATABASE_URL"] = scratch_url
+    admin = scratch_create(admin_url=args.admin_url, name=args.scratch)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(args.tree.resolve()))
     import django
@@ -303,10 +298,7 @@ def main() -> None:
         )
         print(f"peak RSS / file size   : {peak_mb * 2**20 / size:6.2f}x")
     finally:
-        connections.close_all()
-        if not args.keep:
-            admin.execute(f'DROP DATABASE IF EXISTS "{args.scratch}" WITH (FORCE)')
-        admin.close()
+        scratch_drop(admin, name=args.scratch, keep=args.keep)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,10 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+
+import psycopg
+from django.db import connections  # lazy: usable before django.setup(), read after
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,3 +80,22 @@ def swiss_rounds(
             points[a] += pa
             points[b] += 1.0 - pa
     return cells, points
+
+
+def scratch_create(*, admin_url: str, name: str) -> psycopg.Connection[Any]:
+    """A fresh database `name` on the server of `admin_url`, named by DATABASE_URL from now on
+    (for Django set up after this). Returns the admin connection that scratch_drop uses."""
+    admin = psycopg.connect(admin_url, autocommit=True)
+    admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin.execute(f'CREATE DATABASE "{name}"')
+    os.environ["DATABASE_URL"] = admin_url.rsplit("/", 1)[0] + "/" + name
+    return admin
+
+
+def scratch_drop(admin: psycopg.Connection[Any], *, name: str, keep: bool) -> None:
+    """The end of a benchmark in a scratch_create database: Django's connections closed, the
+    database dropped unless `keep`."""
+    connections.close_all()
+    if not keep:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin.close()

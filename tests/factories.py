@@ -79,28 +79,37 @@ def make_period(
 
 
 def make_published_list(
-    period: RatingPeriod, players: list[Player], *, version: int = 1
+    period: RatingPeriod,
+    players: list[Player],
+    *,
+    version: int = 1,
+    base: int = 2000,
+    entries: list[dict[str, Any]] | None = None,
+    published_at: dt.datetime | None = None,
 ) -> PublishedList:
+    """A published version of `period`'s list: players[i] rated `base` + i, or with the
+    fields of entries[i] (rating, games, k, inactive...) where they are given."""
     published = PublishedList.objects.create(
         system=period.system,
         period=period,
         version=version,
         list_date=period.list_date,
-        published_at=timezone.now(),
+        published_at=published_at or timezone.now(),
         ruleset=period.system.ruleset,
         engine_version="test",
         entry_count=len(players),
     )
+    fields = entries or [{"rating": base + i} for i in range(len(players))]
     ListEntry.objects.bulk_create(
         ListEntry(
             published_list=published,
             player=p,
-            rating=2000 + i,
             status="rated",
             ruleset=published.ruleset,
             engine_version="test",
+            **entry,
         )
-        for i, p in enumerate(players)
+        for p, entry in zip(players, fields, strict=True)
     )
     return published
 

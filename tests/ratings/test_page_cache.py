@@ -11,10 +11,9 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from core.caching import CSRF_PLACEHOLDER
-from ratings.models import ListEntry, PlayerRating, PublishedList
+from ratings.models import PlayerRating, PublishedList
 from tests.factories import (
     make_period,
     make_player,
@@ -30,28 +29,7 @@ _TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 def _version(period, players, *, version: int, base: int) -> PublishedList:
     """A new version of `period`'s list: players[i] rated `base` + i."""
-    published = PublishedList.objects.create(
-        system=period.system,
-        period=period,
-        version=version,
-        list_date=period.list_date,
-        published_at=timezone.now(),
-        ruleset=period.system.ruleset,
-        engine_version="test",
-        entry_count=len(players),
-    )
-    ListEntry.objects.bulk_create(
-        ListEntry(
-            published_list=published,
-            player=p,
-            rating=base + i,
-            status="rated",
-            ruleset=published.ruleset,
-            engine_version="test",
-        )
-        for i, p in enumerate(players)
-    )
-    return published
+    return make_published_list(period, players, version=version, base=base)
 
 
 @pytest.fixture

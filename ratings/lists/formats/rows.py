@@ -122,20 +122,9 @@ FIELDS = (
     "birth_year",
     "flag",
 )
-CSV_COLUMNS = (
-    "fide_id",
-    "fed_id",
-    "name",
-    "fed",
-    "sex",
-    "title",
-    "w_title",
-    "o_title",
-    "foa_title",
-    "rating",
-    "change",
-    "games",
-    "k",
-    "birth_year",
-    "flag",
+# Our CSV and JSON carry two columns more: the federation ID after the FIDE ID, the change
+# after the rating.
+_CSV_ADDED_AFTER = {"fide_id": "fed_id", "rating": "change"}
+CSV_COLUMNS = tuple(
+    column for name in FIELDS for column in (name, _CSV_ADDED_AFTER.get(name)) if column
 )

@@ -18,32 +18,13 @@ from django.urls import reverse
 from players.models import Player
 from ratings.lists import formats as lf
 from ratings.lists.imports import ListImportError, list_import
-from ratings.models import ListEntry, PlayerRating, PublishedList
-from tests.factories import make_period, make_player, make_system
+from ratings.models import PlayerRating
+from tests.factories import make_period, make_player, make_published_list, make_system
+from tests.ratings.lists.fide_xml import COMBINED_CHILDREN
 
 HEAD = '<?xml version="1.0" encoding="ISO-8859-1"?>\n<playerslist>\n'  # lines 1-2
 TAIL = "</playerslist>\n"
-CHILDREN = (
-    "fideid",
-    "name",
-    "country",
-    "sex",
-    "title",
-    "w_title",
-    "o_title",
-    "foa_title",
-    "rating",
-    "games",
-    "k",
-    "rapid_rating",
-    "rapid_games",
-    "rapid_k",
-    "blitz_rating",
-    "blitz_games",
-    "blitz_k",
-    "birthday",
-    "flag",
-)
+CHILDREN = COMBINED_CHILDREN
 
 
 def player(**values: str) -> str:
@@ -361,26 +342,11 @@ def test_round_trip_of_a_published_list_through_our_xml_download(client) -> None
     ]
     players = [make_player(**fields) for fields, _entry in people]
     period = make_period(source)
-    published = PublishedList.objects.create(
-        system=source,
-        period=period,
-        version=1,
-        list_date=period.list_date,
+    published = make_published_list(
+        period,
+        players,
+        entries=[entry for _fields, entry in people],
         published_at=dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
-        ruleset=source.ruleset,
-        engine_version="test",
-        entry_count=len(players),
-    )
-    ListEntry.objects.bulk_create(
-        ListEntry(
-            published_list=published,
-            player=p,
-            status="rated",
-            ruleset=source.ruleset,
-            engine_version="test",
-            **entry,
-        )
-        for p, (_fields, entry) in zip(players, people, strict=True)
     )
 
     response = client.get(reverse("ratings:list_download", args=[published.pk, "xml"]))
