@@ -7,10 +7,12 @@ translated when shown, so each reader sees it in their language whatever the wor
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -74,3 +76,15 @@ class Job(models.Model):
             "done": self.done,
             "stalled": stalled,
         }
+
+
+def jobs_stale_ids(*, model: type[Job], now: dt.datetime) -> list[int]:
+    """The running jobs of `model` whose worker has stopped beating: the last heartbeat (or,
+    before the first one, the start) older than JOBS_HEARTBEAT_STALE_MINUTES. Only candidates:
+    the watchdog of each kind locks each one and asks whether its advisory lock is free."""
+    stale = now - dt.timedelta(minutes=float(settings.JOBS_HEARTBEAT_STALE_MINUTES))
+    return list(
+        model._default_manager.filter(status=JobStatus.RUNNING)
+        .filter(Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale))
+        .values_list("pk", flat=True)
+    )

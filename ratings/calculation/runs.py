@@ -10,14 +10,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from core.errors import Refused
 from core.heartbeat import Heartbeat
-from core.jobs import ACTIVE_JOB_STATUSES, JobStatus
+from core.jobs import ACTIVE_JOB_STATUSES, JobStatus, jobs_stale_ids
 from core.pg import locks
 from core.tasks import task_enqueue_on_commit
 from periods.models import PeriodStatus, RatingPeriod
@@ -174,12 +173,7 @@ def calculation_runs_watch(*, now: dt.datetime | None = None) -> list[Calculatio
     becomes `failed` instead. A run whose lock is held is alive (a long step, a clock
     behind) and left alone. Returns the runs marked."""
     now = now or timezone.now()
-    stale = now - dt.timedelta(minutes=float(settings.JOBS_HEARTBEAT_STALE_MINUTES))
-    candidates = list(
-        CalculationRun.objects.filter(status=JobStatus.RUNNING)
-        .filter(Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale))
-        .values_list("pk", flat=True)
-    )
+    candidates = jobs_stale_ids(model=CalculationRun, now=now)
     marked: list[CalculationRun] = []
     for run_id in candidates:
         with transaction.atomic():

@@ -29,14 +29,14 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Count, F, QuerySet, Sum
 from django.db.models.functions import Length
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from core.heartbeat import Heartbeat
-from core.jobs import ACTIVE_JOB_STATUSES, JobStatus
+from core.jobs import ACTIVE_JOB_STATUSES, JobStatus, jobs_stale_ids
 from core.messages import json_ready, stored_message
 from core.pg import locks
 from core.pg.connections import SideWriter
@@ -358,12 +358,7 @@ def list_import_jobs_watch(*, now: dt.datetime | None = None) -> list[int]:
     queued again (the page says so), or failed once it has been tried MAX_ATTEMPTS times.
     Returns the ids of the jobs it found lost."""
     now = now or timezone.now()
-    stale = now - dt.timedelta(minutes=float(settings.JOBS_HEARTBEAT_STALE_MINUTES))
-    candidates = list(
-        ListImportJob.objects.filter(status=JobStatus.RUNNING)
-        .filter(Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale))
-        .values_list("pk", flat=True)
-    )
+    candidates = jobs_stale_ids(model=ListImportJob, now=now)
     lost: list[int] = []
     for job_id in candidates:
         with transaction.atomic():
