@@ -92,7 +92,7 @@ def list_preview(
                     surname=surname,
                     given_name=given,
                     fed=v.get("fed", ""),
-                    title=v.get("title", ""),
+                    title=lf.normal_title(v.get("title", "")),
                     rating=" / ".join(v[f] or "—" for f in _rating_fields(v)) if v else "",
                     birth_year=v.get("birth_year", ""),
                     flag=v.get("flag", ""),

@@ -32,9 +32,10 @@ def test_preview_shows_the_first_rows_and_writes_nothing(client, excerpt: bytes)
     # The 2011 header's rating column is "Mar11" (SOURCES.md: columns 54-57); a FIDE list
     # is written to the players' FIDE field of the system's rate (test_import_fide.py).
     assert "FIDE standard: read from the column “Mar11”" in html
-    # Row 2: Andreikin, Dmitry, RUS, 2686 (the excerpt's first player).
+    # Row 2: Andreikin, Dmitry, RUS, 2686 (the excerpt's first player); the 2011 list's
+    # title code "g" is shown as the title the import writes, GM (docs/lists.md).
     assert (
-        "<td>4158814</td><td>Andreikin</td><td>Dmitry</td><td>RUS</td><td>g</td>"
+        "<td>4158814</td><td>Andreikin</td><td>Dmitry</td><td>RUS</td><td>GM</td>"
         '<td class="num">2686</td>' in html
     )
     # Row 3: ", Vardharajan": the surname, not an empty one.
