@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
 from django.utils import translation
 
 from periods.models import RatingSystem
 from ratings.cards.selectors import SystemCard
 from ratings.models import ListEntry, PlayerRating
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The labels are compared in English, whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 def _card(*, status: str, inactive: bool = False, provisional: bool = False, **state) -> SystemCard:
