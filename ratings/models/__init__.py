@@ -24,6 +24,7 @@ from .published import (
     ImmutableQuerySet,
     ImmutableRowError,
     ListEntry,
+    ListFilterRow,
     ListRank,
     PublishedList,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "ImmutableQuerySet",
     "ImmutableRowError",
     "ListEntry",
+    "ListFilterRow",
     "ListImportChunk",
     "ListImportJob",
     "ListRank",

@@ -233,3 +233,52 @@ class ListRank(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["published_list", "player"], name="list_rank_unique")
         ]
+
+
+class ListFilterRow(models.Model):
+    """What a list page filters and sorts one entry by: the entry's rating, change and games,
+    the player's name key, region, club, sex, title and birth year, and whether the entry is
+    active. Written once per published list (ratings.lists.ranks, with the ranks), so a
+    filtered or name-sorted page is one range of an index on this narrow table instead of a
+    join of every entry to its player. The player's fields are his when the rows were
+    written, as the region and club ranks are (a published list is a snapshot)."""
+
+    published_list = models.ForeignKey(
+        PublishedList,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    rating = models.PositiveSmallIntegerField(null=True)
+    change = models.SmallIntegerField()
+    games = models.PositiveIntegerField()
+    name_key = models.CharField(max_length=250)
+    region = models.CharField(max_length=80)
+    club = models.CharField(max_length=120)
+    sex = models.CharField(max_length=1)
+    title = models.CharField(max_length=4)
+    birth_year = models.PositiveSmallIntegerField(null=True)
+    active = models.BooleanField()
+
+    class Meta:
+        verbose_name = _("list filter row")
+        verbose_name_plural = _("list filter rows")
+        constraints = [
+            models.UniqueConstraint(fields=["published_list", "player"], name="list_row_unique")
+        ]
+        # One per filter a page is commonly asked for (then by rating, as the page sorts by
+        # default), one for the name sort; other combinations read one of these and sort.
+        indexes = [
+            models.Index(
+                F("published_list"),
+                F(field),
+                F("rating").desc(nulls_last=True),
+                F("player"),
+                name=f"list_row_{field}_rating",
+            )
+            for field in ("region", "club", "sex", "active")
+        ] + [models.Index(fields=["published_list", "name_key", "player"], name="list_row_name")]
