@@ -6,6 +6,7 @@ from django.http import HttpRequest
 from periods.models import RatingPeriod, RatingSystem
 from ratings.models import (
     ListEntry,
+    ListFilterRow,
     ListRank,
     PlayerRating,
     Protest,
@@ -86,6 +87,13 @@ class PublishedListAdmin(ReadOnlyAdmin):
 class ListRankAdmin(ReadOnlyAdmin):
     list_display = ("published_list", "player", "national", "region", "club", "active")
     list_filter = ("published_list__system",)
+    raw_id_fields = ("player",)
+
+
+@admin.register(ListFilterRow)
+class ListFilterRowAdmin(ReadOnlyAdmin):
+    list_display = ("published_list", "player", "rating", "region", "club", "sex", "active")
+    list_filter = ("published_list__system", "active")
     raw_id_fields = ("player",)
 
 

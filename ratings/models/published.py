@@ -253,16 +253,16 @@ class ListFilterRow(models.Model):
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
     )
-    rating = models.PositiveSmallIntegerField(null=True)
-    change = models.SmallIntegerField()
-    games = models.PositiveIntegerField()
-    name_key = models.CharField(max_length=250)
-    region = models.CharField(max_length=80)
-    club = models.CharField(max_length=120)
-    sex = models.CharField(max_length=1)
-    title = models.CharField(max_length=4)
-    birth_year = models.PositiveSmallIntegerField(null=True)
-    active = models.BooleanField()
+    rating = models.PositiveSmallIntegerField(_("rating"), null=True)
+    change = models.SmallIntegerField(_("change"))
+    games = models.PositiveIntegerField(_("games in the period"))
+    name_key = models.CharField(_("name key"), max_length=250)
+    region = models.CharField(_("region"), max_length=80)
+    club = models.CharField(_("club"), max_length=120)
+    sex = models.CharField(_("sex"), max_length=1)
+    title = models.CharField(_("title"), max_length=4)
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True)
+    active = models.BooleanField(_("active"))
 
     class Meta:
         verbose_name = _("list filter row")
@@ -270,15 +270,25 @@ class ListFilterRow(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["published_list", "player"], name="list_row_unique")
         ]
-        # One per filter a page is commonly asked for (then by rating, as the page sorts by
-        # default), one for the name sort; other combinations read one of these and sort.
+        # One per filter a page is commonly asked for, by rating as the page sorts by default
+        # (with "active" and the birth year included, so a second filter reads the index
+        # only), one for the age groups (a range of birth years, sorted: the age groups are
+        # small) and one for the name sort; other sorts read one of these and sort.
         indexes = [
             models.Index(
                 F("published_list"),
                 F(field),
                 F("rating").desc(nulls_last=True),
                 F("player"),
+                include=[f for f in ("active", "birth_year") if f != field],
                 name=f"list_row_{field}_rating",
             )
             for field in ("region", "club", "sex", "active")
-        ] + [models.Index(fields=["published_list", "name_key", "player"], name="list_row_name")]
+        ] + [
+            models.Index(
+                fields=["published_list", "birth_year"],
+                include=["rating", "player", "active"],
+                name="list_row_birth_year",
+            ),
+            models.Index(fields=["published_list", "name_key", "player"], name="list_row_name"),
+        ]
