@@ -18,6 +18,8 @@ PER_PAGE = 50
 RESULTS_TTL = 120
 #: The search page's parameters; an address with any other is rendered, not kept.
 SEARCH_PARAMS = frozenset(["q", "page"])
+#: What a row of results shows (templates/players/_results.html): the rest is not read.
+RESULT_FIELDS = ("fed_id", "surname", "given_name", "title", "club", "region", "fide_standard")
 
 
 @permission_required("players.browse_players")
@@ -47,7 +49,7 @@ def _player_list(request: HttpRequest, extra: dict[str, Any]) -> HttpResponse:
     key = f"player-search:{get_language()}:{digest}"
     results = cache.get(key)
     if results is None:
-        result = player_search(query=query, page=page, per_page=PER_PAGE)
+        result = player_search(query=query, page=page, per_page=PER_PAGE, fields=RESULT_FIELDS)
         results = render_to_string(
             "players/_results.html", {"result": result, "q": query}, request=request
         )

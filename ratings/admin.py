@@ -7,6 +7,7 @@ from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem
 from ratings.models import (
     PROTEST_SUBMISSION_FIELDS,
     ListEntry,
+    ListFilterRow,
     ListRank,
     PlayerRating,
     Protest,
@@ -79,6 +80,13 @@ class PublishedListAdmin(ReadOnlyAdmin):
 class ListRankAdmin(ReadOnlyAdmin):
     list_display = ("published_list", "player", "national", "region", "club", "active")
     list_filter = ("published_list__system",)
+    raw_id_fields = ("player",)
+
+
+@admin.register(ListFilterRow)
+class ListFilterRowAdmin(ReadOnlyAdmin):
+    list_display = ("published_list", "player", "rating", "region", "club", "sex", "active")
+    list_filter = ("published_list__system", "active")
     raw_id_fields = ("player",)
 
 

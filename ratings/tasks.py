@@ -57,5 +57,8 @@ def watch_import_jobs() -> list[int]:
 
 @shared_task(name="ratings.fill_list_ranks", acks_late=True)
 def fill_list_ranks(list_id: int) -> int:
-    """The ranks of a newly published list (ratings.lists.ranks), for the player card."""
-    return ranks.list_ranks_fill(list_id=list_id)
+    """The ranks of a newly published list (ratings.lists.ranks), for the player card, and
+    its filter rows, for the list page; the number of ranks written."""
+    written = ranks.list_ranks_fill(list_id=list_id)
+    ranks.list_rows_fill(list_id=list_id)
+    return written

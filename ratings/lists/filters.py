@@ -55,12 +55,12 @@ SORT_LABELS: dict[str, Any] = {
 ACTIVE_STATUSES = [EntryStatus.RATED, EntryStatus.NEW, EntryStatus.PROVISIONAL]
 
 
-def age_group_condition(*, code: str, year: int) -> Q | None:
+def age_group_condition(*, code: str, year: int, field: str = "player__birth_year") -> Q | None:
     for group, _label, age in AGE_GROUPS:
         if group == code:
             if code.startswith("u"):
-                return Q(player__birth_year__gte=year - age)
-            return Q(player__birth_year__lte=year - age)
+                return Q(**{f"{field}__gte": year - age})
+            return Q(**{f"{field}__lte": year - age})
     return None
 
 

@@ -2,17 +2,21 @@
 Celery task ``ratings.fill_list_ranks``: one INSERT … SELECT with four window functions over
 the list (about 2 s for 450,000 entries), so the card reads a player's ranks with one probe.
 Entries without a rating get none; region and club ranks only for players who have one;
-the active rank only for active entries (ratings.lists.filters.ACTIVE_STATUSES)."""
+the active rank only for active entries (ratings.lists.filters.ACTIVE_STATUSES).
+
+The same task writes the list's filter rows (ratings.models.ListFilterRow: what a list page
+filters and sorts by, for every entry), one INSERT … SELECT as well."""
 
 from __future__ import annotations
 
 from django.db import connection, transaction
 
 from ratings.lists.filters import ACTIVE_STATUSES
-from ratings.models import ListRank, PublishedList
+from ratings.models import ListFilterRow, ListRank, PublishedList
 
 #: Advisory lock namespace (core/pg/locks.py keeps 7301 and 7302).
 LIST_RANKS_LOCK = 7303
+LIST_ROWS_LOCK = 7304
 
 FILL_SQL = """
     INSERT INTO ratings_listrank (published_list_id, player_id, national, region, club, active)
@@ -42,3 +46,32 @@ def list_ranks_fill(*, list_id: int) -> int:
             return 0
         cursor.execute(FILL_SQL, [[str(s) for s in ACTIVE_STATUSES], list_id])
         return cursor.rowcount
+
+
+ROWS_SQL = """
+    INSERT INTO ratings_listfilterrow (published_list_id, player_id, rating, change, games,
+        name_key, region, club, sex, title, birth_year, active)
+    SELECT e.published_list_id, e.player_id, e.rating, e.change, e.games,
+           p.name_key, p.region, p.club, p.sex, p.title, p.birth_year,
+           (NOT e.inactive AND e.status = ANY(%s))
+    FROM ratings_listentry e JOIN players_player p ON p.id = e.player_id
+    WHERE e.published_list_id = %s
+    ON CONFLICT DO NOTHING
+"""
+
+
+def list_rows_fill(*, list_id: int) -> int:
+    """Write the filter rows of one list unless they are there; the number of rows written."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LIST_ROWS_LOCK, list_id])
+        if not PublishedList.objects.filter(pk=list_id).exists():
+            return 0
+        if ListFilterRow.objects.filter(published_list_id=list_id).exists():
+            return 0
+        cursor.execute(ROWS_SQL, [[str(s) for s in ACTIVE_STATUSES], list_id])
+        return cursor.rowcount
+
+
+def list_rows_filled(*, list_id: int) -> bool:
+    """Whether the list's filter rows are written (the task runs after the publication)."""
+    return ListFilterRow.objects.filter(published_list_id=list_id).exists()

@@ -14,16 +14,23 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from periods.models import RatingPeriod
 from players.models import Player
-from ratings.lists.filters import SORTS, ListEntryFilter
-from ratings.models import ListEntry, PublishedList
+from ratings.lists.filters import SORTS, ListEntryFilter, age_group_condition
+from ratings.lists.ranks import list_rows_filled
+from ratings.models import ListEntry, ListFilterRow, PublishedList
 
 #: A page of a list shows this many entries unless asked otherwise (at most MAX_PER_PAGE).
 PER_PAGE = 100
 MAX_PER_PAGE = 500
+#: What a page's row shows (templates/ratings/_list_entries.html): the rest is not read.
+PAGE_FIELDS = (
+    *("published_list", "player", "rating", "change", "k", "games"),
+    *("status", "inactive", "provisional"),
+    *("player__fed_id", "player__surname", "player__given_name", "player__title", "player__club"),
+)
 
 
 def list_current_ids(*, system_id: int | None = None) -> list[int]:
@@ -108,7 +115,40 @@ def list_entries(*, published: PublishedList, params: Mapping[str, Any]) -> Quer
     return qs.select_related("player")
 
 
-def _filtered_count(published: PublishedList, params: Mapping[str, Any]) -> int:
+def _filter_rows(
+    published: PublishedList, filterset: ListEntryFilter
+) -> QuerySet[ListFilterRow] | None:
+    """The list's filter rows (ratings.models.ListFilterRow) the filters keep, sorted as the
+    page asks, when they are written and needed: a filter or a sort other than by rating
+    (the entries' own (list, rating) index serves the whole list by rating). None otherwise:
+    the page then reads the entries joined to their players, with the same result."""
+    if not filterset.is_valid():
+        return None
+    cleaned = filterset.form.cleaned_data
+    condition = Q()
+    for field in ("region", "club", "sex", "title"):
+        if cleaned.get(field):
+            condition &= Q(**{field: cleaned[field]})
+    if cleaned.get("age"):
+        age = age_group_condition(
+            code=cleaned["age"], year=published.list_date.year, field="birth_year"
+        )
+        condition &= age if age is not None else Q()
+    if cleaned.get("active"):
+        condition &= Q(active=True)
+    sort = cleaned.get("sort") or "rating"
+    if (not condition and sort == "rating") or not list_rows_filled(list_id=published.pk):
+        return None
+    order = [
+        key.replace("player__", "") if isinstance(key, str) else key
+        for key in SORTS.get(sort, SORTS["rating"])
+    ]
+    return ListFilterRow.objects.filter(condition, published_list=published).order_by(*order)
+
+
+def _filtered_count(
+    published: PublishedList, params: Mapping[str, Any], rows: QuerySet[ListFilterRow] | None
+) -> int:
     """The number of entries the filters keep. Without a filter it is the list's entry_count;
     with one it is counted once and cached for good (a published list never changes)."""
     filterset = list_entry_filter(published=published, params=params)
@@ -121,7 +161,7 @@ def _filtered_count(published: PublishedList, params: Mapping[str, Any]) -> int:
     key = f"list-count:{published.pk}:{digest}"
     total = cache.get(key)
     if total is None:
-        total = filterset.qs.order_by().count()
+        total = (rows if rows is not None else filterset.qs).order_by().count()
         cache.set(key, total, None)
     return int(total)
 
@@ -132,19 +172,22 @@ def list_entries_page(
     """One page of a list's entries (filters and sort from `params`). A page past the last
     gives the last page."""
     per_page = max(1, min(per_page, MAX_PER_PAGE))
-    total = _filtered_count(published, params)
+    rows = _filter_rows(published, list_entry_filter(published=published, params=params))
+    total = _filtered_count(published, params, rows)
     num_pages = max(1, math.ceil(total / per_page))
     page = max(1, min(page, num_pages))
     start = (page - 1) * per_page
     # The page's players first (by rating, an index-only walk of the (list, rating, player)
-    # index past the offset, no join for the skipped rows), then their entries and players.
-    ordered = list(
-        list_entries(published=published, params=params)
-        .select_related(None)
-        .values_list("player_id", flat=True)[start : start + per_page]
+    # index past the offset, no join for the skipped rows; filtered or sorted otherwise, a
+    # range of an index of the list's filter rows), then their entries and players.
+    ordered_qs = (
+        rows
+        if rows is not None
+        else list_entries(published=published, params=params).select_related(None)
     )
+    ordered = list(ordered_qs.values_list("player_id", flat=True)[start : start + per_page])
     rows = ListEntry.objects.filter(published_list=published, player_id__in=ordered)
-    by_player = {e.player_id: e for e in rows.select_related("player")}
+    by_player = {e.player_id: e for e in rows.select_related("player").only(*PAGE_FIELDS)}
     entries = [by_player[pid] for pid in ordered if pid in by_player]
     return EntryPage(entries, total, page, per_page, start + 1)
 

@@ -25,6 +25,7 @@ from .published import (
     ImmutableQuerySet,
     ImmutableRowError,
     ListEntry,
+    ListFilterRow,
     ListRank,
     PublishedList,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "ImmutableQuerySet",
     "ImmutableRowError",
     "ListEntry",
+    "ListFilterRow",
     "ListImportChunk",
     "ListImportJob",
     "ListRank",

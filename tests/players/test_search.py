@@ -8,6 +8,7 @@ import random
 import pytest
 from django.db import connection
 from django.template.loader import render_to_string
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from players.models import Player
@@ -204,3 +205,24 @@ def test_a_broad_query_ranks_a_capped_set_with_the_closest_first(client) -> None
     capped = player_search(query="vidal", page=1, per_page=50, cap=5)
     html = render_to_string("players/_results.html", {"result": capped, "q": "vidal"})
     assert "More than 5 players match" in html and "players found" not in html
+
+
+def test_result_rows_link_each_card_as_the_url_tag_does(client) -> None:
+    """The results table builds each row's link from one reversed URL (card_link); an ID the
+    registry's rule does not allow (an import may bring one) is reversed and quoted itself."""
+    plain = make_player(surname="Linkado", given_name="Ana", fed_id="ESP-77")
+    odd = make_player(surname="Linkado", given_name="Bea", fed_id="X 1&2")
+    html = client.get("/players/", {"q": "Linkado"}).content.decode()
+    for player in (plain, odd):
+        link = reverse("players:detail", args=[player.fed_id])
+        assert f'<a href="{link.replace("&", "&amp;")}">Linkado, {player.given_name}</a>' in html
+    assert 'href="/players/X%201&amp;2/"' in html
+
+
+def test_results_read_only_the_fields_a_row_shows(client) -> None:
+    make_player(surname="Campos", given_name="Ana", club="CE Lleida", region="Catalunya")
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get("/players/", {"q": "Campos"}).content.decode()
+    assert "Campos, Ana" in html and "CE Lleida" in html and "Catalunya" in html
+    search = [q["sql"] for q in queries.captured_queries if "players_player" in q["sql"]]
+    assert search and all('"players_player"."birth_date"' not in sql for sql in search)
