@@ -104,10 +104,9 @@ def make_published_list(
         ListEntry(
             published_list=published,
             player=p,
-            status="rated",
             ruleset=published.ruleset,
             engine_version="test",
-            **entry,
+            **{"status": "rated", **entry},
         )
         for p, entry in zip(players, fields, strict=True)
     )
