@@ -206,12 +206,10 @@ class ListEntry(ImmutableModel):
         return f"{self.player}: {self.rating}"
 
 
-class ListRank(models.Model):
-    """A player's ranks in one published list (by rating; ties share a rank): national, in
-    his region, in his club, among active players. Derived from the list once, after it is
-    published (ratings.lists.ranks, a Celery task), so the player card reads them with one
-    probe instead of counting a 500,000-entry list per view; region and club are the player's
-    when the ranks were written."""
+class _PerListPlayer(models.Model):
+    """A row derived from one published list for one player, written after the publication
+    (ranks, filter rows): no foreign-key constraint nor single-column index, the tables are
+    written in bulk and read through their own composite indexes."""
 
     published_list = models.ForeignKey(
         PublishedList,
@@ -223,6 +221,18 @@ class ListRank(models.Model):
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
     )
+
+    class Meta:
+        abstract = True
+
+
+class ListRank(_PerListPlayer):
+    """A player's ranks in one published list (by rating; ties share a rank): national, in
+    his region, in his club, among active players. Derived from the list once, after it is
+    published (ratings.lists.ranks, a Celery task), so the player card reads them with one
+    probe instead of counting a 500,000-entry list per view; region and club are the player's
+    when the ranks were written."""
+
     national = models.PositiveIntegerField()
     region = models.PositiveIntegerField(null=True)
     club = models.PositiveIntegerField(null=True)
@@ -236,7 +246,7 @@ class ListRank(models.Model):
         ]
 
 
-class ListFilterRow(models.Model):
+class ListFilterRow(_PerListPlayer):
     """What a list page filters and sorts one entry by: the entry's rating, change and games,
     the player's name key, region, club, sex, title and birth year, and whether the entry is
     active. Written once per published list (ratings.lists.ranks, with the ranks), so a
@@ -244,16 +254,6 @@ class ListFilterRow(models.Model):
     join of every entry to its player. The player's fields are his when the rows were
     written, as the region and club ranks are (a published list is a snapshot)."""
 
-    published_list = models.ForeignKey(
-        PublishedList,
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_constraint=False,
-        db_index=False,
-    )
-    player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
-    )
     rating = models.PositiveSmallIntegerField(_("rating"), null=True)
     change = models.SmallIntegerField(_("change"))
     games = models.PositiveIntegerField(_("games in the period"))
