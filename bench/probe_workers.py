@@ -205,7 +205,11 @@ def main() -> int:
             client = Client()
             client.force_login(officer)
             barrier.wait()
-            codes.append(client.post(f"/ratings/periods/{period_c.pk}/calculate/").status_code)
+            codes.append(
+                client.post(
+                    f"/ratings/periods/{period_c.pk}/calculate/", {"confirm": "1"}
+                ).status_code
+            )
             connection.close()
 
         threads = [threading.Thread(target=calculate) for _ in range(args.threads)]
