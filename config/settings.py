@@ -226,7 +226,7 @@ _cache_url = env.get_url("CACHE_URL", ("redis", "rediss"))
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.redis_cache.SharedClientRedisCache",
             "LOCATION": _cache_url,
             # Several sites (or test processes) may share one Redis database.
             "KEY_PREFIX": env.get_str("CACHE_KEY_PREFIX") or "",

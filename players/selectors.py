@@ -1,13 +1,16 @@
 """Reads of the player registry.
 
-Player search (`player_search`, `players_matching`): the query is folded like the stored
+Player search (`player_search`, `player_search_sql`): the query is folded like the stored
 `name_key` (players.names.fold: no accents, no case, commas and dots as spaces) and cut into
 words. A query that is one word holding a digit is an ID: the federation ID or, all digits,
 the FIDE ID, compared exactly (unique indexes). Otherwise every word must match the name, in
 any order:
 
-- a word of 3 letters or more anywhere in the name ("garc", "arcia"): `name_key LIKE '%w%'`,
-  answered by the trigram GIN index on name_key (players/migrations/0006);
+- a word of 3 letters or more anywhere in the name ("garc", "arcia"), as `name_key LIKE
+  '%w%'` would find it: the words of the registry's names holding it (NameWord, a trigram
+  index), then the players whose name has one of those words (a GIN on the name's words,
+  players/migrations/0008). The same players: a typed word has no space, so it can only lie
+  inside one word of the name;
 - a shorter word, an initial ("r", "ma"): at the start of a word of the name, checked on the
   rows the longer words found; a query of short words only needs the first one at the start of
   the name (the name_key b-tree serves that range: name_key is COLLATE "C").
@@ -20,23 +23,21 @@ players) ranks at most MATCH_CAP + 1 matches plus MATCH_CAP names starting with 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from django.contrib.postgres.search import TrigramSimilarity
-from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When, Window
-
-from players.models import Player
+from players.models import NAME_WORDS_SQL, Player
 from players.names import fold
 
 #: Words shorter than this are matched at the start of a word of the name (initials); longer
 #: ones anywhere in it. pg_trgm needs 3 characters to look a LIKE pattern up in its index.
 TRIGRAM_MIN = 3
 #: A name search ranks at most this many matches (plus the names starting with the query):
-#: more means "more than MATCH_CAP players", and the user adds letters. See players_matching.
+#: more means "more than MATCH_CAP players", and the user adds letters. See player_search_sql.
 MATCH_CAP = 1000
 #: Page numbers above this are read as this (then as the last page).
 MAX_PAGE = 1_000_000
@@ -97,56 +98,94 @@ def search_kind(query: str) -> SearchKind:
     return "id" if _ID.match(query) else "name"
 
 
-def players_matching(*, query: str, cap: int | None = None) -> QuerySet[Player]:
-    """Players matching `query`, best first (see the module's docstring); all players by name
-    for an empty query. A queryset: the API pages it itself.
+#: The words of a matched player's name, as the name_words index holds them.
+_WORDS_OF_M = NAME_WORDS_SQL.format("m.name_key")
 
-    With `cap`, a name search ranks at most `cap` + 1 of the matches (any, as the index finds
-    them) together with up to `cap` names that start with the query: a broad query ("mar")
-    costs what `cap` matches cost rather than tens of thousands, and the closest names (equal
-    to the query, starting with it) still come first. More than `cap` results then mean
-    "more than `cap` matches"."""
+
+def _like(word: str) -> str:
+    """`word` as text inside a LIKE pattern (its % _ \\ taken literally), as Django's lookups
+    escape it."""
+    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+@functools.cache
+def _columns(fields: tuple[str, ...]) -> str:
+    """The select list of the players read: `fields` (and the key), or every column."""
+    column = {f.attname: f.column for f in Player._meta.concrete_fields}
+    names = ["id", *fields] if fields else list(column)
+    return ", ".join(f'p."{column[name]}"' for name in dict.fromkeys(names))
+
+
+def player_search_sql(
+    *, query: str, cap: int = MATCH_CAP, fields: Sequence[str] = ()
+) -> tuple[str, list[str | int]]:
+    """The statement of a name or ID search (see the module's docstring), without its LIMIT
+    and OFFSET: the players matching `query`, best first, each with `matches`, the number of
+    players it finds (all of them: a window count over the result, so one statement gives a
+    page and the total). Only `fields` are read (all with none).
+
+    A name search ranks at most `cap` + 1 of the matches (any, as the index finds them)
+    together with up to `cap` names that start with the query: a broad query ("mar") costs
+    what `cap` matches cost rather than tens of thousands, and the closest names (equal to
+    the query, starting with it) still come first. More than `cap` results then mean "more
+    than `cap` matches".
+
+    Written as SQL rather than built with the ORM: on a first request the ORM spent about
+    1 ms compiling this statement, a quarter of the search page's Python time, and issue 13
+    asks 600 first searches a second (docs/benchmarks.md, "Cold searches"). It is the
+    statement the ORM built (the same conditions, casts and order; the plans in
+    docs/benchmarks.md, "Player search", stand), checked against the trigram index by
+    tests/players/test_search.py."""
     query = query.strip()
-    kind = search_kind(query)
-    if kind == "all":
-        return Player.objects.order_by("name_key", "id")
-    if kind == "id":
-        condition = Q(fed_id__in=sorted({query, query.upper()}))
+    columns = _columns(tuple(fields))
+    if search_kind(query) == "id":
+        ids = sorted({query, query.upper()})
+        condition = f"p.fed_id IN ({', '.join(['%s'] * len(ids))})"
+        params: list[str | int] = list(ids)
         if query.isdigit() and len(query) < 19:
-            condition |= Q(fide_id=int(query))
-        return Player.objects.filter(condition).order_by("name_key", "id")
+            condition += " OR p.fide_id = %s"
+            params.append(int(query))
+        return (
+            f"SELECT {columns}, COUNT(p.id) OVER () AS matches FROM players_player p "
+            f"WHERE {condition} ORDER BY p.name_key ASC, p.id ASC",
+            params,
+        )
     folded = " ".join(_WORDS.findall(fold(query)))
     words = folded.split()
-    condition = Q()
+    conditions: list[str] = []
+    params = []
     if all(len(w) < TRIGRAM_MIN for w in words):
-        condition &= Q(name_key__startswith=words[0])
+        conditions.append("m.name_key::text LIKE %s")
+        params.append(f"{_like(words[0])}%")
     for word in words:
         if len(word) >= TRIGRAM_MIN:
-            condition &= Q(name_key__contains=word)
+            # The name holds the word (name_key LIKE '%word%'): a typed word has no space, so
+            # it lies inside one word of the name; the vocabulary's words holding it, then the
+            # players with one of those words (the name_words GIN).
+            conditions.append(
+                f"{_WORDS_OF_M} && ARRAY(SELECT n.word::text FROM players_nameword n "
+                "WHERE n.word::text LIKE %s)"
+            )
+            params.append(f"%{_like(word)}%")
         else:
-            condition &= Q(name_key__startswith=word) | Q(name_key__contains=f" {word}")
-    matches = Player.objects.filter(condition)
-    if cap is not None:
-        # order_by(): no ORDER BY (the model's ordering would sort every match), so the scan
-        # stops after cap + 1 rows. A name starting with the folded query holds each of its
-        # words (at a word start), so the prefix part needs no other condition: it walks the
-        # name_key b-tree (COLLATE "C": LIKE 'q%' is a range) in order and stops at `cap`.
-        some = matches.order_by().values("id")[: cap + 1]
-        prefix = (
-            Player.objects.filter(name_key__startswith=folded)
-            .order_by("name_key")
-            .values("id")[:cap]
-        )
-        matches = Player.objects.filter(id__in=some.union(prefix))
-    return matches.annotate(
-        closeness=Case(
-            When(name_key=folded, then=Value(0)),
-            When(name_key__startswith=folded, then=Value(1)),
-            default=Value(2),
-            output_field=IntegerField(),
-        ),
-        similarity=TrigramSimilarity("name_key", folded),
-    ).order_by("closeness", "-similarity", "name_key", "id")
+            conditions.append("(m.name_key::text LIKE %s OR m.name_key::text LIKE %s)")
+            params += [f"{_like(word)}%", f"% {_like(word)}%"]
+    # No ORDER BY in the first part, so the scan stops after cap + 1 rows. A name starting
+    # with the folded query holds each of its words (at a word start), so the second part
+    # needs no other condition: it walks the name_key b-tree (COLLATE "C": LIKE 'q%' is a
+    # range) in order and stops at `cap`.
+    prefix = f"{_like(folded)}%"
+    return (
+        f"SELECT {columns}, "
+        "CASE WHEN p.name_key = %s THEN 0 WHEN p.name_key::text LIKE %s THEN 1 ELSE 2 END "
+        "AS closeness, SIMILARITY(p.name_key, %s) AS similarity, "
+        "COUNT(p.id) OVER () AS matches FROM players_player p WHERE p.id IN ("
+        f"(SELECT m.id FROM players_player m WHERE {' AND '.join(conditions)} LIMIT %s) "
+        "UNION (SELECT m.id FROM players_player m WHERE m.name_key::text LIKE %s "
+        "ORDER BY m.name_key ASC LIMIT %s)) "
+        "ORDER BY closeness ASC, similarity DESC, p.name_key ASC, p.id ASC",
+        [folded, prefix, folded, *params, cap + 1, prefix, cap],
+    )
 
 
 def player_search(
@@ -160,35 +199,37 @@ def player_search(
     """One page of the players matching `query` (by name in any order, with or without accents
     or commas, by part of a name or an initial, or exactly by federation ID or FIDE ID), with
     the number of matches. A page past the last gives the last page. A name matching more than
-    `cap` players gives `capped` and the best of them (players_matching). With `fields`, the
+    `cap` players gives `capped` and the best of them (player_search_sql). With `fields`, the
     players are read with those fields only (what a results table shows)."""
     query = query.strip()
     kind = search_kind(query)
     per_page = max(1, per_page)
     page = max(1, min(page, MAX_PAGE))  # an OFFSET past bigint is a database error
-    qs = players_matching(query=query, cap=cap if kind == "name" else None)
-    if fields:
-        qs = qs.only(*fields)
     if kind == "all":
         # No filter: the whole registry by name (as the home page, an exact count: about 0.1 s
         # on 500,000 players); the page comes off the name_key index.
+        qs = Player.objects.order_by("name_key", "id")
+        if fields:
+            qs = qs.only(*fields)
         total = Player.objects.count()
         page = min(page, max(1, math.ceil(total / per_page)))
         start = (page - 1) * per_page
         players = list(qs[start : start + per_page])
         return PlayerSearchResult(query, kind, players, total, page, per_page)
-    # The page and the number of matches in one statement (one index scan, not two).
-    counted = qs.annotate(matches=Window(Count("id")))
-    start = (page - 1) * per_page
-    players = list(counted[start : start + per_page])
+    sql, params = player_search_sql(query=query, cap=cap, fields=fields)
+
+    def read(start: int, count: int) -> list[Player]:
+        return list(Player.objects.raw(f"{sql} LIMIT %s OFFSET %s", [*params, count, start]))
+
+    players = read((page - 1) * per_page, per_page)
     if players:
-        total = players[0].matches  # type: ignore[attr-defined]  # the Window annotation
+        total = players[0].matches  # type: ignore[attr-defined]  # the window count
     else:
-        total = qs.count()
+        first = read(0, 1)
+        total = first[0].matches if first else 0  # type: ignore[attr-defined]
         if total and page > 1:
             page = max(1, math.ceil(total / per_page))
-            start = (page - 1) * per_page
-            players = list(counted[start : start + per_page])
+            players = read((page - 1) * per_page, per_page)
     capped = kind == "name" and total > cap
     return PlayerSearchResult(query, kind, players, total, page, per_page, capped, cap)
 

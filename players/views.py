@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from core.caching import page_cached
+from core.caching import CSRF_PLACEHOLDER, page_cached
 from core.permissions import permission_required
 from players.selectors import player_search
 
@@ -44,16 +44,20 @@ def _player_list(request: HttpRequest, extra: dict[str, Any]) -> HttpResponse:
     except ValueError:
         page = 1
     # The rendered results of a query and page are cached for RESULTS_TTL seconds, per
-    # language.
+    # language, for the pages rendered for one user. A page that core.caching keeps whole
+    # (its render gets the token's placeholder) is not rendered again while it is kept: a
+    # second copy of its results would only cost two more cache calls.
+    kept_whole = extra.get("csrf_token") == CSRF_PLACEHOLDER
     digest = hashlib.sha1(f"{query.strip()}\x00{page}".encode()).hexdigest()
     key = f"player-search:{get_language()}:{digest}"
-    results = cache.get(key)
+    results = None if kept_whole else cache.get(key)
     if results is None:
         result = player_search(query=query, page=page, per_page=PER_PAGE, fields=RESULT_FIELDS)
         results = render_to_string(
             "players/_results.html", {"result": result, "q": query}, request=request
         )
-        cache.set(key, results, RESULTS_TTL)
+        if not kept_whole:
+            cache.set(key, results, RESULTS_TTL)
     # Rendered from escaped template output (players/_results.html), kept as it was.
     return render(
         request, "players/list.html", {"results": mark_safe(results), "q": query, **extra}

@@ -13,9 +13,9 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
+from core.html import escape_text
 from players.templatetags.player_links import card_link
 
 register = template.Library()
@@ -25,7 +25,7 @@ register = template.Library()
 def search_rows(players: Any) -> SafeString:
     """The <tr> of each player found: federation ID, name linking to the card, title, club,
     region and FIDE standard rating."""
-    e_ = conditional_escape
+    e_ = escape_text
     card0 = reverse("players:detail", args=["0"])
     rows = [
         f'\n<tr><td>{e_(p.fed_id)}</td><td><a href="{e_(card_link(p.fed_id, card0))}">'

@@ -13,10 +13,10 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from core.html import escape_text
 from players.templatetags.player_links import card_link
 from ratings.templatetags.rating_chart import choice_label
 
@@ -36,7 +36,7 @@ def list_rows(page: Any, published: Any) -> SafeString:
     """The <tr> of each entry of `page` (ratings.lists.selectors.list_entries_page) of the
     list `published`: number, name and title, federation ID, club, rating and change linking
     to the player's calculation in this list, K, games, status with the i/p marks."""
-    e_ = conditional_escape
+    e_ = escape_text
     card0 = reverse("players:detail", args=["0"])
     inactive = f' <span class="badge" title="{e_(gettext("Inactive"))}">i</span>'
     provisional = f' <span class="badge" title="{e_(gettext("Provisional"))}">p</span>'

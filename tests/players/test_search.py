@@ -7,13 +7,14 @@ import random
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from players.models import Player
+from players.models import NameWord, Player
 from players.names import full_name_key
-from players.selectors import player_search, players_matching
+from players.selectors import player_search, player_search_sql
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db
@@ -150,15 +151,15 @@ def test_api_uses_the_same_search(client, raul: Player) -> None:
     assert [p["fed_id"] for p in data["results"]] == [raul.fed_id]
 
 
-def test_name_search_uses_the_trigram_index() -> None:
-    """On a few thousand players the planner would rather read the table; enable_seqscan=off
-    (for this transaction) makes the plan deterministic: the point is that the index *can*
-    answer the name words, i.e. the query and the index match (column, opclass, collation)."""
-    rng = random.Random(13)
+def _random_registry(n: int, seed: int) -> list[Player]:
+    rng = random.Random(seed)
     syllables = ["gar", "cia", "lo", "pez", "ma", "rin", "puig", "vi", "la", "ro", "sa", "nu"]
     rows = []
-    for i in range(3000):
-        surname = "".join(rng.sample(syllables, 3)).title()
+    for i in range(n):
+        surname = " ".join(
+            "".join(rng.sample(syllables, rng.randint(1, 3))).title()
+            for _ in range(rng.randint(1, 2))
+        )
         given = "".join(rng.sample(syllables, 2)).title()
         rows.append(
             Player(
@@ -169,15 +170,88 @@ def test_name_search_uses_the_trigram_index() -> None:
                 name_key=full_name_key(surname, given),
             )
         )
-    Player.objects.bulk_create(rows)
+    return Player.objects.bulk_create(rows)
+
+
+def test_name_search_uses_the_name_words_index() -> None:
+    """On a few thousand players the planner would rather read the table; enable_seqscan=off
+    (for this transaction) makes the plan deterministic: the point is that the index *can*
+    answer the name words, i.e. the query's expression is the index's."""
+    _random_registry(3000, 13)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE players_player")
         cursor.execute("SET LOCAL enable_seqscan = off")
         for query in ("garcia lopez", "Garcia, R.", "puig"):
-            sql, params = players_matching(query=query).query.sql_with_params()
+            sql, params = player_search_sql(query=query)
             cursor.execute("EXPLAIN " + sql, params)
             plan = "\n".join(row[0] for row in cursor.fetchall())
-            assert "player_name_key_trgm" in plan, plan
+            assert "player_name_words" in plan, plan
+
+
+def test_name_words_find_what_a_substring_of_the_name_finds() -> None:
+    """The words of the vocabulary holding a typed word, then the players with one of those
+    words, are exactly the players whose folded name holds the typed word (name_key LIKE
+    '%word%', what the search asked before migration 0008), for parts of words, whole words,
+    initials and combinations, on a registry of random names."""
+    _random_registry(600, 29)
+    rng = random.Random(31)
+    keys = list(Player.objects.values_list("name_key", flat=True))
+    queries = ["_", "a_b", "100%", "gar", "cia", "garcia lo", "ma ro", "z", "g l"]
+    for _ in range(120):
+        words = rng.choice(keys).split()
+        picked = rng.sample(words, min(len(words), rng.randint(1, 3)))
+        queries.append(" ".join(w[rng.randint(0, 2) : rng.randint(3, 8)] for w in picked))
+    for query in queries:
+        words = " ".join(query.split()).split()
+        expected = Player.objects.all()
+        if words and all(len(w) < 3 for w in words):
+            expected = expected.filter(name_key__startswith=words[0])
+        for word in words:
+            if len(word) >= 3:
+                expected = expected.filter(name_key__contains=word)
+            else:
+                expected = expected.filter(
+                    Q(name_key__startswith=word) | Q(name_key__contains=f" {word}")
+                )
+        if not words:
+            continue
+        result = player_search(query=query, page=1, per_page=1000, cap=10_000)
+        assert {p.pk for p in result.players} == set(expected.values_list("pk", flat=True)), query
+        assert result.total == expected.count(), query
+
+
+def test_the_vocabulary_follows_every_write_of_the_registry() -> None:
+    """NameWord is kept by the database's triggers: a save, a bulk insert, an UPDATE of many
+    rows and COPY all add their names' words, so the search finds the players they wrote."""
+    saved = make_player(surname="Çağlar Öztürk", given_name="Ayşe")
+    Player.objects.bulk_create(
+        [
+            Player(
+                fed_id="B1",
+                surname="Brzęczyszczykiewicz",
+                given_name="Grzegorz",
+                sex="M",
+                name_key=full_name_key("Brzęczyszczykiewicz", "Grzegorz"),
+            )
+        ]
+    )
+    Player.objects.filter(pk=saved.pk).update(name_key=full_name_key("Quenneville", "Ayse"))
+    with (
+        connection.cursor() as cursor,
+        cursor.copy(
+            "COPY players_player (fed_id, surname, given_name, sex, club, region, federation, "
+            "title, affiliated, name_key, created_at, updated_at) FROM STDIN"
+        ) as copy,
+    ):
+        copy.write_row(
+            ["C1", "Xuereb", "Ines", "F", "", "", "", "", True, "xuereb ines", "now()", "now()"]
+        )
+    words = set(NameWord.objects.values_list("word", flat=True))
+    assert {"caglar", "ozturk", "ayse", "brzeczyszczykiewicz", "grzegorz", "quenneville"} <= words
+    assert {"xuereb", "ines"} <= words
+    assert found("czyszczy") == ["B1"]
+    assert found("quenne") == [saved.fed_id]
+    assert found("uere in") == ["C1"]
 
 
 def test_empty_query_lists_everyone_by_name() -> None:
