@@ -44,9 +44,9 @@ class NameWord(models.Model):
     """A word of some registry player's folded name (Player.name_key): the vocabulary the player
     search looks a typed word up in (players.selectors.player_search_sql).
 
-    Kept by the database (Player's triggers name_words_insert and name_words_update add the
-    words of every row a statement writes, whatever wrote it: save(), a bulk import, COPY), so
-    no loader has to remember it. Words are never removed: a word no player has any more
+    Kept by the database (Player's NAME_WORDS_TRIGGERS add the words of every player inserted
+    or renamed, whatever wrote it: save(), a bulk import, COPY, an UPDATE), so no loader has
+    to remember it. Words are never removed: a word no player has any more
     only matches nobody. Read only by the search's SQL."""
 
     word = models.CharField(primary_key=True, max_length=250, db_collation="C")
@@ -65,23 +65,36 @@ class NameWord(models.Model):
 NAME_WORDS_SQL = "string_to_array({}::text, ' ')"
 
 
-def _name_words_trigger(operation: pgtrigger.Operation, name: str) -> pgtrigger.Trigger:
-    """After a statement that writes players: the words of their names into NameWord.
-    (PostgreSQL allows a transition table on a trigger of one operation only: one trigger
-    for inserts, one for updates.)"""
-    words = NAME_WORDS_SQL.format("new_values.name_key")
-    return pgtrigger.Trigger(
-        name=name,
+def _name_words_sql(rows: str, name_key: str) -> str:
+    """The trigger function adding the words of `name_key` over `rows` to NameWord."""
+    return (
+        f"INSERT INTO {NameWord._meta.db_table} (word) SELECT DISTINCT w "
+        f"FROM {rows}unnest({NAME_WORDS_SQL.format(name_key)}) AS w WHERE w <> '' "
+        "ON CONFLICT DO NOTHING; RETURN NULL;"
+    )
+
+
+#: The words of the players a statement inserts: once per statement, from its rows (a COPY of
+#: 500,000 players is one call), and of a player whose name an UPDATE changes: per row, and
+#: only for those (PostgreSQL allows no column list or condition on a trigger that reads the
+#: statement's rows, and a bulk update of ratings must not read every name again).
+NAME_WORDS_TRIGGERS = [
+    pgtrigger.Trigger(
+        name="name_words_insert",
         level=pgtrigger.Statement,
         when=pgtrigger.After,
-        operation=operation,
+        operation=pgtrigger.Insert,
         referencing=pgtrigger.Referencing(new="new_values"),
-        func=(
-            f"INSERT INTO {NameWord._meta.db_table} (word) SELECT DISTINCT w "
-            f"FROM new_values, unnest({words}) AS w WHERE w <> '' ON CONFLICT DO NOTHING; "
-            "RETURN NULL;"
-        ),
-    )
+        func=_name_words_sql("new_values, ", "new_values.name_key"),
+    ),
+    pgtrigger.Trigger(
+        name="name_words_update",
+        when=pgtrigger.After,
+        operation=pgtrigger.UpdateOf("name_key"),
+        condition=pgtrigger.Q(old__name_key__df=pgtrigger.F("new__name_key")),
+        func=_name_words_sql("", "NEW.name_key"),
+    ),
+]
 
 
 #: What anyone may read of a registry player (the API's player; the synthetic federation's COPY
@@ -202,10 +215,7 @@ class Player(models.Model):
                 name="player_name_words",
             ),
         ]
-        triggers = [
-            _name_words_trigger(pgtrigger.Insert, "name_words_insert"),
-            _name_words_trigger(pgtrigger.Update, "name_words_update"),
-        ]
+        triggers = NAME_WORDS_TRIGGERS
 
     def __str__(self) -> str:
         return f"{self.surname}, {self.given_name}"

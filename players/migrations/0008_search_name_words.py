@@ -51,7 +51,7 @@ class Migration(migrations.Migration):
         ),
         pgtrigger.migrations.AddTrigger(
             model_name='player',
-            trigger=pgtrigger.compiler.Trigger(name='name_words_update', sql=pgtrigger.compiler.UpsertTriggerSql(func="INSERT INTO players_nameword (word) SELECT DISTINCT w FROM new_values, unnest(string_to_array(new_values.name_key::text, ' ')) AS w WHERE w <> '' ON CONFLICT DO NOTHING; RETURN NULL;", hash='89ddde63aa5dcd335d16225bad74b2dba3bedcdf', level='STATEMENT', operation='UPDATE', pgid='pgtrigger_name_words_update_7106e', referencing='REFERENCING NEW TABLE AS new_values ', table='players_player', when='AFTER')),
+            trigger=pgtrigger.compiler.Trigger(name='name_words_update', sql=pgtrigger.compiler.UpsertTriggerSql(condition='WHEN (OLD."name_key" IS DISTINCT FROM (NEW."name_key"))', func="INSERT INTO players_nameword (word) SELECT DISTINCT w FROM unnest(string_to_array(NEW.name_key::text, ' ')) AS w WHERE w <> '' ON CONFLICT DO NOTHING; RETURN NULL;", hash='bb84d630ebd86f8cd4e169b6f1ba07b429c182eb', operation='UPDATE OF "name_key"', pgid='pgtrigger_name_words_update_7106e', table='players_player', when='AFTER')),
         ),
         migrations.AddIndex(
             model_name='nameword',
