@@ -9,7 +9,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from core.caching import CSRF_PLACEHOLDER, page_cached
+from core.html import escape_text
 from core.permissions import permission_required
+from core.skeleton import skeleton_render
 from players.selectors import player_search
 
 PER_PAGE = 50
@@ -58,6 +60,19 @@ def _player_list(request: HttpRequest, extra: dict[str, Any]) -> HttpResponse:
         )
         if not kept_whole:
             cache.set(key, results, RESULTS_TTL)
+    if kept_whole:
+        # The page every anonymous visitor sees, from its skeleton (core.skeleton).
+        html = skeleton_render(
+            request,
+            template_name="players/list.html",
+            context=extra,
+            slots={
+                "results": results,
+                "q": escape_text(query),
+                "next_path": escape_text(request.get_full_path()),
+            },
+        )
+        return HttpResponse(html)
     # Rendered from escaped template output (players/_results.html), kept as it was.
     return render(
         request, "players/list.html", {"results": mark_safe(results), "q": query, **extra}
