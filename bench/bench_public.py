@@ -16,7 +16,11 @@ time summed by an execute wrapper: "DB ms" is the database and its round trip), 
 them with gunicorn (2 workers, loopback, bench/gunicorn_bench.py records each request's
 server time and SQL time) and runs wrk (--latency) on them twice: "first" (cache emptied,
 each URL asked once in turn: every request renders its page) and "warm" (after one pass over
-the URLs, random ones: what anonymous visitors get from the cache, core/caching.py). Beside
+the URLs, random ones: what anonymous visitors get from the cache, core/caching.py); the
+search has a third run, "random": searches for players drawn from the whole registry (--stream
+of them, with the repeats the generator's names make), asked at random from an empty cache
+(after the workers' own cache has expired), what the issue's "random names from the
+generator's name lists and random IDs" gives. Beside
 each run: the server's time and SQL time per request (p50 / p99 / mean), gunicorn's CPU per
 request, and the machine's load average (the cores are shared with wrk and PostgreSQL).
 The search's warm run only holds while its 2-minute cache lasts.
@@ -64,7 +68,6 @@ def pct(values: list[float], q: float) -> float:
 def draw_urls(sample: int, rng: random.Random) -> dict[str, list[str]]:
     from django.db import connection
 
-    from players.names import fold
     from ratings.lists.selectors import list_current_ids
     from ratings.models import PublishedList
 
@@ -93,19 +96,39 @@ def draw_urls(sample: int, rng: random.Random) -> dict[str, list[str]]:
         elif kind < 0.6:
             query.update(age="u20", active="true", page=1)
         lists.append(f"/ratings/lists/{newest.pk}/?{urllib.parse.urlencode(query)}")
-    searches = []
-    for fed_id, surname, given, _region in rows:
-        kind = rng.random()
-        if kind < 0.3:
-            q = surname.split()[0]
-        elif kind < 0.6:
-            q = f"{given.split()[0]} {surname.split()[0]}"
-        elif kind < 0.8:
-            q = fold(f"{surname.split()[0]} {given.split()[0]}")
-        else:
-            q = fed_id
-        searches.append(f"/players/?{urllib.parse.urlencode({'q': q})}")
+    searches = [search_url(fed_id, surname, given, rng) for fed_id, surname, given, _r in rows]
     return {"card": cards, "list": lists, "search": searches}
+
+
+def search_url(fed_id: str, surname: str, given: str, rng: random.Random) -> str:
+    """A search for a player as people type it: his first surname (3 in 10), given name and
+    surname (3 in 10), both without accents, surname first (2 in 10), or his federation ID."""
+    from players.names import fold
+
+    kind = rng.random()
+    if kind < 0.3:
+        q = surname.split()[0]
+    elif kind < 0.6:
+        q = f"{given.split()[0]} {surname.split()[0]}"
+    elif kind < 0.8:
+        q = fold(f"{surname.split()[0]} {given.split()[0]}")
+    else:
+        q = fed_id
+    return f"/players/?{urllib.parse.urlencode({'q': q})}"
+
+
+def draw_search_stream(size: int, rng: random.Random) -> list[str]:
+    """`size` searches for players drawn at random from the whole registry (repeats as they
+    come: the generator's names repeat, IDs seldom), for the 'random' run."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT fed_id, surname, given_name FROM players_player ORDER BY random() LIMIT %s",
+            [size],
+        )
+        rows = cursor.fetchall()
+    return [search_url(fed_id, surname, given, rng) for fed_id, surname, given in rows]
 
 
 def in_process(urls: list[str]) -> tuple[list[float], list[float]]:
@@ -233,6 +256,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8913)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kinds", default="card,list,search")
+    parser.add_argument(
+        "--stream", type=int, default=100_000, help="searches drawn for the 'random' run"
+    )
     parser.add_argument("--worker-class", default="sync", help="gunicorn's: sync or gthread")
     parser.add_argument("--threads", type=int, default=1, help="gunicorn's, for gthread")
     args = parser.parse_args()
@@ -243,6 +269,8 @@ def main() -> None:
 
     django.setup()
     from django.core.cache import cache
+
+    from core.api.caching import LOCAL_SECONDS
 
     rng = random.Random(args.seed)
     urls = draw_urls(args.sample, rng)
@@ -293,7 +321,8 @@ def main() -> None:
             f"wrk: {args.connections} connections, gunicorn 2 workers ({args.worker_class}, "
             f"{args.threads} thread(s)); 'first': every URL asked once, on an empty cache "
             f"({args.cold_duration} s); 'warm': random URLs after one pass over them "
-            f"({args.duration} s)",
+            f"({args.duration} s); search 'random': searches for players drawn from the whole "
+            f"registry, with their repeats, from an empty cache ({args.duration} s)",
             flush=True,
         )
         print(
@@ -302,13 +331,19 @@ def main() -> None:
             flush=True,
         )
         for kind in kinds:
-            for label in ("first", "warm"):
+            labels = ("first", "warm", "random") if kind == "search" else ("first", "warm")
+            for label in labels:
                 paths = unique(urls[kind], rng)
                 if label == "first":
                     cache.clear()
-                else:  # one pass over every URL first
+                elif label == "warm":  # one pass over every URL first
                     for url in paths:
                         urllib.request.urlopen(f"http://127.0.0.1:{args.port}{url}").read()
+                else:  # an empty cache, the workers' memory too (core.api.caching)
+                    paths = draw_search_stream(args.stream, rng)
+                    print(f"(waiting {LOCAL_SECONDS + 1} s: the workers' cache)", flush=True)
+                    time.sleep(LOCAL_SECONDS + 1)
+                    cache.clear()
                 pids = [server.pid, *(int(n.split(".")[0]) for n in os.listdir(stats_dir))]
                 cpu_before, since = cpu_seconds(pids), time.time()
                 figures = run_wrk(
