@@ -2,13 +2,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pgtrigger
 from django.conf import settings
-from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
-from django.db.models.functions import Cast
 from django.utils.translation import gettext_lazy as _
 
 from core.track import history_track
@@ -38,63 +35,6 @@ class Title(models.TextChoices):
     WMF = "WMF", _("Woman Federation Master")
     MI = "MI", _("International Master (national list)")
     WMI = "WMI", _("Woman International Master (national list)")
-
-
-class NameWord(models.Model):
-    """A word of some registry player's folded name (Player.name_key): the vocabulary the player
-    search looks a typed word up in (players.selectors.player_search_sql).
-
-    Kept by the database (Player's NAME_WORDS_TRIGGERS add the words of every player inserted
-    or renamed, whatever wrote it: save(), a bulk import, COPY, an UPDATE), so no loader has
-    to remember it. Words are never removed: a word no player has any more
-    only matches nobody. Read only by the search's SQL."""
-
-    word = models.CharField(primary_key=True, max_length=250, db_collation="C")
-
-    class Meta:
-        verbose_name = _("name word")
-        verbose_name_plural = _("name words")
-        # A typed word of 3 letters or more is looked for inside the words (LIKE '%w%').
-        indexes = [GinIndex(fields=["word"], opclasses=["gin_trgm_ops"], name="nameword_trgm")]
-
-    def __str__(self) -> str:
-        return self.word
-
-
-#: The words of a name_key, as the search's SQL and the name_words index write them.
-NAME_WORDS_SQL = "string_to_array({}::text, ' ')"
-
-
-def _name_words_sql(rows: str, name_key: str) -> str:
-    """The trigger function adding the words of `name_key` over `rows` to NameWord."""
-    return (
-        f"INSERT INTO {NameWord._meta.db_table} (word) SELECT DISTINCT w "
-        f"FROM {rows}unnest({NAME_WORDS_SQL.format(name_key)}) AS w WHERE w <> '' "
-        "ON CONFLICT DO NOTHING; RETURN NULL;"
-    )
-
-
-#: The words of the players a statement inserts: once per statement, from its rows (a COPY of
-#: 500,000 players is one call), and of a player whose name an UPDATE changes: per row, and
-#: only for those (PostgreSQL allows no column list or condition on a trigger that reads the
-#: statement's rows, and a bulk update of ratings must not read every name again).
-NAME_WORDS_TRIGGERS = [
-    pgtrigger.Trigger(
-        name="name_words_insert",
-        level=pgtrigger.Statement,
-        when=pgtrigger.After,
-        operation=pgtrigger.Insert,
-        referencing=pgtrigger.Referencing(new="new_values"),
-        func=_name_words_sql("new_values, ", "new_values.name_key"),
-    ),
-    pgtrigger.Trigger(
-        name="name_words_update",
-        when=pgtrigger.After,
-        operation=pgtrigger.UpdateOf("name_key"),
-        condition=pgtrigger.Q(old__name_key__df=pgtrigger.F("new__name_key")),
-        func=_name_words_sql("", "NEW.name_key"),
-    ),
-]
 
 
 #: What anyone may read of a registry player (the API's player; the synthetic federation's COPY
@@ -199,23 +139,12 @@ class Player(models.Model):
         # PostgreSQL: fillfactor 70 (migration 0003) leaves room on each page for in-place
         # (HOT) updates of unindexed columns, e.g. a list import filling in birth years.
         constraints = [models.UniqueConstraint(fields=["fed_id"], name="player_unique_fed_id")]
-        # The GIN of the name's words (migration 0008): the player search finds the players
-        # holding a typed word through it (players.selectors.player_search_sql). It replaced
-        # a trigram GIN on name_key, which answered the same search three to four times
-        # slower (docs/benchmarks.md, "Cold searches").
+        # name_key trigram GIN (migration 0006): the player search's name words
+        # (players.selectors: LIKE '%word%' on the folded key, any order).
         indexes = [
             models.Index(fields=["name_key"], name="player_name_key_idx"),
-            GinIndex(
-                models.Func(
-                    Cast("name_key", models.TextField()),
-                    models.Value(" "),
-                    function="string_to_array",
-                    output_field=ArrayField(models.TextField()),
-                ),
-                name="player_name_words",
-            ),
+            GinIndex(fields=["name_key"], opclasses=["gin_trgm_ops"], name="player_name_key_trgm"),
         ]
-        triggers = NAME_WORDS_TRIGGERS
 
     def __str__(self) -> str:
         return f"{self.surname}, {self.given_name}"
