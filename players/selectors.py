@@ -105,10 +105,12 @@ def _like(word: str) -> str:
 
 @functools.cache
 def _columns(fields: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
-    """The players' fields a search reads, `fields` (and the key) or all of them, and their
-    select list."""
+    """The players' fields a search reads, `fields` (and the key) or all of them, in the
+    model's order (as Model.from_db takes the values of a partial row), and their select
+    list."""
     column = {f.attname: f.column for f in Player._meta.concrete_fields}
-    names = tuple(dict.fromkeys(["id", *fields] if fields else column))
+    wanted = {"id", *fields} if fields else set(column)
+    names = tuple(name for name in column if name in wanted)
     return names, ", ".join(f'p."{column[name]}"' for name in names)
 
 
