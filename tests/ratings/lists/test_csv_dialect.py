@@ -45,4 +45,16 @@ def test_any_standard_csv_reads_back(names: list[str], delimiter: str) -> None:
     rows = [["fide_id", "name", "rating"]]
     rows += [[str(100 + i), name, "2000"] for i, name in enumerate(names)]
     text = written(rows, delimiter)
-    assert names_read(text) == [n.strip() for n in names]
+    assert names_read(text) == [guard_undone(n.strip()).strip() for n in names]
+
+
+def guard_undone(cell: str) -> str:
+    """What the reader makes of a cell our own downloads guarded against spreadsheet formulas
+    ("'-5" for "-5", ratings.lists.formats.render.csv_safe): the apostrophe goes. A name written
+    "'-" by someone else reads back as "-" too; the generated names found that case."""
+    return cell[1:] if cell.startswith("'") and cell[1:2] in ("=", "+", "-", "@") else cell
+
+
+def test_a_guarded_cell_reads_back_unguarded() -> None:
+    text = "fide_id,name,rating\n100,'-,2000\n101,'=SUM(A1),2000\n102,O'Neil,2000\n"
+    assert names_read(text) == ["-", "=SUM(A1)", "O'Neil"]
