@@ -209,7 +209,6 @@ def player_search(
         players = list(qs[start : start + per_page])
         return PlayerSearchResult(query, kind, players, total, page, per_page)
     sql, params = player_search_sql(query=query, cap=cap, fields=fields)
-
     names = _columns(tuple(fields))[0]
 
     def read(start: int, count: int) -> tuple[list[Player], int]:
