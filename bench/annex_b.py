@@ -4,7 +4,7 @@
 
 A player rated 2600 performs at 2500 for ever: every month he plays a 9-game tournament
 against nine players rated 2500 and scores 4.5 (nine draws). Each tournament is one monthly
-``fce`` period rated by ``ratings.engine.rate_period`` with ``parameters.k_override`` set to
+``fce`` period rated by ``rating_engine.rate_period`` with ``parameters.k_override`` set to
 K = 40, 30, 20, 10, 5 (Taula 1 with the .99 cap, the period change rounded to the unit,
 17.2). For each K it prints how many tournaments the rating needs to come within 50, 25, 10,
 5 and 1 points of 2500, and the rating it settles on, beside the proposal's figures.
@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ratings.engine import rate_period
-from ratings.engine.common import add_months
-from ratings.engine.types import Game, PeriodInput, PlayerInput, TournamentInput
+from rating_engine import rate_period
+from rating_engine.common import add_months
+from rating_engine.types import Game, PeriodInput, PlayerInput, TournamentInput
 
 THRESHOLDS = (50, 25, 10, 5, 1)
 KS = (40, 30, 20, 10, 5)

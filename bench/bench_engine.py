@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from ratings.engine.bulk import BulkInput, rate_rated_fide_2024
+from rating_engine.bulk import BulkInput, rate_rated_fide_2024
 
 
 def synthetic(players: int, games: int, seed: int) -> BulkInput:

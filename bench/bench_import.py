@@ -77,7 +77,7 @@ TITLES = ["", "", "", "", "", "", "", "", "GM", "IM", "FM", "CM", "WGM", "WIM", 
 
 
 def write_list(path: Path, rows: int, seed: int) -> None:
-    from ratings.lists import formats as lf
+    from formats import lists as lf
 
     rng = random.Random(seed)
 

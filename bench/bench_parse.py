@@ -14,7 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import swiss_rounds
-from tournaments.reports import parse_trf
+from formats.reports import parse_trf
 
 PLAYERS = 500
 ROUNDS = 9

@@ -9,7 +9,7 @@ Inputs, generated in memory (seed 1), each at most 5 MiB (the upload limit):
 - CSV crosstable: 1,500 × 1,500 (a 4.5 MB file, 1,124,250 games); one 5 MiB header of
   result columns; a file of quoted cells; a crosstable of junk cells;
 - FEDA ASCII: as many player lines as fit; a file of lines with too few fields;
-- the regression corpus (tests/tournaments/reports/corpus/) through every entry point.
+- the regression corpus (tests/formats/reports/corpus/) through every entry point.
 "sniff+decode" is `decode_report` + `parse_report` (format sniffed) on every input's bytes.
 Each time is the best of ``RUNS`` in one process (the machine is shared), wall clock and the
 CPU time of that run, including the collection the parsers' paused garbage collector
@@ -34,10 +34,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import swiss_rounds
-from tournaments.reports import ReportDecodeError, decode_report, parse_report
-from tournaments.reports.crosstable_csv import parse_crosstable_csv
-from tournaments.reports.feda import parse_feda
-from tournaments.reports.trf import parse_trf
+from formats.reports import ReportDecodeError, decode_report, parse_report
+from formats.reports.crosstable_csv import parse_crosstable_csv
+from formats.reports.feda import parse_feda
+from formats.reports.trf import parse_trf
 
 LIMIT = 5 * 1024 * 1024
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "reports" / "corpus"
@@ -166,7 +166,7 @@ def corpus() -> list[tuple[str, str]]:
 def best(fn: Callable[[], object], runs: int) -> tuple[float, float]:
     """Best wall time and the CPU time of that run (seconds), each including the one
     young-generation collection that the parsers' paused collector leaves for later
-    (tournaments/reports/collector.py): the records built are examined once, then."""
+    (formats/reports/collector.py): the records built are examined once, then."""
     timings = []
     for _ in range(runs):
         gc.collect()

@@ -30,7 +30,7 @@ os.environ.setdefault(
 
 
 def synthetic_trf(players: int, rounds: int, seed: int = 1) -> bytes:
-    from tournaments.reports import ParsedReport, ReportGame, ReportHeader, ReportPlayer, render_trf
+    from formats.reports import ParsedReport, ReportGame, ReportHeader, ReportPlayer, render_trf
 
     rng = random.Random(seed)
     people = tuple(
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> None:
     from players.names import full_name_key
     from tournaments import checks, services
     from tournaments.models import Game, Tournament, TournamentPlayer
-    from tournaments.reports import decode_report, parse_report
+    from formats.reports import decode_report, parse_report
 
     data = synthetic_trf(args.players, args.rounds)
     Player.objects.bulk_create(

@@ -37,7 +37,7 @@ from periods.models import (
     default_protest_days,
 )
 from players.models import Player
-from ratings.engine.registry import available_rulesets
+from rating_engine.registry import available_rulesets
 from tournaments.models import PairingSystem
 
 # --------------------------------------------------------------------------- constants

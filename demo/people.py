@@ -19,7 +19,7 @@ from demo.names import (
 from periods.models import RatingSystem
 from players.models import Player, Sex, Title
 from players.names import full_name_key
-from ratings.engine import ENGINE_VERSION
+from rating_engine import ENGINE_VERSION
 from ratings.models import Activity, PlayerRating, RatingKind
 
 

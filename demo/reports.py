@@ -1,5 +1,5 @@
 """The arbiter's report of a demo tournament: a TRF16 file written by the report library's
-own renderer (tournaments.reports.render), uploaded through tournaments.services like any
+own renderer (formats.reports.render), uploaded through tournaments.services like any
 arbiter's file."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from datetime import date
 
 from demo.pairings import Entrant, Played
-from tournaments.reports.records import ParsedReport, ReportGame, ReportHeader, ReportPlayer
-from tournaments.reports.render import render_trf
+from formats.reports.records import ParsedReport, ReportGame, ReportHeader, ReportPlayer
+from formats.reports.render import render_trf
 
 _CODE = {(1, 0): "1", (0, 1): "0", (0.5, 0.5): "="}
 

@@ -32,8 +32,8 @@ from periods.cycles import period_dates
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem, Ruleset
 from players.models import PUBLIC_FIELDS, Player
 from players.names import full_name_key
-from ratings.engine import ENGINE_VERSION
-from ratings.engine.common import add_months, one_year_before
+from rating_engine import ENGINE_VERSION
+from rating_engine.common import add_months, one_year_before
 from ratings.models import PlayerRating
 from tournaments.models import DESCRIPTION_FIELDS, Game, Tournament, TournamentPlayer
 from tournaments.services.validation import GAME_COLUMNS, PLAYER_COLUMNS

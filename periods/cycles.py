@@ -13,13 +13,13 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from ratings.engine.registry import get_regulation
-from ratings.engine.regulations.base import ListFacts, Semesters
+from rating_engine.registry import get_regulation
+from rating_engine.regulations.base import ListFacts, Semesters
 
 MONTHLY, QUARTERLY, SEMESTRAL = "monthly", "quarterly", "semestral"  # ratings.models.ListCycle
 
 # Each regulation's facts (its cycle, closing dates, semesters, reporting deadline) are its
-# module's `Regulation.facts` (ratings/engine/regulations/, docs/engine.md "Facts"). Where a
+# module's `Regulation.facts` (rating_engine/regulations/, docs/engine.md "Facts"). Where a
 # text fixes none, the office's default:
 
 #: Semesters of a regulation with none of its own: January-June and July-December, each list

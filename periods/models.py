@@ -15,12 +15,12 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from core.track import history_track
-from ratings.engine.errors import EngineInputError
-from ratings.engine.registry import get_regulation
+from rating_engine.errors import EngineInputError
+from rating_engine.registry import get_regulation
 
 
 class Ruleset(models.TextChoices):
-    """The regulation sets the engine implements (ratings/engine/regulations/)."""
+    """The regulation sets the engine implements (rating_engine/regulations/)."""
 
     FIDE_2024 = "fide-2024", _("FIDE 2024 (B.02, from 1 March 2024)")
     FIDE_2000 = "fide-2000", _("FIDE 1994–2003 regulations")

@@ -19,9 +19,9 @@ from rest_framework.views import APIView
 
 from core.api.permissions import Rule
 from core.api.throttles import SignedInRateThrottle
-from ratings.engine import rate_period
-from ratings.engine.errors import EngineInputError
-from ratings.engine.jsonio import loads_period, result_to_dict
+from rating_engine import rate_period
+from rating_engine.errors import EngineInputError
+from rating_engine.jsonio import loads_period, result_to_dict
 
 
 class TooLarge(exceptions.APIException):

@@ -1,4 +1,4 @@
-"""fide-2024 at federation scale: the rated players on whole arrays (ratings.engine.bulk), the
+"""fide-2024 at federation scale: the rated players on whole arrays (rating_engine.bulk), the
 players without a rating through the engine's first-ratings pass on the few games they
 played; reads and writes are COPY."""
 
@@ -30,11 +30,11 @@ from ratings.calculation.states import (
     state_query,
     state_source,
 )
-from ratings.engine import ENGINE_VERSION
-from ratings.engine import types as et
-from ratings.engine.bulk import BulkInput, rate_rated_fide_2024
-from ratings.engine.registry import get_regulation
-from ratings.engine.regulations.fide_2024 import REGULATION as FIDE_2024
+from rating_engine import ENGINE_VERSION
+from rating_engine import types as et
+from rating_engine.bulk import BulkInput, rate_rated_fide_2024
+from rating_engine.registry import get_regulation
+from rating_engine.regulations.fide_2024 import REGULATION as FIDE_2024
 from ratings.models import CalculationRun, DraftResult
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ def read_in_thread(read: Callable[..., Any], *args: Any) -> Any:
 
 
 def calculate_bulk(run: CalculationRun) -> None:
-    """fide-2024 on whole arrays (ratings.engine.bulk) for the rated players; players without a
+    """fide-2024 on whole arrays (rating_engine.bulk) for the rated players; players without a
     rating (first ratings, pooled results) and players outside the registry go through
     the engine's first-ratings pass (`rate_unrated`) on the small sub-period of their games.
     Reads and writes are COPY."""

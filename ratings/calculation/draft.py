@@ -22,7 +22,7 @@ from core.timing import StepTimer
 from periods.models import PeriodStatus, RatingPeriod
 from ratings.calculation.progress import run_progress_in_tx
 from ratings.calculation.states import PlayerState
-from ratings.engine import types as et
+from rating_engine import types as et
 from ratings.models import LINE_DTYPE, CalculationRun, DraftExcluded, DraftResult, DraftTournament
 from tournaments.models import Tournament
 

@@ -22,8 +22,8 @@ from ratings.calculation.states import (
     player_key,
     read_states,
 )
-from ratings.engine import rate_period
-from ratings.engine import types as et
+from rating_engine import rate_period
+from rating_engine import types as et
 from ratings.models import CalculationRun
 
 

@@ -22,7 +22,7 @@ from core.tasks import task_enqueue_on_commit
 from periods.models import PeriodStatus, RatingPeriod
 from ratings.calculation.bulk_path import calculate_bulk
 from ratings.calculation.engine_path import calculate_engine
-from ratings.engine import ENGINE_VERSION
+from rating_engine import ENGINE_VERSION
 from ratings.models import CalculationRun
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from typing import Any
 from django.db import connection
 
 from periods.models import RatingPeriod
-from ratings.engine import types as et
+from rating_engine import types as et
 from ratings.models import CalculationRun, PublishedList
 from tournaments.models import Tournament
 

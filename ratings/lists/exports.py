@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from django.core.cache import cache
 from django.db.models import F
 
-from ratings.lists import formats as lf
+from formats import lists as lf
 from ratings.models import ListEntry, PublishedList
 
 FORMATS = {

@@ -45,7 +45,7 @@ from periods.models import RatingSystem
 from ratings.lists import imports
 from ratings.lists.import_source import file_source
 from ratings.models import ListImportChunk, ListImportJob
-from tournaments.reports.problems import Problem
+from formats.problems import Problem
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_noop
 
 from periods.models import RatingSystem
-from ratings.lists import formats as lf
-from tournaments.reports.problems import Problem
+from formats import lists as lf
+from formats.problems import Problem
 
 FORMATS = ("txt", "csv", "xml")
 

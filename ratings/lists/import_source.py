@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-from ratings.lists import formats as lf
+from formats import lists as lf
 
 T = TypeVar("T")
 

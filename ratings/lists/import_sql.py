@@ -9,7 +9,7 @@ so they are built by the functions below; each raw column is ``<field>_raw`` in 
 
 from __future__ import annotations
 
-from ratings.lists import formats as lf
+from formats import lists as lf
 
 #: The import's targets: the players' FIDE fields, or a rating system's PlayerRating rows.
 TARGET_FIDE = "fide"

@@ -32,7 +32,7 @@ from core.pg.indexes import secondary_indexes_deferred, worth_deferring
 from core.timing import StepTimer
 from periods.models import RatingSystem
 from players.names import fold_all
-from ratings.lists import formats as lf
+from formats import lists as lf
 from ratings.lists import import_sql as sql
 from ratings.lists.import_result import (
     CHECKING,

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext_lazy as _
 
 from periods.models import RatingSystem
-from ratings.lists import formats as lf
+from formats import lists as lf
 from ratings.lists import import_sql as sql
 from ratings.lists.imports import decode_list, default_target
-from tournaments.reports.problems import Problem
+from formats.problems import Problem
 
 #: The players' FIDE fields as the player's page names them (players.models.Player).
 FIDE_FIELD_NAMES = {

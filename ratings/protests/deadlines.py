@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from ratings.engine.registry import get_regulation
+from rating_engine.registry import get_regulation
 from ratings.models import Protest, PublishedList
 
 

@@ -1,6 +1,6 @@
 """Bad uploads, generated, and the probe that sends them through the real views.
 
-Seeds: the regression corpus (tests/tournaments/reports/corpus/), a clean TRF16, a clean CSV
+Seeds: the regression corpus (tests/formats/reports/corpus/), a clean TRF16, a clean CSV
 crosstable and FEDA lines; each bad upload is a seed with 1–4 mutations (junk numbers such as
 ``²``, 4,301 digits, ``inf``, ``1e308``; NUL and control characters; junk in separator
 columns; lines dropped, doubled, cut, swapped; random bytes; UTF-16; truncation), or a

@@ -13,8 +13,8 @@ from mypy.options import PER_MODULE_OPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 PURE_LIBRARIES = [
-    "ratings.engine.*",
-    "tournaments.reports.*",
+    "rating_engine.*",
+    "formats.reports.*",
     "config.embedded_db",
     "config.localrun",
 ]

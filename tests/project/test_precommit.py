@@ -77,7 +77,7 @@ def test_the_contracts_catch_django_in_the_engine(tmp_path: Path) -> None:
     (tmp_path / "ratings" / "engine" / "maths.py").write_text("from django.conf import settings\n")
     result = _lint_imports(tmp_path)
     assert result.returncode != 0, result.stdout
-    assert "BROKEN" in result.stdout and "ratings.engine.maths" in result.stdout
+    assert "BROKEN" in result.stdout and "rating_engine.maths" in result.stdout
 
 
 def _small_tree(root: Path) -> None:
@@ -86,7 +86,7 @@ def _small_tree(root: Path) -> None:
     section = section.split("\n[tool.", 1)[0]
     (root / "pyproject.toml").write_text("[tool.importlinter]" + section)
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
-    names = set(config["root_packages"]) | {"ratings.engine", "tournaments.reports"}
+    names = set(config["root_packages"]) | {"rating_engine", "formats.reports"}
     for contract in config["contracts"]:
         names |= {m for m in contract.get("forbidden_modules", []) if m.split(".")[0] in names}
         for container in contract.get("containers", []):
@@ -104,7 +104,7 @@ def _small_tree(root: Path) -> None:
     [
         ("core/helpers.py", "import periods", "App layers"),  # a lower layer importing a higher one
         ("periods/models.py", "import tournaments", "App layers"),
-        ("ratings/engine/maths.py", "import ratings.calculation", "nothing of the apps"),
+        ("rating_engine/maths.py", "import ratings.calculation", "nothing of the apps"),
         ("ratings/calculation/runs.py", "import ratings.publication", "Ratings capability layers"),
     ],
 )

@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
-from ratings.engine.bulk import K_RULE_UNDER_30_GAMES
-from ratings.engine.regulations import fide_2024
-from tournaments.reports import problems
+from rating_engine.bulk import K_RULE_UNDER_30_GAMES
+from rating_engine.regulations import fide_2024
+from formats import problems
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGS = ("es", "ca", "pt")
@@ -197,7 +197,7 @@ def test_representative_strings_translate(lang: str) -> None:
         template = fide_2024._K_WHY[K_RULE_UNDER_30_GAMES]
         assert template == "K = 40: fewer than 30 rated games completed (%(games)s)"
         assert gettext(template) % {"games": 12} == K_UNDER_30[lang]
-        # Every report problem template (tournaments/reports) and every K reason is in the
+        # Every report problem template (formats/reports) and every K reason is in the
         # catalogue.
         for text in [*problems.TEMPLATES.values(), *fide_2024._K_WHY.values()]:
             assert gettext(text) != text, text

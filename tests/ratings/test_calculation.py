@@ -14,7 +14,7 @@ from periods import services as period_services
 from periods.models import PeriodStatus
 from ratings.calculation import bulk_rows, draft, runs
 from ratings.calculation import selectors as calculation_selectors
-from ratings.engine import ENGINE_VERSION
+from rating_engine import ENGINE_VERSION
 from ratings.lists import selectors as list_selectors
 from ratings.models import (
     CalculationRun,

@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 
 from periods.models import Ruleset
 from players.names import fold
-from ratings.engine.registry import available_rulesets
+from rating_engine.registry import available_rulesets
 from ratings.models import ImmutableRowError, ListEntry, PublishedList
 from tests import factories
 from tournaments.models import TournamentPlayer

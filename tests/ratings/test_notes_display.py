@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from core.roles import RATING_OFFICER
-from ratings.engine.bulk import K_RULE_UNDER_30_GAMES
-from ratings.engine.regulations import fide_2024
+from rating_engine.bulk import K_RULE_UNDER_30_GAMES
+from rating_engine.regulations import fide_2024
 from ratings.models import DraftResult, PlayerRating
 from ratings.templatetags.ratings_notes import note_text
 from tests.factories import build, calculate, make_user
@@ -52,7 +52,7 @@ def test_a_note_is_its_article_then_its_message_with_the_params_filled_in() -> N
 
 
 def test_a_literal_percent_sign_is_shown_once() -> None:
-    # feda-1996's championship note (ratings/engine/regulations/feda_1996.py).
+    # feda-1996's championship note (rating_engine/regulations/feda_1996.py).
     template = (
         "national championship, every round played with at least 50%%: Rn "
         "%(rn)s (unrated opponents at 1800) -> %(rating)s (at least 1805)"

@@ -12,8 +12,8 @@ import datetime as dt
 import pytest
 
 from periods.models import RatingSystem
-from ratings.engine.registry import get_regulation
-from ratings.engine.regulations import cnxc_2000, fce
+from rating_engine.registry import get_regulation
+from rating_engine.regulations import cnxc_2000, fce
 from ratings.models import Protest, PublishedList
 from ratings.protests.deadlines import appeal_window, protest_window
 

@@ -16,7 +16,7 @@ from tournaments.checks import (
     schedule_checks,
     tournament_checks,
 )
-from tournaments.reports.records import ParsedReport, ReportGame, ReportHeader, ReportPlayer
+from formats.reports.records import ParsedReport, ReportGame, ReportHeader, ReportPlayer
 
 START = dt.date(2026, 11, 10)
 
@@ -391,7 +391,7 @@ def test_messages_that_name_a_number_agree_with_the_regulations_facts() -> None:
     """Some templates were written for the one regulation with the rule and name its number
     (feda-1996 10.1's 14 days, 10.31's 40 players, 6.32/7.32's 6 players and 4 rated, fide-2024
     9.1's third list): a regulation giving the rule another number needs a new message."""
-    from ratings.engine.registry import all_regulations
+    from rating_engine.registry import all_regulations
     from tournaments.checks import TEMPLATES
 
     ordinal = {2: "the list after the tournament's own", 3: "the third list"}
@@ -423,7 +423,7 @@ def test_the_report_window_agrees_with_the_engines_fide_2024_functions() -> None
     """periods.cycles reads fide-2024's facts (7.1.3, 9.1); the engine keeps report_list and
     report_deadline built on the same facts: they must not drift apart."""
     from periods import cycles
-    from ratings.engine.regulations import fide_2024
+    from rating_engine.regulations import fide_2024
 
     day = dt.date(2026, 1, 1)
     while day < dt.date(2029, 1, 1):

@@ -13,7 +13,7 @@ from tournaments.checks import (
     team_checks,
     tournament_checks,
 )
-from tournaments.reports.records import (
+from formats.reports.records import (
     ParsedReport,
     ReportHeader,
     ReportPlayer,

@@ -3,8 +3,8 @@
 Every problem carries the article it applies in ``params["article"]`` (e.g. ``"fide-2024 1.1"``)
 and a stable ``code``; errors block rating, warnings are for the officer's attention.
 The numbers and their articles are the regulation's facts (``Regulation.facts``, defined in its
-module under ratings/engine/regulations/); a check applies where the regulation has the fact.
-Digest of the articles: /work/shared/RULESETS.md; the decisions are in docs/arbiters.md.
+module under rating_engine/regulations/); a check applies where the regulation has the fact.
+Digest of the articles: ../shared/RULESETS.md; the decisions are in docs/arbiters.md.
 
 One module per kind of check: registration, play (rate of play, schedule, duration),
 composition, deadlines (report deadlines, the FEDA ASCII file), report (the report against the
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from tournaments.reports.problems import Problem
-from tournaments.reports.records import ParsedReport
+from formats.problems import Problem
+from formats.reports.records import ParsedReport
 
 from .composition import composition_checks
 from .deadlines import deadline_checks, feda_ascii_checks, fide_2024_report_deadline, report_window

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from tournaments.reports.problems import Problem
-from tournaments.reports.records import ParsedReport
+from formats.problems import Problem
+from formats.reports.records import ParsedReport
 
 from .facts import TournamentFacts, check, fmt, regulation_facts
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from tournaments.reports.problems import Problem
-from tournaments.reports.records import ParsedReport
+from formats.problems import Problem
+from formats.reports.records import ParsedReport
 
 from .facts import TournamentFacts, check, fmt, regulation_facts
 

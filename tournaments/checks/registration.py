@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from tournaments.reports.problems import Problem
-from tournaments.reports.records import ParsedReport
+from formats.problems import Problem
+from formats.reports.records import ParsedReport
 
 from .facts import TournamentFacts, check, regulation_facts
 

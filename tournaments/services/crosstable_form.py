@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from tournaments.reports.fields import split_fields
+from formats.reports.fields import split_fields
 
 
 def crosstable_form_to_csv(*, rows: list[dict[str, Any]], cells: dict[tuple[int, int], str]) -> str:

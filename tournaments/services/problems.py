@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.reports import Problem
+from formats.reports import Problem
 
 
 def _jsonable(value: object) -> object:

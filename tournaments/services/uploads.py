@@ -15,7 +15,7 @@ from periods import selectors as period_selectors
 from periods.models import RatingPeriod
 from tournaments import selectors
 from tournaments.models import Report, ReportFormat, ReportStatus, Tournament, TournamentStatus
-from tournaments.reports import ParsedReport, ReportDecodeError, decode_report, parse_report
+from formats.reports import ParsedReport, ReportDecodeError, decode_report, parse_report
 
 from .access import LOCKED, report_change_authorize
 from .problems import problem_plain, problem_to_dict

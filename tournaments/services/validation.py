@@ -26,7 +26,7 @@ from tournaments.models import (
     TournamentPlayer,
     TournamentStatus,
 )
-from tournaments.reports import ParsedReport, Problem, decode_report, parse_report
+from formats.reports import ParsedReport, Problem, decode_report, parse_report
 
 from .access import LOCKED
 from .problems import problem_to_dict

@@ -10,7 +10,7 @@ import io
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings.lists.formats.read import read_csv
+from formats.lists.read import read_csv
 from tests.fuzzing import fuzz_settings
 
 PIECES = st.sampled_from(['"', '""', ",", ";", "\t", " ", "O'", "a", "B", "é", "-", "'"])
@@ -50,7 +50,7 @@ def test_any_standard_csv_reads_back(names: list[str], delimiter: str) -> None:
 
 def guard_undone(cell: str) -> str:
     """What the reader makes of a cell our own downloads guarded against spreadsheet formulas
-    ("'-5" for "-5", ratings.lists.formats.render.csv_safe): the apostrophe goes. A name written
+    ("'-5" for "-5", formats.lists.render.csv_safe): the apostrophe goes. A name written
     "'-" by someone else reads back as "-" too; the generated names found that case."""
     return cell[1:] if cell.startswith("'") and cell[1:2] in ("=", "+", "-", "@") else cell
 

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.lists import exports
-from ratings.lists import formats as lf
+from formats import lists as lf
 from ratings.models import ListEntry
 from tests.factories import make_period, make_player, make_published_list, make_system
 from tests.ratings.lists.fide_xml import SINGLE_CHILDREN

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from core import roles
 from players.models import Player
-from ratings.lists import formats as lf
+from formats import lists as lf
 from ratings.lists.imports import ListImportError, list_import
 from ratings.models import PlayerRating
 from tests.factories import make_player, make_system, make_user

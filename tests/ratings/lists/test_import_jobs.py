@@ -415,7 +415,7 @@ def test_the_import_messages_are_translated(lang: str) -> None:
     from django.utils import translation
     from django.utils.translation import gettext
 
-    from ratings.lists import formats as lf
+    from formats import lists as lf
 
     texts = [
         *lf.TEMPLATES.values(),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from players.models import Player
-from ratings.lists import formats as lf
+from formats import lists as lf
 from ratings.lists import import_source
 from ratings.lists.import_source import file_source
 from ratings.lists.imports import list_import

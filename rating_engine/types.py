@@ -1,0 +1,200 @@
+"""Inputs and outputs of the rating engine: frozen dataclasses, nothing else.
+
+Regulations may append optional fields (with defaults) at the END of these classes;
+``rating_engine.jsonio`` reads and writes fields generically, so a new field is
+picked up by the calculator without editing the reader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+
+__all__ = [
+    "RESULTS",
+    "STATUSES",
+    "Decision",
+    "Excluded",
+    "Game",
+    "GameLine",
+    "PeriodInput",
+    "PeriodResult",
+    "PlayerInput",
+    "PlayerResult",
+    "PriorResult",
+    "TournamentInput",
+]
+
+#: Normalised result codes and the score of (white, black).
+RESULTS: Mapping[str, tuple[float, float]] = {
+    "1-0": (1.0, 0.0),
+    "0-1": (0.0, 1.0),
+    "1/2-1/2": (0.5, 0.5),
+}
+
+#: Statuses a PlayerResult may carry.
+STATUSES: tuple[str, ...] = (
+    "rated",
+    "new",
+    "unrated",
+    "out_of_list",
+    "inactive",
+    "provisional",
+    "passive",
+)
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True, slots=True)
+class PriorResult:
+    """One game of a not-yet-rated player from an earlier period (pooled for a first rating)."""
+
+    opponent_rating: int
+    score: float
+    tournament: str = ""
+    end_date: date | None = None
+    forfeit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInput:
+    """A player's state at the start of the period (the list in force)."""
+
+    id: str
+    rating: int | None
+    games: int = 0
+    birth_date: date | None = None
+    sex: str = ""
+    federation: str = ""
+    reached_2400: bool = False
+    reached_2200: bool = False
+    prior_results: tuple[PriorResult, ...] = ()
+    status: str = ""
+    last_game_date: date | None = None
+    #: Rated games of the 12 months before the period (fide-2000 9.23, feda-1996 8.22).
+    #: None: unknown, which is not zero (no inactivity judgement).
+    games_last_12_months: int | None = None
+    fide_rating: int | None = None
+    fide_rapid_rating: int | None = None
+    fide_blitz_rating: int | None = None
+    iccf_rating: int | None = None
+    fpx_rating: int | None = None
+    affiliated: bool = True
+    #: First day of the first list that carried this player's rating (for 8.2.4-style rules:
+    #: tournaments ending before it are rated for him as rated, for his opponents as unrated).
+    rated_since: date | None = None
+    #: Lists already published with this player flagged inactive (fide-2000 9.23b: shown
+    #: flagged in the next 7 lists; feda-1996 8.22b: in the next 3 lists).
+    inactive_lists: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    white: str
+    black: str
+    result: str  # "1-0" | "0-1" | "1/2-1/2"
+    forfeit: bool = False
+    round: int = 0
+    played: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInput:
+    id: str
+    system: str  # swiss | round_robin | double_round_robin | match | team
+    end_date: date | None
+    start_date: date | None = None
+    rate_of_play: str = "standard"
+    national_championship: bool = False
+    match_length: int | None = None
+    kind: str = ""
+    norm_event: bool = False
+    games: tuple[Game, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodInput:
+    ruleset: str
+    start: date
+    end: date
+    parameters: Mapping[str, object]
+    players: tuple[PlayerInput, ...]
+    tournaments: tuple[TournamentInput, ...]
+
+
+# --------------------------------------------------------------------------- outputs
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A rule applied, with the article that applies it and a translatable message.
+
+    ``template`` is an English template marked with the no-op ``_()``; the Django layer
+    translates it and then formats it with ``params``.
+    """
+
+    code: str
+    article: str
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        if not self.params:
+            return self.template
+        return self.template % dict(self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One counted game of one player, for the per-player calculation table."""
+
+    tournament: str
+    player: str
+    opponent: str
+    opponent_rating: int | None
+    score: float
+    expected: float
+    change: float  # K x (score - expected), before rounding
+    k: int
+
+
+@dataclass(frozen=True, slots=True)
+class Excluded:
+    """A game left out of the calculation, with the reason and its article."""
+
+    tournament: str
+    white: str
+    black: str
+    round: int
+    code: str
+    reason: str
+    article: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    id: str
+    rating_before: int | None
+    rating_after: int | None
+    change: int
+    k: int | None
+    k_article: str
+    games: int
+    score: float
+    expected: float
+    status: str
+    notes: tuple[Decision, ...] = ()
+    performance: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodResult:
+    ruleset: str
+    engine_version: str
+    players: tuple[PlayerResult, ...]
+    games: tuple[GameLine, ...]
+    excluded: tuple[Excluded, ...]

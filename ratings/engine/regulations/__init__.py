@@ -1,2 +1,0 @@
-"""One module per regulation. Each defines a module-level ``REGULATION`` instance;
-``ratings.engine.registry`` discovers them, so adding one never edits a shared file."""

@@ -1,0 +1,264 @@
+"""Every regulation defines every fact, once, with its article (rating_engine/regulations/).
+
+The expected values are read from the originals (seeds/, digest RULESETS.md), not from the
+code: a fact the text fixes is (value, article); None where the text fixes nothing, with the
+office's default named in the comment (and in the group's ``OFFICE_DEFAULTS``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from fractions import Fraction
+
+import pytest
+
+from rating_engine.registry import all_regulations, available_rulesets, get_regulation
+from rating_engine.regulations.base import (
+    DoubleRoundRobinQuorum,
+    DurationLimit,
+    Facts,
+    MinimumTime,
+    Registration,
+    Rule,
+    Semesters,
+    SmallRoundRobin,
+)
+
+NO_PLAY_RULES = {  # correspondence chess: none of these; the office checks nothing
+    f"play.{name}": None
+    for name in (
+        "minimum_minutes",
+        "first_control_moves",
+        "max_moves_per_hour",
+        "rounds_per_day",
+        "hours_per_day",
+        "max_days",
+        "authorised_days",
+        "monthly_report_days",
+    )
+}
+
+EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | None]] = {
+    "fide-2024": {
+        "lists.cycle": ("monthly", "fide-2024 7.1"),
+        "lists.semesters": None,  # monthly lists; office: calendar halves if ever semestral
+        "lists.closing_days": (3, "fide-2024 7.1.3", "monthly"),
+        "lists.month_end_allowance_days": (5, "fide-2024 9.1", "monthly"),
+        "lists.publication_floor": (1400, "fide-2024 7.2.1"),
+        "lists.rating_floor": None,  # no floor; office: none
+        "lists.protest_days": None,  # no list protests in the text; office: 30 days
+        "lists.protest_counts_publication_day": None,
+        "lists.appeal_days": None,  # office: no appeal
+        "lists.appeal_deposit": None,
+        "reporting.registration": (Registration(3, 30, 2700, 2500), "fide-2024 0.2"),
+        "reporting.report_due_days": None,  # 9.1 counts lists; office: no warning
+        "reporting.report_lists": (3, "fide-2024 9.1", "monthly"),
+        "reporting.ascii_file_over_players": None,  # FEDA only; office: not asked for
+        "play.minimum_minutes": (
+            (MinimumTime(2400, 120), MinimumTime(1800, 90), MinimumTime(0, 60)),
+            "fide-2024 1.1",
+        ),
+        "play.first_control_moves": (30, "fide-2024 1.2"),
+        "play.max_moves_per_hour": None,  # office: no check
+        "play.rounds_per_day": None,  # 3.1 limits hours only; office: no check
+        "play.hours_per_day": (12, "fide-2024 3.1"),
+        "play.max_days": None,  # 4.1 asks for monthly reports instead; office: no check
+        "play.authorised_days": None,
+        "play.monthly_report_days": (30, "fide-2024 4.1"),
+        "composition": None,  # no composition chapter; office: no check
+    },
+    "fide-2000": {
+        "lists.cycle": ("quarterly", "fide-2000 9.1"),
+        "lists.semesters": None,
+        # 9.13/9.43 "normalmente": decided, the period's last day (the office's default).
+        "lists.closing_days": None,
+        "lists.month_end_allowance_days": None,
+        "lists.publication_floor": (1801, "fide-2000 9.21"),
+        "lists.rating_floor": None,
+        "lists.protest_days": None,  # office: 30 days
+        "lists.protest_counts_publication_day": None,
+        "lists.appeal_days": None,  # office: no appeal
+        "lists.appeal_deposit": None,
+        "reporting.registration": None,  # B.01 art. 7, not in the seed; office: registration_days
+        "reporting.report_due_days": None,
+        "reporting.report_lists": (2, "fide-2000 9.13"),  # decided: one late list
+        "reporting.ascii_file_over_players": None,
+        "play.minimum_minutes": (
+            (MinimumTime(2200, 120), MinimumTime(1600, 90), MinimumTime(0, 60)),
+            "fide-2000 1.1",
+        ),
+        "play.first_control_moves": None,
+        "play.max_moves_per_hour": None,
+        "play.rounds_per_day": (3, "fide-2000 3.1"),
+        "play.hours_per_day": (12, "fide-2000 3.1"),
+        "play.max_days": (DurationLimit(90), "fide-2000 4.1"),
+        "play.authorised_days": None,
+        "play.monthly_report_days": None,
+        "composition.rated_share": (Fraction(1, 3), "fide-2000 6.3"),
+        "composition.small_round_robin": (SmallRoundRobin(10, 4), "fide-2000 6.31"),
+        "composition.double_round_robin": (DoubleRoundRobinQuorum(6, 4), "fide-2000 6.32"),
+        "composition.championship_rated": (3, "fide-2000 6.33"),
+        "composition.unrated_discard_max": (0.5, "fide-2000 6.1"),
+        "composition.unrated_min_rated_opponents": (3, "fide-2000 6.42"),
+    },
+    "feda-1996": {
+        "lists.cycle": ("semestral", "feda-1996 8.11"),
+        "lists.semesters": (Semesters(starts=(12, 6), lists=(7, 1)), "feda-1996 8.13"),
+        "lists.closing_days": None,  # 8.13: the semesters end on the closing dates
+        "lists.month_end_allowance_days": None,
+        "lists.publication_floor": (1805, "feda-1996 8.12"),
+        "lists.rating_floor": None,
+        "lists.protest_days": None,  # office: 30 days
+        "lists.protest_counts_publication_day": None,
+        "lists.appeal_days": None,  # office: no appeal
+        "lists.appeal_deposit": None,
+        "reporting.registration": None,  # office: registration_days
+        "reporting.report_due_days": (14, "feda-1996 10.1"),
+        "reporting.report_lists": (2, "feda-1996 10.14"),
+        "reporting.ascii_file_over_players": (40, "feda-1996 10.31"),
+        "play.minimum_minutes": ((MinimumTime(0, 60),), "feda-1996 2.2"),
+        "play.first_control_moves": None,
+        "play.max_moves_per_hour": (23, "feda-1996 2.1"),
+        "play.rounds_per_day": (2, "feda-1996 4.1"),
+        "play.hours_per_day": None,
+        "play.max_days": None,  # 5.11: longer with authorisation, so no hard limit
+        "play.authorised_days": (90, "feda-1996 5.1"),
+        "play.monthly_report_days": None,
+        "composition.rated_share": (Fraction(1, 3), "feda-1996 7.3"),
+        "composition.small_round_robin": (SmallRoundRobin(10, 4), "feda-1996 7.31"),
+        "composition.double_round_robin": (DoubleRoundRobinQuorum(6, 4), "feda-1996 7.32"),
+        "composition.championship_rated": (3, "feda-1996 7.33"),
+        "composition.unrated_discard_max": (0.0, "feda-1996 7.1"),
+        "composition.unrated_min_rated_opponents": (4, "feda-1996 7.42"),
+    },
+    "fce": {
+        "lists.cycle": ("monthly", "fce 9.1"),
+        "lists.semesters": None,
+        "lists.closing_days": None,  # none in the text; office: the period's last day
+        "lists.month_end_allowance_days": None,
+        "lists.publication_floor": None,  # 9.2: every licensed player
+        "lists.rating_floor": (1000, "fce 17.3"),
+        "lists.protest_days": (25, "fce 9.3"),
+        "lists.protest_counts_publication_day": (True, "fce 9.3"),  # day 1 = publication
+        "lists.appeal_days": None,  # office: no appeal
+        "lists.appeal_deposit": None,
+        "reporting.registration": None,  # office: registration_days
+        "reporting.report_due_days": None,
+        "reporting.report_lists": None,  # office: one late list
+        "reporting.ascii_file_over_players": None,
+        "play.minimum_minutes": ((MinimumTime(0, 60),), "fce 5.1"),
+        "play.first_control_moves": None,
+        "play.max_moves_per_hour": None,
+        "play.rounds_per_day": (3, "fce 6.1"),
+        "play.hours_per_day": None,
+        "play.max_days": (DurationLimit(90, teams_exempt=True), "fce 6.2"),
+        "play.authorised_days": None,
+        "play.monthly_report_days": None,
+        "composition": None,
+    },
+    "cnxc-2000": {
+        "lists.cycle": ("semestral", "cnxc-2000 4.1"),
+        "lists.semesters": (Semesters(starts=(1, 7), lists=(7, 1)), "cnxc-2000 4.1"),
+        "lists.closing_days": None,  # competitions finished by the half's last day
+        "lists.month_end_allowance_days": None,
+        "lists.publication_floor": None,  # 4.2: every rated player
+        "lists.rating_floor": None,
+        "lists.protest_days": (30, "cnxc-2000 4.3"),
+        "lists.protest_counts_publication_day": None,  # "30 dias após"
+        "lists.appeal_days": (7, "cnxc-2000 4.3"),  # "no prazo máximo de 7 dias"
+        "lists.appeal_deposit": ("membership_fee", "cnxc-2000 4.3"),  # "taxa de filiação"
+        "reporting.registration": None,  # office: registration_days
+        "reporting.report_due_days": None,
+        "reporting.report_lists": None,  # office: one late list
+        "reporting.ascii_file_over_players": None,
+        **NO_PLAY_RULES,
+        "composition": None,
+    },
+}
+
+
+def _flatten(facts: Facts) -> dict[str, Rule[object] | None]:
+    out: dict[str, Rule[object] | None] = {}
+    for group_field in dataclasses.fields(facts):
+        group = getattr(facts, group_field.name)
+        if group is None:
+            out[group_field.name] = None
+            continue
+        for fact in dataclasses.fields(group):
+            out[f"{group_field.name}.{fact.name}"] = getattr(group, fact.name)
+    return out
+
+
+def test_the_table_covers_every_registered_regulation() -> None:
+    assert set(available_rulesets()) == set(EXPECTED)
+
+
+@pytest.mark.parametrize("ruleset", sorted(EXPECTED))
+def test_every_fact_as_the_text_fixes_it(ruleset: str) -> None:
+    regulation = get_regulation(ruleset)
+    got = _flatten(regulation.facts)
+    assert set(got) == set(EXPECTED[ruleset])
+    for key, want in EXPECTED[ruleset].items():
+        rule = got[key]
+        if want is None:
+            assert rule is None, key
+            continue
+        assert isinstance(rule, Rule), key
+        value, article, *cycle = want
+        assert (rule.value, rule.article, rule.cycle) == (
+            value,
+            article,
+            cycle[0] if cycle else None,
+        ), key
+
+
+def _optional(cls: type) -> set[str]:
+    hints = typing.get_type_hints(cls)
+    return {f.name for f in dataclasses.fields(cls) if type(None) in typing.get_args(hints[f.name])}
+
+
+def test_every_none_is_documented_with_the_office_default() -> None:
+    hints = typing.get_type_hints(Facts)
+    for group in dataclasses.fields(Facts):  # lists, reporting, play, composition
+        hint = hints[group.name]
+        cls = next(a for a in typing.get_args(hint) or (hint,) if a is not type(None))
+        if hasattr(cls, "OFFICE_DEFAULTS"):
+            # Every fact a regulation may leave unset names what the office does then.
+            assert _optional(cls) == set(cls.OFFICE_DEFAULTS), cls.__name__
+            assert all(cls.OFFICE_DEFAULTS.values()), cls.__name__
+        else:
+            assert not _optional(cls), cls.__name__  # composition: all or nothing
+    assert _optional(Facts) == set(Facts.OFFICE_DEFAULTS)
+    for regulation in all_regulations().values():
+        for key, rule in _flatten(regulation.facts).items():
+            if rule is None:
+                continue
+            # Every fact cites an article of its own regulation.
+            assert rule.article.startswith(f"{regulation.id} "), (regulation.id, key)
+            assert rule.article[len(regulation.id) + 1 :][:1].isdigit(), (regulation.id, key)
+
+
+@pytest.mark.parametrize("ruleset", sorted(EXPECTED))
+def test_the_facts_are_consistent(ruleset: str) -> None:
+    facts = get_regulation(ruleset).facts
+    lists, reporting, play = facts.lists, facts.reporting, facts.play
+    assert lists.cycle.value in ("monthly", "quarterly", "semestral")
+    if lists.semesters is not None:
+        starts = lists.semesters.value.starts
+        assert (starts[1] - starts[0]) % 12 == 6  # two halves of six months
+    if play.minimum_minutes is not None:
+        bands = play.minimum_minutes.value
+        assert [b.rating for b in bands] == sorted((b.rating for b in bands), reverse=True)
+        assert bands[-1].rating == 0  # the minimum for everybody
+    if reporting.report_lists is not None:
+        # The refusal messages name "the list after the tournament's own" or "the third list".
+        assert reporting.report_lists.value in (2, 3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lists.cycle = Rule("monthly", "x")  # type: ignore[misc]
+
+
+def test_the_month_end_allowance_reads_the_fact() -> None:
+    fide = get_regulation("fide-2024")
+    assert fide.month_end_allowance_days == 5
+    assert get_regulation("fce").month_end_allowance_days == 0
