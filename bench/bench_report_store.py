@@ -81,12 +81,12 @@ def run(args: argparse.Namespace) -> None:
     from django.db import connection
     from django.utils import timezone
 
+    from formats.reports import decode_report, parse_report
     from periods.models import RatingSystem
     from players.models import Player
     from players.names import full_name_key
     from tournaments import checks, services
     from tournaments.models import Game, Tournament, TournamentPlayer
-    from formats.reports import decode_report, parse_report
 
     data = synthetic_trf(args.players, args.rounds)
     Player.objects.bulk_create(

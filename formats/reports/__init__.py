@@ -6,8 +6,8 @@ Callers decode the uploaded bytes with :func:`decode_report` and pass the text t
 
 from __future__ import annotations
 
-from .decode import ReportDecodeError, decode_report
 from ..problems import Problem
+from .decode import ReportDecodeError, decode_report
 from .records import (
     ParsedReport,
     ReportGame,

@@ -12,9 +12,6 @@ from array import array
 from collections.abc import Sequence
 from itertools import accumulate
 
-from .collector import collector_paused
-from .crosstable_games import Cell, CrossCell, build_crosstable_games, build_matrix_games
-from .fields import Field, guess_delimiter, split_fields
 from ..numbers import (
     FIDE_ID_DIGITS,
     RATING_MAX,
@@ -25,6 +22,9 @@ from ..numbers import (
     read_points,
 )
 from ..problems import Problem, ProblemList, error, out_of_range, warning
+from .collector import collector_paused
+from .crosstable_games import Cell, CrossCell, build_crosstable_games, build_matrix_games
+from .fields import Field, guess_delimiter, split_fields
 from .records import ParsedReport, ReportGame, ReportHeader, ReportPlayer
 from .text import report_lines
 from .validate import check_players, check_points, sort_problems

@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from typing import NamedTuple
 
-from .pairing import _tuple_new
 from ..problems import Problem, ProblemList, error
+from .pairing import _tuple_new
 from .records import GameKind, ReportGame, new_game
 from .result_codes import _GAME_KIND, MIRROR, POINTS, game_kind
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from .collector import collector_paused
-from .fields import Field, split_fields
 from ..numbers import SMALLINT_MAX, is_ascii_digits
 from ..problems import error, out_of_range, warning
+from .collector import collector_paused
+from .fields import Field, split_fields
 from .records import ParsedReport, ReportHeader, ReportPlayer
 from .text import report_lines
 from .validate import check_players, sort_problems

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from ..problems import error
 from .crosstable_csv import is_csv_header, parse_crosstable_csv
 from .feda import is_feda_line, parse_feda
-from ..problems import error
 from .records import ParsedReport, ReportFormat, ReportHeader
 from .trf import parse_trf
 

@@ -10,11 +10,11 @@ import contextlib
 import dataclasses
 from datetime import date
 
+from ..numbers import RATING_MAX, NumberError, is_ascii_digits, read_points
+from ..problems import error, warning
 from .collector import collector_paused
 from .dates import parse_birth
-from ..numbers import RATING_MAX, NumberError, is_ascii_digits, read_points
 from .pairing import build_games
-from ..problems import error, warning
 from .records import ParsedReport, ReportFormat, ReportHeader, ReportPlayer
 from .trf_header import HeaderRecords
 from .trf_layout import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import date
 
 from ..numbers import SMALLINT_MAX, NumberError, read_int
-from .pairing import RoundEntry
 from ..problems import error, warning
+from .pairing import RoundEntry
 from .records import ReportPlayer, ReportTeam
 from .text import report_lines
 

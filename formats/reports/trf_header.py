@@ -7,9 +7,9 @@ import contextlib
 import re
 from datetime import date
 
-from .dates import choose_header_dates, parse_date
 from ..numbers import SMALLINT_MAX
 from ..problems import out_of_range, warning
+from .dates import choose_header_dates, parse_date
 from .records import ReportTeam
 from .trf_base import TrfReaderBase
 from .trf_layout import (

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..numbers import SMALLINT_MAX
-from .pairing import RoundEntry
 from ..problems import Problem, error, out_of_range, warning
+from .pairing import RoundEntry
 from .trf_base import TrfReaderBase
 from .trf_layout import (
     _COLOURS,

@@ -11,9 +11,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 
+from ..problems import MAX_PROBLEMS, Problem, ProblemList, Severity, error, problem, warning
 from .crosstable_games import Cell, CrossCell, build_crosstable_games, build_matrix_games
 from .pairing import RoundEntry, build_games
-from ..problems import MAX_PROBLEMS, Problem, ProblemList, Severity, error, problem, warning
 from .records import ReportGame, ReportPlayer
 from .result_codes import BYE_CODES, GAME_CODES, MIRROR, POINTS, game_kind
 

@@ -18,6 +18,11 @@ from django.utils.translation import gettext_noop
 
 from core.pg.copy import copy_out_ints, copy_text
 from core.timing import StepTimer
+from rating_engine import ENGINE_VERSION
+from rating_engine import types as et
+from rating_engine.bulk import BulkInput, rate_rated_fide_2024
+from rating_engine.registry import get_regulation
+from rating_engine.regulations.fide_2024 import REGULATION as FIDE_2024
 from ratings.calculation.bulk_rows import STATUS_CODES, bulk_result_lines, bulk_tournament_rows
 from ratings.calculation.draft import draft_write, result_row
 from ratings.calculation.progress import run_progress_set
@@ -30,11 +35,6 @@ from ratings.calculation.states import (
     state_query,
     state_source,
 )
-from rating_engine import ENGINE_VERSION
-from rating_engine import types as et
-from rating_engine.bulk import BulkInput, rate_rated_fide_2024
-from rating_engine.registry import get_regulation
-from rating_engine.regulations.fide_2024 import REGULATION as FIDE_2024
 from ratings.models import CalculationRun, DraftResult
 
 log = logging.getLogger(__name__)

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from ratings.calculation.draft import group_lines, notes_json
 from rating_engine import ENGINE_VERSION
 from rating_engine import types as et
 from rating_engine.regulations.fide_2024 import REGULATION as FIDE_2024
+from ratings.calculation.draft import group_lines, notes_json
 from ratings.models import LINE_DTYPE, CalculationRun
 
 #: The state query's status codes (bulk_path's int_sql CASE), as stored.

@@ -20,9 +20,9 @@ from core.pg.connections import tune_transaction
 from core.pg.copy import copy_in, copy_in_binary
 from core.timing import StepTimer
 from periods.models import PeriodStatus, RatingPeriod
+from rating_engine import types as et
 from ratings.calculation.progress import run_progress_in_tx
 from ratings.calculation.states import PlayerState
-from rating_engine import types as et
 from ratings.models import LINE_DTYPE, CalculationRun, DraftExcluded, DraftResult, DraftTournament
 from tournaments.models import Tournament
 

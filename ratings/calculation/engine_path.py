@@ -11,6 +11,8 @@ import numpy as np
 from django.db import connection
 from django.utils.translation import gettext_noop
 
+from rating_engine import rate_period
+from rating_engine import types as et
 from ratings.calculation.draft import draft_write, result_row, tournament_rows
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.states import (
@@ -22,8 +24,6 @@ from ratings.calculation.states import (
     player_key,
     read_states,
 )
-from rating_engine import rate_period
-from rating_engine import types as et
 from ratings.models import CalculationRun
 
 

@@ -20,9 +20,9 @@ from core.jobs import ACTIVE_JOB_STATUSES, JobStatus, jobs_stale_ids
 from core.pg import locks
 from core.tasks import task_enqueue_on_commit
 from periods.models import PeriodStatus, RatingPeriod
+from rating_engine import ENGINE_VERSION
 from ratings.calculation.bulk_path import calculate_bulk
 from ratings.calculation.engine_path import calculate_engine
-from rating_engine import ENGINE_VERSION
 from ratings.models import CalculationRun
 
 log = logging.getLogger(__name__)

@@ -41,11 +41,11 @@ from core.messages import json_ready, stored_message
 from core.pg import locks
 from core.pg.connections import SideWriter
 from core.tasks import task_enqueue_on_commit
+from formats.problems import Problem
 from periods.models import RatingSystem
 from ratings.lists import imports
 from ratings.lists.import_source import file_source
 from ratings.models import ListImportChunk, ListImportJob
-from formats.problems import Problem
 
 log = logging.getLogger(__name__)
 

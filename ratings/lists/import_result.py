@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_noop
 
-from periods.models import RatingSystem
 from formats import lists as lf
 from formats.problems import Problem
+from periods.models import RatingSystem
 
 FORMATS = ("txt", "csv", "xml")
 

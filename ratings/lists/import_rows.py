@@ -17,12 +17,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from core.pg.copy import copy_text
-from players.names import fold, fold_all
 from formats import lists as lf
+from formats.problems import Problem
+from players.names import fold, fold_all
 from ratings.lists import import_sql as sql
 from ratings.lists.import_result import ListImportError, _fail
 from ratings.lists.import_source import batches, newline_lines, text_lines
-from formats.problems import Problem
 
 #: Lines (or rows) cut and sent at a time: PostgreSQL parses one batch while the next is cut.
 BATCH_ROWS = 20_000

@@ -30,9 +30,9 @@ from core.pg.copy import copy_from_text
 from core.pg.ids import reserve_ids
 from core.pg.indexes import secondary_indexes_deferred, worth_deferring
 from core.timing import StepTimer
+from formats import lists as lf
 from periods.models import RatingSystem
 from players.names import fold_all
-from formats import lists as lf
 from ratings.lists import import_sql as sql
 from ratings.lists.import_result import (
     CHECKING,

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
-from periods.models import RatingSystem
 from formats import lists as lf
+from formats.problems import Problem
+from periods.models import RatingSystem
 from ratings.lists import import_sql as sql
 from ratings.lists.imports import decode_list, default_target
-from formats.problems import Problem
 
 #: The players' FIDE fields as the player's page names them (players.models.Player).
 FIDE_FIELD_NAMES = {

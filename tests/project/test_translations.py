@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from formats import problems
 from rating_engine.bulk import K_RULE_UNDER_30_GAMES
 from rating_engine.regulations import fide_2024
-from formats import problems
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGS = ("es", "ca", "pt")

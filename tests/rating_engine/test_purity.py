@@ -1,5 +1,6 @@
-"""The pure packages, rating_engine and formats, stay pure (no Django/DRF/Celery). Its mypy --strict flags are checked with
-the whole project by tests/project/test_lint.py (one mypy run, one cache)."""
+"""The pure packages, rating_engine and formats, stay pure (no Django/DRF/Celery). Their
+mypy --strict flags are checked with the whole project by tests/project/test_lint.py (one
+mypy run, one cache)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_pure_modules_exist() -> None:
 @pytest.mark.parametrize(
     "path",
     sorted([*ENGINE.rglob("*.py"), *FORMATS.rglob("*.py")]),
-    ids=lambda p: str(p.relative_to(ROOT))
+    ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_no_framework_imports(path: Path) -> None:
     bad = [n for n in _imports(path) if n.split(".")[0] in FORBIDDEN]

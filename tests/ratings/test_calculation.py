@@ -12,9 +12,9 @@ from core.jobs import JobStatus
 from core.roles import RATING_OFFICER
 from periods import services as period_services
 from periods.models import PeriodStatus
+from rating_engine import ENGINE_VERSION
 from ratings.calculation import bulk_rows, draft, runs
 from ratings.calculation import selectors as calculation_selectors
-from rating_engine import ENGINE_VERSION
 from ratings.lists import selectors as list_selectors
 from ratings.models import (
     CalculationRun,

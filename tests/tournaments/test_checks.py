@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from formats.reports.records import ParsedReport, ReportGame, ReportHeader, ReportPlayer
 from tournaments.checks import (
     TournamentFacts,
     composition_checks,
@@ -16,7 +17,6 @@ from tournaments.checks import (
     schedule_checks,
     tournament_checks,
 )
-from formats.reports.records import ParsedReport, ReportGame, ReportHeader, ReportPlayer
 
 START = dt.date(2026, 11, 10)
 

@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+from formats.reports.records import (
+    ParsedReport,
+    ReportHeader,
+    ReportPlayer,
+    ReportTeam,
+)
 from tournaments.checks import (
     dates_checks,
     received_checks,
@@ -12,12 +18,6 @@ from tournaments.checks import (
     rounds_checks,
     team_checks,
     tournament_checks,
-)
-from formats.reports.records import (
-    ParsedReport,
-    ReportHeader,
-    ReportPlayer,
-    ReportTeam,
 )
 
 from .test_checks import START, codes, facts

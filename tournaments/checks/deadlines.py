@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from periods import cycles
 from formats.problems import Problem
 from formats.reports.records import ParsedReport
+from periods import cycles
 
 from .facts import TournamentFacts, check, regulation_facts
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from formats.problems import Problem, Severity
 from rating_engine.registry import get_regulation
 from rating_engine.regulations.base import Facts
-from formats.problems import Problem, Severity
 
 from .messages import TEMPLATES
 

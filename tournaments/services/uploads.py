@@ -11,11 +11,11 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from formats.reports import ParsedReport, ReportDecodeError, decode_report, parse_report
 from periods import selectors as period_selectors
 from periods.models import RatingPeriod
 from tournaments import selectors
 from tournaments.models import Report, ReportFormat, ReportStatus, Tournament, TournamentStatus
-from formats.reports import ParsedReport, ReportDecodeError, decode_report, parse_report
 
 from .access import LOCKED, report_change_authorize
 from .problems import problem_plain, problem_to_dict

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from core.pg.copy import copy_in_rows
+from formats.reports import ParsedReport, Problem, decode_report, parse_report
 from players.models import Player
 from players.names import fold
 from tournaments import checks, selectors
@@ -26,7 +27,6 @@ from tournaments.models import (
     TournamentPlayer,
     TournamentStatus,
 )
-from formats.reports import ParsedReport, Problem, decode_report, parse_report
 
 from .access import LOCKED
 from .problems import problem_to_dict

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.shared_data import SHARED_DATA
 from formats.reports import ParsedReport, decode_report, parse_trf
+from tests.shared_data import SHARED_DATA
 
 DATA = SHARED_DATA / "trf"
 

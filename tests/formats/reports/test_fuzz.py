@@ -14,11 +14,6 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzzing import JUNK_CONTROLS, JUNK_NUMBERS, JUNK_QUOTES
-from tests.formats.reports.helpers import trf_player
-from formats.reports import ParsedReport, ReportDecodeError, decode_report, parse_report
-from formats.reports.crosstable_csv import parse_crosstable_csv
-from formats.reports.feda import parse_feda
 from formats.numbers import FIDE_ID_DIGITS, POINTS_MAX, RATING_MAX, SMALLINT_MAX
 from formats.problems import (
     MAX_PROBLEMS,
@@ -26,8 +21,13 @@ from formats.problems import (
     TEMPLATES,
     WHOLE_FILE_CODES,
 )
+from formats.reports import ParsedReport, ReportDecodeError, decode_report, parse_report
+from formats.reports.crosstable_csv import parse_crosstable_csv
+from formats.reports.feda import parse_feda
 from formats.reports.sniff import sniff_format
 from formats.reports.trf import parse_trf
+from tests.formats.reports.helpers import trf_player
+from tests.fuzzing import JUNK_CONTROLS, JUNK_NUMBERS, JUNK_QUOTES
 
 FUZZ = settings(
     max_examples=150,

@@ -8,15 +8,15 @@ import time
 
 import pytest
 
-from tests.formats.reports.helpers import trf, trf_player
+from formats.numbers import NumberError, read_int, read_points
+from formats.problems import MAX_PROBLEMS
 from formats.reports import ReportGame, parse_trf
 from formats.reports.crosstable_csv import parse_crosstable_csv
 from formats.reports.feda import is_feda_line, parse_feda
 from formats.reports.fields import Field, split_fields
-from formats.numbers import NumberError, read_int, read_points
-from formats.problems import MAX_PROBLEMS
 from formats.reports.records import new_game
 from formats.reports.trf import is_ruler
+from tests.formats.reports.helpers import trf, trf_player
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.formats.reports.helpers import DATA
 from formats.reports import (
     ParsedReport,
     ReportDecodeError,
@@ -22,6 +21,7 @@ from formats.reports import (
     parse_trf,
     render_trf,
 )
+from tests.formats.reports.helpers import DATA
 
 POINTS = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "W": 1.0, "D": 0.5, "L": 0.0}
 PAIRS = {

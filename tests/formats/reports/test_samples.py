@@ -11,8 +11,8 @@ from datetime import date
 
 import pytest
 
-from tests.formats.reports.helpers import load_sample
 from formats.reports import ParsedReport
+from tests.formats.reports.helpers import load_sample
 
 EXAMPLE1 = "open-swiss-284p-7r-ger-2005-fide-example1.trf"
 SAN_VIATOR = "open-swiss-137p-7r-esp-2018-byes-forfeits.trf"

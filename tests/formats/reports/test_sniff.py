@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from tests.formats.reports.helpers import sample_path, trf, trf_player
 from formats.reports import decode_report, parse_report, sniff_format
+from tests.formats.reports.helpers import sample_path, trf, trf_player
 
 TRF = trf(trf_player(1, "A", ["   2 w 1"]), trf_player(2, "B", ["   1 b 0"]))
 CSV = "No,Name,FIDE ID,Fed ID,Rating,1,2\n1,A,,,,x,1\n2,B,,,,0,x\n"

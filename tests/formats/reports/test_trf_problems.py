@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.formats.reports.helpers import trf, trf_player
 from formats.reports import Problem, parse_trf
+from tests.formats.reports.helpers import trf, trf_player
 
 R1 = 92  # round 1 opponent column
 R2 = 102

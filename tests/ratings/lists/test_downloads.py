@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.urls import reverse
 
-from ratings.lists import exports
 from formats import lists as lf
+from ratings.lists import exports
 from ratings.models import ListEntry
 from tests.factories import make_period, make_player, make_published_list, make_system
 from tests.ratings.lists.fide_xml import SINGLE_CHILDREN

@@ -13,8 +13,8 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from core import roles
-from players.models import Player
 from formats import lists as lf
+from players.models import Player
 from ratings.lists.imports import ListImportError, list_import
 from ratings.models import PlayerRating
 from tests.factories import make_player, make_system, make_user

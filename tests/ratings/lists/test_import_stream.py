@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from players.models import Player
 from formats import lists as lf
+from players.models import Player
 from ratings.lists import import_source
 from ratings.lists.import_source import file_source
 from ratings.lists.imports import list_import

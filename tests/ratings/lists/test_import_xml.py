@@ -15,8 +15,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from players.models import Player
 from formats import lists as lf
+from players.models import Player
 from ratings.lists.imports import ListImportError, list_import
 from ratings.models import PlayerRating
 from tests.factories import make_period, make_player, make_published_list, make_system
