@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
 import pytest
 
 from config import localrun
+from tests.config.processes import ROOT, without
 
 
 def test_the_port_comes_from_the_environment() -> None:
@@ -41,3 +43,34 @@ def test_the_workers_warning_filter_silences_only_the_root_warning() -> None:
     assert "superuser" not in result.stderr
     assert "Invalid -W option" not in result.stderr
     assert "another security warning" in result.stderr
+
+
+def test_the_workers_banner_lists_every_task() -> None:
+    """The worker's `[tasks]` banner lists what `app.autodiscover_tasks()` (config/celery.py)
+    found when the worker started (`loader.init_worker()`, before the banner): every
+    `@shared_task(name=...)` of every app's tasks.py, with nothing else imported first."""
+    declared = {
+        name
+        for tasks in ROOT.glob("*/tasks.py")
+        for name in re.findall(r'@shared_task\(\s*name="([^"]+)"', tasks.read_text())
+    }
+    assert "ratings.calculate_period" in declared
+    code = (
+        "from config import celery_app as app\n"
+        "app.loader.init_worker()\n"
+        "print(' '.join(sorted(n for n in app.tasks if not n.startswith('celery.'))))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={
+            **without("CELERY_BROKER_URL"),
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DEBUG": "1",
+        },
+    )
+    assert result.returncode == 0, result.stderr
+    assert set(result.stdout.split()) == declared, result.stderr
