@@ -13,8 +13,10 @@ from mypy.options import PER_MODULE_OPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 PURE_LIBRARIES = [
+    "rating_engine",
     "rating_engine.*",
-    "formats.reports.*",
+    "formats",
+    "formats.*",
     "config.embedded_db",
     "config.localrun",
 ]
