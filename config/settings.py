@@ -252,7 +252,9 @@ CELERY_BROKER_URL = env.get_url(
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 if not CELERY_BROKER_URL:
-    CELERY_BROKER_URL = "memory://"
+    # A placeholder (eager mode sends nothing); with a host named, kombu does not warn "No
+    # hostname was supplied" when a task is applied (`make run`'s demo step printed it).
+    CELERY_BROKER_URL = "memory://localhost/"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 # A calculation must survive a worker killed mid-run: the message is acknowledged only when the
@@ -430,4 +432,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.get_str("LOG_LEVEL", "INFO") or "INFO"},
+    # Django's own console handler on "django" (DEBUG only) printed every line of Django's
+    # loggers a second time through the root's ("Watching for file changes" twice in `make
+    # run`): the root's handler alone prints them. Its mail_admins handler had no ADMINS.
+    "loggers": {"django": {"handlers": [], "level": "INFO"}},
 }

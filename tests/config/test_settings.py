@@ -92,7 +92,7 @@ def test_no_broker_is_eager_and_filesystem_is_the_local_queue() -> None:
         assert result.returncode == 0, result.stderr
         return result.stdout.split()
 
-    assert settings_with() == ["True", "memory://", "-", "Europe/Madrid"]
+    assert settings_with() == ["True", "memory://localhost/", "-", "Europe/Madrid"]
     assert settings_with(CELERY_BROKER_URL="filesystem://") == [
         "False",
         "filesystem://",
@@ -107,3 +107,14 @@ def test_a_broker_url_turns_eager_mode_off() -> None:
         env={**os.environ, "CELERY_BROKER_URL": "redis://127.0.0.1:6379/9"},
     )
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_a_line_of_djangos_loggers_is_printed_once() -> None:
+    """Django's own console handler on "django" printed each line again through the root's
+    (`make run` showed "Watching for file changes with StatReloader" twice)."""
+    result = run_settings(
+        "__import__('logging').getLogger('django.request').warning('Not Found: /nowhere')",
+        env=without("LOG_LEVEL"),
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("Not Found: /nowhere") == 1, result.stderr
