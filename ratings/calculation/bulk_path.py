@@ -12,7 +12,7 @@ import datetime as dt
 import itertools
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, cast
 
@@ -294,7 +294,7 @@ def unrated_players_playing(*, players: PlayerArrays, games: GameArrays) -> set[
 
 
 def rated_players_rate(
-    *, period: RatingPeriod, params: dict[str, Any], players: PlayerArrays, games: GameArrays
+    *, period: RatingPeriod, params: Mapping[str, object], players: PlayerArrays, games: GameArrays
 ) -> BulkOutput:
     """The rated players on arrays, while the thread rates the first ratings."""
     P, rating, rated = players.P, players.rating, players.rated
