@@ -6,7 +6,7 @@ without it stops with one line naming it. `CELERY_BROKER_URL` chooses how tasks 
 eagerly in-process (the test suite, manage.py commands); `filesystem://` → a queue of files in
 .celery/ read by the worker `make run` starts; `redis://` → real workers. Production sets both,
 plus SECRET_KEY, ALLOWED_HOSTS and DEBUG=0, and passes `manage.py check --deploy --fail-level
-WARNING` (tests/test_settings.py runs it).
+WARNING` (tests/config/test_settings.py runs it).
 """
 
 import datetime as dt
@@ -167,8 +167,8 @@ AXES_COOLOFF_TIME = dt.timedelta(minutes=AXES_COOLOFF_MINUTES)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "core.lockout.lockout_response"
-# No start-up banner on stderr (commands print one line, tests/test_settings.py); failures and
-# lockouts are still logged, with the user name masked (AXES_VERBOSE off).
+# No start-up banner on stderr (commands print one line, tests/config/test_settings.py);
+# failures and lockouts are still logged, with the user name masked (AXES_VERBOSE off).
 AXES_VERBOSE = False
 
 LOGIN_URL = "login"

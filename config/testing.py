@@ -2,7 +2,7 @@
 
 The suite serves plain HTTP with DEBUG off (Django's test runner forces DEBUG=False), so it
 needs a throw-away secret and cookies/redirects that work without TLS. Real deployments set
-these variables themselves; tests/test_settings.py checks the production configuration.
+these variables themselves; tests/config/test_settings.py checks the production configuration.
 """
 
 import os

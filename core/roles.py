@@ -9,7 +9,7 @@
 A user gets a role by joining its group. Whether a user has a role is the predicates' business
 (core/rules.py); what a role may do, object by object, is the named permissions' (each app's
 rules.py). The model permissions granted below (used by the admin) never give a role less than
-its rules do: tests/test_rules.py checks it.
+its rules do: tests/core/test_rules.py checks it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Rating cycles and reporting windows: pure date arithmetic, no Django import.
 
 The one place that says which dates a rating system's periods carry (start, end, closing date,
-list date) and how long a tournament's report may wait. `ratings.selectors` builds the periods
+list date) and how long a tournament's report may wait. `periods.selectors` builds the periods
 (`period_dates`) and assigns tournaments (`period_for_tournament`) with it; the regulation check
 `report_too_late*` in `tournaments/checks/deadlines.py` calls the same `report_window`, so the
 check and the assignment cannot disagree on a deadline.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rating_engine.registry import get_regulation
 from rating_engine.regulations.base import ListFacts, Semesters
 
-MONTHLY, QUARTERLY, SEMESTRAL = "monthly", "quarterly", "semestral"  # ratings.models.ListCycle
+MONTHLY, QUARTERLY, SEMESTRAL = "monthly", "quarterly", "semestral"  # periods.models.ListCycle
 
 # Each regulation's facts (its cycle, closing dates, semesters, reporting deadline) are its
 # module's `Regulation.facts` (rating_engine/regulations/, docs/engine.md "Facts"). Where a

@@ -1,6 +1,10 @@
 """fide-2024 at federation scale: the rated players on whole arrays (rating_engine.bulk), the
 players without a rating through the engine's first-ratings pass on the few games they
-played; reads and writes are COPY."""
+played (ratings.calculation.bulk_first_ratings); reads and writes are COPY.
+
+`calculate_bulk` reads as its steps: read the players and the games on arrays, match the games
+to the players, set aside the games that do not count, start the first ratings in a thread,
+rate the rated players, pack their game lines and write the draft."""
 
 from __future__ import annotations
 
@@ -8,8 +12,8 @@ import datetime as dt
 import itertools
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, cast
 
 import numpy as np
@@ -18,20 +22,19 @@ from django.utils.translation import gettext_noop
 
 from core.pg.copy import copy_out_ints, copy_text
 from core.timing import StepTimer
+from periods.models import RatingPeriod
 from rating_engine import ENGINE_VERSION
-from rating_engine import types as et
-from rating_engine.bulk import BulkInput, rate_rated_fide_2024
+from rating_engine.bulk import BulkInput, BulkOutput, rate_rated_fide_2024
 from rating_engine.registry import get_regulation
 from rating_engine.regulations.fide_2024 import REGULATION as FIDE_2024
-from ratings.calculation.bulk_rows import STATUS_CODES, bulk_result_lines, bulk_tournament_rows
-from ratings.calculation.draft import draft_write, result_row
+from ratings.calculation.bulk_arrays import GameArrays, PlayerArrays
+from ratings.calculation.bulk_first_ratings import FirstRatings, first_ratings_start
+from ratings.calculation.bulk_rows import bulk_result_lines, bulk_tournament_rows
+from ratings.calculation.draft import draft_write
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.states import (
     STATE_FROM,
-    period_tournaments,
-    player_input,
     published_run,
-    read_states_for,
     state_query,
     state_source,
 )
@@ -40,7 +43,7 @@ from ratings.models import CalculationRun, DraftResult
 log = logging.getLogger(__name__)
 
 
-def read_in_thread(read: Callable[..., Any], *args: Any) -> Any:
+def read_in_thread(*, read: Callable[..., Any], args: tuple[Any, ...]) -> Future[Any]:
     """Start `read(*args)` in a thread with its own database connection; returns a future."""
 
     def target() -> Any:
@@ -55,7 +58,7 @@ def read_in_thread(read: Callable[..., Any], *args: Any) -> Any:
     return future
 
 
-def calculate_bulk(run: CalculationRun) -> None:
+def calculate_bulk(*, run: CalculationRun) -> None:
     """fide-2024 on whole arrays (rating_engine.bulk) for the rated players; players without a
     rating (first ratings, pooled results) and players outside the registry go through
     the engine's first-ratings pass (`rate_unrated`) on the small sub-period of their games.
@@ -63,9 +66,56 @@ def calculate_bulk(run: CalculationRun) -> None:
     period = run.period
     system = period.system
     params = get_regulation("fide-2024").validate_parameters(system.parameters or {})
-    _sql, sparams = state_query(period)
-    # The state query with integer columns only (ordinals for dates, codes for statuses).
-    src = state_source(period)
+    players_sql = players_sql_build(period=period)
+    games_sql = games_sql_build(period=period)
+    timer = StepTimer(f"run {run.pk} (bulk)", log)
+    games_future = games_read_start(games_sql=games_sql)
+    players = players_read(players_sql=players_sql)
+    timer.step("read players")
+    run_progress_set(
+        run_id=run.pk,
+        progress=20,
+        phase=gettext_noop("Reading games"),
+        player_count=len(players.pid),
+    )
+    game_columns = games_read(games_future=games_future, games_sql=games_sql)
+    timer.step("read games")
+    games = games_match(game_columns=game_columns, players=players)
+    last = last_game_days(players=players, games=games)
+    excluded_rows = excluded_rows_build(games=games)
+    hidden_in = hidden_tournaments(games=games)
+    unrated_ids = unrated_players_playing(players=players, games=games)
+    first_ratings = first_ratings_start(
+        run=run, players=players, games=games, unrated_ids=unrated_ids, last=last
+    )
+    timer.step("first ratings (prepared)")
+    run_progress_set(run_id=run.pk, progress=35, phase=gettext_noop("Calculating"))
+    out = rated_players_rate(period=period, params=params, players=players, games=games)
+    timer.step("bulk fide-2024")
+    run_progress_set(run_id=run.pk, progress=55, phase=gettext_noop("Writing the draft"))
+    tournament_rows = game_lines_pack(players=players, games=games, out=out)
+    timer.step("pack game lines")
+    touched = players_touched(period=period, players=players, out=out)
+    draft_rows_write(
+        run=run,
+        players=players,
+        games=games,
+        out=out,
+        last=last,
+        touched=touched,
+        hidden_in=hidden_in,
+        tournament_rows=tournament_rows,
+        excluded_rows=excluded_rows,
+        first_ratings=first_ratings,
+        floor=cast(int, params["floor"]),
+    )
+
+
+def players_sql_build(*, period: RatingPeriod) -> str:
+    """The state query with integer columns only (ordinals for dates, codes for statuses):
+    the columns of `PlayerArrays.P`."""
+    _sql, sparams = state_query(period=period)
+    src = state_source(period=period)
     year = period.start.year
     int_sql = (
         f"SELECT p.id, COALESCE({src.rating}, -1), {src.games}, "
@@ -86,6 +136,11 @@ def calculate_bulk(run: CalculationRun) -> None:
         k: f"DATE '{v.isoformat()}'" if isinstance(v, dt.date) else int(v)
         for k, v in sparams.items()
     }
+    return int_sql
+
+
+def games_sql_build(*, period: RatingPeriod) -> str:
+    """The period's games with integer columns only: the columns of `GameArrays`."""
     games_sql = (
         "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), "
         "CASE g.result WHEN '1-0' THEN 2 WHEN '+-' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END, "
@@ -98,22 +153,43 @@ def calculate_bulk(run: CalculationRun) -> None:
         f"WHERE t.period_id = {int(period.pk)} AND t.status IN ('validated', 'rated', 'published') "
         "AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')"
     )
-    timer = StepTimer(f"run {run.pk} (bulk)", log)
-    # The games are read on a second connection while this one reads the players: the two
-    # queries then run on two server processes at once. Only outside a transaction (the Celery
-    # task, the benchmark): a second connection would not see an open transaction's rows.
-    games = None if connection.in_atomic_block else read_in_thread(copy_out_ints, games_sql, 7)
-    P = copy_out_ints(int_sql, 10)
+    return games_sql
+
+
+def games_read_start(*, games_sql: str) -> Future[Any] | None:
+    """The games are read on a second connection while this one reads the players: the two
+    queries then run on two server processes at once. Only outside a transaction (the Celery
+    task, the benchmark): a second connection would not see an open transaction's rows."""
+    games = (
+        None
+        if connection.in_atomic_block
+        else read_in_thread(read=copy_out_ints, args=(games_sql, 7))
+    )
+    return games
+
+
+def players_read(*, players_sql: str) -> PlayerArrays:
+    """The state at the start of the period, one row per player, by player id."""
+    P = copy_out_ints(players_sql, 10)
     P = P[
         np.argsort(P[:, 0], kind="stable")
     ]  # by player id (searchsorted below); sorted here, not in SQL
-    timer.step("read players")
     pid = P[:, 0]
     rating = P[:, 1]
     rated = rating >= 0
-    run_progress_set(run.pk, 20, gettext_noop("Reading games"), player_count=len(pid))
-    G = games.result() if games is not None else copy_out_ints(games_sql, 7)
-    timer.step("read games")
+    return PlayerArrays(P=P, pid=pid, rating=rating, rated=rated)
+
+
+def games_read(*, games_future: Future[Any] | None, games_sql: str) -> Any:
+    """The games: from the thread reading them, or read here inside a transaction."""
+    G = games_future.result() if games_future is not None else copy_out_ints(games_sql, 7)
+    return G
+
+
+def games_match(*, game_columns: Any, players: PlayerArrays) -> GameArrays:
+    """Each side of each game matched to its player's row, and which games the arrays rate:
+    played between two rated players (8.2.4, 8.3.1)."""
+    G, P, pid, rated = game_columns, players.P, players.pid, players.rated
     gw, gb, ws2, kind, gt, rnd, gend = (G[:, i] for i in range(7))
     wi = np.searchsorted(pid, gw).clip(0, max(len(pid) - 1, 0))
     bi = np.searchsorted(pid, gb).clip(0, max(len(pid) - 1, 0))
@@ -129,16 +205,42 @@ def calculate_bulk(run: CalculationRun) -> None:
     neither = played & w_hidden & b_hidden
     in_bulk = played & both_rated & ~neither
     small = played & ~both_rated
-    # Last game day per player (any played game in the period).
-    last = P[:, 6].copy()
-    for idx, linked in ((wi, w_linked), (bi, b_linked)):
-        m = linked & played
-        np.maximum.at(last, idx[m], gend[m])
+    return GameArrays(
+        gw=gw,
+        gb=gb,
+        ws2=ws2,
+        kind=kind,
+        gt=gt,
+        rnd=rnd,
+        gend=gend,
+        wi=wi,
+        bi=bi,
+        w_linked=w_linked,
+        b_linked=b_linked,
+        played=played,
+        w_hidden=w_hidden,
+        b_hidden=b_hidden,
+        neither=neither,
+        in_bulk=in_bulk,
+        small=small,
+    )
 
-    # ---- players without a rating: the first-ratings pass on their games only
-    engine_future: Any = None
+
+def last_game_days(*, players: PlayerArrays, games: GameArrays) -> Any:
+    """Last game day per player (any played game in the period)."""
+    last = players.P[:, 6].copy()
+    for idx, linked in ((games.wi, games.w_linked), (games.bi, games.b_linked)):
+        m = linked & games.played
+        np.maximum.at(last, idx[m], games.gend[m])
+    return last
+
+
+def excluded_rows_build(*, games: GameArrays) -> list[tuple[Any, ...]]:
+    """The games left out before rating: not played (5.1), and rated players who are both
+    unrated for each other (8.3.1)."""
+    gw, gb, kind, gt, rnd = games.gw, games.gb, games.kind, games.gt, games.rnd
     excluded_rows: list[tuple[Any, ...]] = []
-    for g in np.nonzero(~played)[0].tolist():
+    for g in np.nonzero(~games.played)[0].tolist():
         wk = str(gw[g]) if gw[g] > 0 else f"tp{-gw[g]}"
         bk = str(gb[g]) if gb[g] > 0 else f"tp{-gb[g]}"
         code = "forfeit" if kind[g] == 1 else "not_played"
@@ -153,7 +255,7 @@ def calculate_bulk(run: CalculationRun) -> None:
                 "fide-2024 5.1",
             )
         )
-    for g in np.nonzero(neither)[0].tolist():
+    for g in np.nonzero(games.neither)[0].tolist():
         excluded_rows.append(
             (
                 int(gt[g]),
@@ -165,150 +267,38 @@ def calculate_bulk(run: CalculationRun) -> None:
                 "fide-2024 8.3.1",
             )
         )
-    # The tournaments in which each such player counted as unrated for his opponents (few).
+    return excluded_rows
+
+
+def hidden_tournaments(*, games: GameArrays) -> dict[int, set[int]]:
+    """The tournaments in which each such player counted as unrated for his opponents (few)."""
     hidden_in: dict[int, set[int]] = defaultdict(set)
-    for side_hidden, idx in ((w_hidden & in_bulk, wi), (b_hidden & in_bulk, bi)):
-        for i, t in zip(idx[side_hidden].tolist(), gt[side_hidden].tolist(), strict=True):
+    for side_hidden, idx in (
+        (games.w_hidden & games.in_bulk, games.wi),
+        (games.b_hidden & games.in_bulk, games.bi),
+    ):
+        for i, t in zip(idx[side_hidden].tolist(), games.gt[side_hidden].tolist(), strict=True):
             hidden_in[i].add(t)
-    # Unrated players with no game this period keep their state (prior results unchanged:
-    # NULL, kept by the publication).
-    playing = np.zeros(len(pid), dtype=bool)
-    playing[wi[played & w_linked]] = True
-    playing[bi[played & b_linked]] = True
-    unrated_ids = set(pid[~rated & playing].tolist())
-    if unrated_ids or small.any():
-        sub_idx = np.nonzero(small)[0]
-        # Inside a transaction (tests) the thread could not see its rows: read them here.
-        early = (
-            (read_states_for(period, unrated_ids), period_tournaments(period))
-            if connection.in_atomic_block
-            else None
-        )
+    return hidden_in
 
-        def engine_part() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-            """Runs in a thread while the rated rows are packed and written: reads the unrated
-            players' states (on the thread's own connection), builds their sub-period, rates it."""
-            try:
-                states, tournaments = (
-                    early
-                    if early is not None
-                    else (read_states_for(period, unrated_ids), period_tournaments(period))
-                )
-            finally:
-                if early is None:
-                    connection.close()  # this thread's connection
-            # Full state for the unrated players; their rated opponents only need what the
-            # engine reads of an opponent (rating, games), already in the arrays.
-            opponents: dict[str, et.PlayerInput] = {}
-            for g in sub_idx.tolist():
-                for x, i, linked in ((gw[g], wi[g], w_linked[g]), (gb[g], bi[g], b_linked[g])):
-                    if linked and int(x) not in states and str(x) not in opponents:
-                        opponents[str(x)] = et.PlayerInput(
-                            id=str(x),
-                            rating=int(rating[i]) if rated[i] else None,
-                            games=int(P[i, 2]),
-                            status=STATUS_CODES[int(P[i, 8])],
-                            rated_since=dt.date.fromordinal(int(since[i]))
-                            if rated[i] and since[i]
-                            else None,
-                        )
-            games_by_t: dict[int, list[et.Game]] = defaultdict(list)
-            extra: dict[str, et.PlayerInput] = {}
-            for g in sub_idx.tolist():
-                keys = []
-                for x in (gw[g], gb[g]):
-                    k = str(x) if x > 0 else f"tp{-x}"
-                    if x <= 0 and k not in extra:
-                        extra[k] = et.PlayerInput(id=k, rating=None)
-                    keys.append(k)
-                games_by_t[int(gt[g])].append(
-                    et.Game(
-                        white=keys[0],
-                        black=keys[1],
-                        result={2: "1-0", 1: "1/2-1/2", 0: "0-1"}[int(ws2[g])],
-                        round=int(rnd[g]),
-                    )
-                )
-            sub = et.PeriodInput(
-                ruleset="fide-2024",
-                start=period.start,
-                end=period.end,
-                parameters=dict(system.parameters or {}),
-                players=tuple(player_input(s) for s in states.values())
-                + tuple(opponents.values())
-                + tuple(extra.values()),
-                tournaments=tuple(
-                    et.TournamentInput(
-                        id=str(t),
-                        system=tournaments[t].system,
-                        end_date=tournaments[t].end_date,
-                        start_date=tournaments[t].start_date,
-                        rate_of_play=system.rate_of_play,
-                        national_championship=tournaments[t].national_championship,
-                        match_length=tournaments[t].rounds
-                        if tournaments[t].system == "match"
-                        else None,
-                        games=tuple(gs),
-                    )
-                    for t, gs in games_by_t.items()
-                    if t in tournaments
-                ),
-            )
-            # Rated players are only opponents in this sub-period (their games against unrated
-            # players do not count for them, 8.3.1): no results are built for them.
-            result = FIDE_2024.rate_unrated(sub)
-            pooled: dict[int, list[dict[str, Any]]] = defaultdict(list)
-            ratings_of = {p.id: p.rating for p in sub.players}
-            for t, gs in games_by_t.items():
-                end = tournaments[t].end_date.isoformat()
-                for game in gs:
-                    ws, bs = et.RESULTS[game.result]
-                    for me, opp, score in (
-                        (game.white, game.black, ws),
-                        (game.black, game.white, bs),
-                    ):
-                        if (
-                            me.isdigit()
-                            and int(me) in unrated_ids
-                            and ratings_of.get(opp) is not None
-                        ):
-                            pooled[int(me)].append(
-                                {
-                                    "opponent_rating": ratings_of[opp],
-                                    "score": score,
-                                    "tournament": str(t),
-                                    "end_date": end,
-                                }
-                            )
-            rows, excl = [], []
-            for r in result.players:
-                if r.id.isdigit() and int(r.id) in unrated_ids:
-                    i = int(np.searchsorted(pid, int(r.id)))  # pid is sorted
-                    day = dt.date.fromordinal(int(last[i])) if last[i] > P[i, 6] else None
-                    rows.append(
-                        result_row(run, states[int(r.id)], r, day, pooled.get(int(r.id), []))
-                    )
-            for e in result.excluded:
-                excl.append(
-                    (
-                        int(e.tournament),
-                        e.white,
-                        e.black,
-                        e.round,
-                        e.code,
-                        e.reason[:200],
-                        e.article,
-                    )
-                )
-            return rows, excl
 
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="first-ratings")
-        engine_future = executor.submit(engine_part)
-        executor.shutdown(wait=False)
+def unrated_players_playing(*, players: PlayerArrays, games: GameArrays) -> set[int]:
+    """The players without a rating who played this period. Unrated players with no game this
+    period keep their state (prior results unchanged: NULL, kept by the publication)."""
+    played = games.played
+    playing = np.zeros(len(players.pid), dtype=bool)
+    playing[games.wi[played & games.w_linked]] = True
+    playing[games.bi[played & games.b_linked]] = True
+    unrated_ids = set(players.pid[~players.rated & playing].tolist())
+    return unrated_ids
 
-    timer.step("first ratings (prepared)")
-    # The rated players on arrays, while the thread rates the first ratings.
-    run_progress_set(run.pk, 35, gettext_noop("Calculating"))
+
+def rated_players_rate(
+    *, period: RatingPeriod, params: Mapping[str, object], players: PlayerArrays, games: GameArrays
+) -> BulkOutput:
+    """The rated players on arrays, while the thread rates the first ratings."""
+    P, rating, rated = players.P, players.rating, players.rated
+    in_bulk = games.in_bulk
     out = rate_rated_fide_2024(
         BulkInput(
             rating=np.where(rated, rating, 0),
@@ -318,46 +308,42 @@ def calculate_bulk(run: CalculationRun) -> None:
             reached_2400=P[:, 4] == 1,
             inactive_before=P[:, 8] == 1,
             last_game_ordinal=P[:, 6],
-            white=wi[in_bulk],
-            black=bi[in_bulk],
-            white_score2=ws2[in_bulk],
-            white_counts=~b_hidden[in_bulk],
-            black_counts=~w_hidden[in_bulk],
+            white=games.wi[in_bulk],
+            black=games.bi[in_bulk],
+            white_score2=games.ws2[in_bulk],
+            white_counts=~games.b_hidden[in_bulk],
+            black_counts=~games.w_hidden[in_bulk],
             inactive_cutoff_ordinal=FIDE_2024.inactivity_cutoff(period.end, params).toordinal(),
             floor=cast(int, params["floor"]),
         )
     )
-    timer.step("bulk fide-2024")
-    run_progress_set(run.pk, 55, gettext_noop("Writing the draft"))
-    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
-    engine_count = [0]
+    return out
 
-    def engine_text() -> Iterable[str]:
-        # Streamed after the rated rows: by then the thread has usually finished. Its games left
-        # out join the list written after the player rows.
-        if engine_future is None:
-            return
-        rows, excl = engine_future.result()
-        excluded_rows.extend(excl)
-        engine_count[0] = len(rows)
-        for row in rows:
-            yield "\t".join(map(copy_text, row)) + tail
 
+def game_lines_pack(
+    *, players: PlayerArrays, games: GameArrays, out: BulkOutput
+) -> list[tuple[Any, ...]]:
+    """The rated players' counted game lines, packed per tournament."""
+    in_bulk = games.in_bulk
     tournament_rows = bulk_tournament_rows(
-        wi[in_bulk],
-        bi[in_bulk],
-        ws2[in_bulk],
-        gt[in_bulk],
-        pid,
-        rating,
-        out,
-        white_counts=~b_hidden[in_bulk],
-        black_counts=~w_hidden[in_bulk],
+        w=games.wi[in_bulk],
+        b=games.bi[in_bulk],
+        ws2=games.ws2[in_bulk],
+        t=games.gt[in_bulk],
+        pid=players.pid,
+        rating=players.rating,
+        out=out,
+        white_counts=~games.b_hidden[in_bulk],
+        black_counts=~games.w_hidden[in_bulk],
     )
-    timer.step("pack game lines")
-    # Only players the period touched get a draft row: a game, a change, a new status; and
-    # everyone the published run of this period touched (a correction may undo it). The others
-    # are carried over unchanged by the publication (docs/periods.md).
+    return tournament_rows
+
+
+def players_touched(*, period: RatingPeriod, players: PlayerArrays, out: BulkOutput) -> Any:
+    """Only players the period touched get a draft row: a game, a change, a new status; and
+    everyone the published run of this period touched (a correction may undo it). The others
+    are carried over unchanged by the publication (docs/periods.md)."""
+    P, pid, rated = players.P, players.pid, players.rated
     new_code = np.where(out.out_of_list, 2, np.where(out.inactive, 1, 0))
     touched = rated & (
         (out.games > 0)
@@ -365,7 +351,7 @@ def calculate_bulk(run: CalculationRun) -> None:
         | (new_code != np.where(P[:, 8] == 1, 1, 0))
         | (P[:, 8] > 1)
     )
-    previous_run = published_run(period)
+    previous_run = published_run(period=period)
     if previous_run is not None:
         before = np.array(
             sorted(
@@ -374,19 +360,59 @@ def calculate_bulk(run: CalculationRun) -> None:
             dtype=np.int64,
         )
         touched |= rated & np.isin(pid, before)
+    return touched
+
+
+def draft_rows_write(
+    *,
+    run: CalculationRun,
+    players: PlayerArrays,
+    games: GameArrays,
+    out: BulkOutput,
+    last: Any,
+    touched: Any,
+    hidden_in: dict[int, set[int]],
+    tournament_rows: list[tuple[Any, ...]],
+    excluded_rows: list[tuple[Any, ...]],
+    first_ratings: FirstRatings | None,
+    floor: int,
+) -> None:
+    """The draft: the rated players' rows, then the first ratings' rows streamed after them
+    (by then the thread has usually finished), the game lines and the games left out."""
+    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
+    engine_count = [0]
+
+    def engine_text() -> Iterable[str]:
+        # Streamed after the rated rows: by then the thread has usually finished. Its games left
+        # out join the list written after the player rows.
+        if first_ratings is None:
+            return
+        rows, excl = first_ratings.result()
+        excluded_rows.extend(excl)
+        engine_count[0] = len(rows)
+        for row in rows:
+            yield "\t".join(map(copy_text, row)) + tail
+
     n_rated = int(touched.sum())
     result_text = bulk_result_lines(
-        run, P, out, last, touched, hidden_in, floor=cast(int, params["floor"])
+        run=run,
+        P=players.P,
+        out=out,
+        last=last,
+        mask=touched,
+        hidden_in=hidden_in,
+        floor=floor,
     )
+    in_bulk = games.in_bulk
     draft_write(
-        run,
-        None,
-        tournament_rows,
-        excluded_rows,
+        run=run,
+        results=None,
+        tournament_rows=tournament_rows,
+        excluded_rows=excluded_rows,
         ruleset="fide-2024",
         engine_version=ENGINE_VERSION,
-        tournaments=sorted(set(gt.tolist())),
+        tournaments=sorted(set(games.gt.tolist())),
         result_text=itertools.chain(result_text, engine_text()),
-        line_count=int((~b_hidden[in_bulk]).sum() + (~w_hidden[in_bulk]).sum()),
+        line_count=int((~games.b_hidden[in_bulk]).sum() + (~games.w_hidden[in_bulk]).sum()),
         player_count=lambda: n_rated + engine_count[0],
     )

@@ -16,18 +16,18 @@ from rating_engine.regulations.fide_2024 import REGULATION as FIDE_2024
 from ratings.calculation.draft import group_lines, notes_json
 from ratings.models import LINE_DTYPE, CalculationRun
 
-#: The state query's status codes (bulk_path's int_sql CASE), as stored.
+#: The state query's status codes (bulk_path.players_sql_build's CASE), as stored.
 STATUS_CODES = ("", "inactive", "out_of_list", "provisional", "passive")
 
 
 def bulk_result_lines(
+    *,
     run: CalculationRun,
     P: Any,
     out: Any,
     last: Any,
     mask: Any,
     hidden_in: dict[int, set[int]],
-    *,
     floor: int,
 ) -> Iterable[str]:
     """COPY lines of the draft rows of the rated players in `mask`. A row with decisions to
@@ -65,8 +65,8 @@ def bulk_result_lines(
     made: dict[tuple[Any, ...], str] = {}
 
     def note(
-        key: tuple[Any, ...],
         *,
+        key: tuple[Any, ...],
         last_before: int = 0,
         was_inactive: bool = False,
         k: int = 0,
@@ -95,12 +95,12 @@ def bulk_result_lines(
                 hidden_in=hidden,
                 floor=floor,
             )
-            text = made[key] = ", ".join(json.dumps(x) for x in notes_json(notes)).replace(
+            text = made[key] = ", ".join(json.dumps(x) for x in notes_json(notes=notes)).replace(
                 "\\", "\\\\"
             )
         return text
 
-    def date_text(ordinal: int) -> str:
+    def date_text(*, ordinal: int) -> str:
         d = dates.get(ordinal)
         if d is None:
             d = dates[ordinal] = dt.date.fromordinal(ordinal).isoformat()
@@ -136,31 +136,33 @@ def bulk_result_lines(
             codes, parts = [], []
             if k700:
                 codes.append("k_700")
-                parts.append(note(("k_700", k, games), k=k, n=games))
+                parts.append(note(key=("k_700", k, games), k=k, n=games))
             for t in sorted(map(str, hidden or ())):
                 codes.append("rated_after_first_list")
-                parts.append(note(("rated_after_first_list", t), hidden=(t,)))
+                parts.append(note(key=("rated_after_first_list", t), hidden=(t,)))
             if ool:
                 codes.append("below_floor")
-                parts.append(note(("below_floor", before + change), rating_after=before + change))
+                parts.append(
+                    note(key=("below_floor", before + change), rating_after=before + change)
+                )
             if inact:
                 codes.append("inactive")
                 parts.append(
                     note(
-                        ("inactive", last_before, prev == 1),
+                        key=("inactive", last_before, prev == 1),
                         last_before=last_before,
                         was_inactive=prev == 1,
                     )
                 )
             if react:
                 codes.append("reactivated")
-                parts.append(note(("reactivated",)))
+                parts.append(note(key=("reactivated",)))
             fj = json.dumps(sorted(set(codes)))
             nj = "[" + ", ".join(parts) + "]"
         else:
             fj = nj = "[]"
         status = "out_of_list" if ool else "inactive" if inact else "rated"
-        d = date_text(lastd)
+        d = date_text(ordinal=lastd)
         yield (
             f"{p}\t{before}\t{NULL if ool else after}\t{change}\t{k}\tfide-2024 8.3.3\t"
             f"{games}\t{score2 / 2}\t"
@@ -169,13 +171,14 @@ def bulk_result_lines(
             f"{d}\t{'t' if r24 or after >= 2400 else 'f'}\t{'t' if r22 or after >= 2200 else 'f'}\t"
             f"{flagged + 1 if inact else 0}\t[]\t{gb}\t"
             # The state it started from (the *_before columns); pooled results are not read here.
-            f"{'t' if r24 else 'f'}\t{'t' if r22 else 'f'}\t{date_text(last_before)}\t"
+            f"{'t' if r24 else 'f'}\t{'t' if r22 else 'f'}\t{date_text(ordinal=last_before)}\t"
             f"{flagged}\t{NULL}\t"
-            f"{date_text(since)}{tail}"
+            f"{date_text(ordinal=since)}{tail}"
         )
 
 
 def bulk_tournament_rows(
+    *,
     w: Any,
     b: Any,
     ws2: Any,
@@ -232,4 +235,4 @@ def bulk_tournament_rows(
         ts, lines, change = ts[keep], lines[keep], change[keep]
         if not len(ts):
             return []
-    return group_lines(ts, lines, change)
+    return group_lines(ts=ts, lines=lines, change=change)

@@ -29,7 +29,7 @@ from tournaments.models import Tournament
 log = logging.getLogger(__name__)
 
 
-def notes_json(notes: Iterable[et.Decision]) -> list[dict[str, Any]]:
+def notes_json(*, notes: Iterable[et.Decision]) -> list[dict[str, Any]]:
     return [
         {
             "code": n.code,
@@ -42,48 +42,51 @@ def notes_json(notes: Iterable[et.Decision]) -> list[dict[str, Any]]:
 
 
 def result_row(
+    *,
     run: CalculationRun,
-    s: PlayerState,
-    r: et.PlayerResult,
+    state: PlayerState,
+    result: et.PlayerResult,
     last_day: dt.date | None,
     pooled: list[dict[str, Any]],
 ) -> tuple[Any, ...]:
-    flags = sorted({n.code for n in r.notes} - {"k"})
-    rated_now = r.rating_after is not None
-    total = s.games + (r.games if (rated_now or r.status in ("new", "rated", "provisional")) else 0)
-    after = r.rating_after
-    prior = (s.prior_results + pooled) if r.status == "unrated" else []
-    inactive = r.status == "inactive" or "inactive" in flags
+    flags = sorted({n.code for n in result.notes} - {"k"})
+    rated_now = result.rating_after is not None
+    total = state.games + (
+        result.games if (rated_now or result.status in ("new", "rated", "provisional")) else 0
+    )
+    after = result.rating_after
+    prior = (state.prior_results + pooled) if result.status == "unrated" else []
+    inactive = result.status == "inactive" or "inactive" in flags
     return (
-        s.player_id,
-        r.rating_before,
+        state.player_id,
+        result.rating_before,
         after,
-        r.change,
-        r.k,
-        r.k_article[:40],
-        r.games,
-        r.score,
-        r.expected,
-        r.status,
-        s.status,
+        result.change,
+        result.k,
+        result.k_article[:40],
+        result.games,
+        result.score,
+        result.expected,
+        result.status,
+        state.status,
         inactive,
-        r.status == "provisional",
+        result.status == "provisional",
         flags,
-        notes_json(r.notes),
+        notes_json(notes=result.notes),
         total,
-        max(filter(None, [s.last_game_date, last_day]), default=None),
-        s.reached_2400 or (after or 0) >= 2400,
-        s.reached_2200 or (after or 0) >= 2200,
-        s.flagged_lists + 1 if inactive else 0,
+        max(filter(None, [state.last_game_date, last_day]), default=None),
+        state.reached_2400 or (after or 0) >= 2400,
+        state.reached_2200 or (after or 0) >= 2200,
+        state.flagged_lists + 1 if inactive else 0,
         prior,
-        s.games,
+        state.games,
         # The state it started from: a re-run of the period once published starts from it.
-        s.reached_2400,
-        s.reached_2200,
-        s.last_game_date,
-        s.flagged_lists,
-        s.prior_results,
-        s.rated_since,
+        state.reached_2400,
+        state.reached_2200,
+        state.last_game_date,
+        state.flagged_lists,
+        state.prior_results,
+        state.rated_since,
     )
 
 
@@ -143,11 +146,11 @@ EXCLUDED_COLUMNS = ("tournament_id", "white_key", "black_key", "round", "code", 
 
 
 def draft_write(
+    *,
     run: CalculationRun,
     results: Sequence[tuple[Any, ...]] | None,
     tournament_rows: Sequence[tuple[Any, ...]],
     excluded_rows: Sequence[tuple[Any, ...]],
-    *,
     ruleset: str,
     engine_version: str,
     tournaments: list[int],
@@ -179,7 +182,7 @@ def draft_write(
                 rows=(r + tail for r in results or ()),
             )
         timer.step("player rows")
-        run_progress_in_tx(run.pk, 75, gettext_noop("Writing the game lines"))
+        run_progress_in_tx(run_id=run.pk, progress=75, phase=gettext_noop("Writing the game lines"))
         copy_in_binary(
             "ratings_drafttournament",
             TOURNAMENT_COLUMNS + extra,
@@ -224,6 +227,7 @@ def draft_write(
 
 
 def tournament_rows(
+    *,
     t: Any,
     player: Any,
     opponent: Any,
@@ -245,10 +249,10 @@ def tournament_rows(
         k[order],
     )
     lines["expected"], lines["change"] = expected[order], change[order]
-    return group_lines(t[order], lines, change[order])
+    return group_lines(ts=t[order], lines=lines, change=change[order])
 
 
-def group_lines(ts: Any, lines: Any, change: Any) -> list[tuple[Any, ...]]:
+def group_lines(*, ts: Any, lines: Any, change: Any) -> list[tuple[Any, ...]]:
     """One row per tournament from lines already in tournament order (`ts`: the tournament of
     each line; `change`: the changes in float64, for exact totals). A row's bytes are a view
     on `lines`, not a copy: a semester has 3.4 million lines."""

@@ -1,4 +1,7 @@
-"""Any regulation through the engine's `rate_period`: the whole period as frozen inputs."""
+"""Any regulation through the engine's `rate_period`: the whole period as frozen inputs.
+
+`calculate_engine` reads as its steps: read the states and the games, build the period's
+input, rate it, and write the draft."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import numpy as np
 from django.db import connection
 from django.utils.translation import gettext_noop
 
+from periods.models import RatingPeriod
 from rating_engine import rate_period
 from rating_engine import types as et
 from ratings.calculation.draft import draft_write, result_row, tournament_rows
@@ -18,6 +22,7 @@ from ratings.calculation.progress import run_progress_set
 from ratings.calculation.states import (
     GAMES_SQL,
     RESULT,
+    PlayerState,
     games_last_year,
     period_tournaments,
     player_input,
@@ -27,24 +32,52 @@ from ratings.calculation.states import (
 from ratings.models import CalculationRun
 
 
-def calculate_engine(run: CalculationRun) -> None:
+def calculate_engine(*, run: CalculationRun) -> None:
     """Any regulation through `rate_period`."""
     period = run.period
     system = period.system
-    states = read_states(period)
-    run_progress_set(run.pk, 20, gettext_noop("Reading games"))
-    tournaments = period_tournaments(period)
+    states = read_states(period=period)
+    run_progress_set(run_id=run.pk, progress=20, phase=gettext_noop("Reading games"))
+    tournaments = period_tournaments(period=period)
+    games_by_t, extra = games_read(period=period, tournaments=tournaments)
+    players = [player_input(state=s) for s in states.values()] + list(extra.values())
+    last_day, pooled = last_days_and_pooled(
+        players=players, games_by_t=games_by_t, tournaments=tournaments
+    )
+    period_input = period_input_build(
+        period=period, players=players, games_by_t=games_by_t, tournaments=tournaments
+    )
+    if system.ruleset in ("fide-2000", "feda-1996"):
+        period_input = games_last_year_add(period=period, period_input=period_input)
+    run_progress_set(
+        run_id=run.pk, progress=40, phase=gettext_noop("Calculating"), player_count=len(states)
+    )
+    result = rate_period(period_input)
+    run_progress_set(run_id=run.pk, progress=60, phase=gettext_noop("Writing the draft"))
+    draft_rows_write(
+        run=run,
+        states=states,
+        result=result,
+        last_day=last_day,
+        pooled=pooled,
+        tournaments=tournaments,
+    )
+
+
+def games_read(
+    *, period: RatingPeriod, tournaments: dict[int, Any]
+) -> tuple[dict[int, list[et.Game]], dict[str, et.PlayerInput]]:
+    """The games of the period's rated tournaments, by tournament, and the players outside the
+    registry."""
     games_by_t: dict[int, list[et.Game]] = defaultdict(list)
     extra: dict[str, et.PlayerInput] = {}
-    pooled: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    last_day: dict[int, dt.date] = {}
     with connection.cursor() as cursor:
         cursor.execute(GAMES_SQL, [period.pk])
         rows = cursor.fetchall()
     for t_id, rnd, kind, result, w_tp, w_pid, _w_r, b_tp, b_pid, _b_r in rows:
         if t_id not in tournaments:
             continue
-        wk, bk = player_key(w_tp, w_pid), player_key(b_tp, b_pid)
+        wk, bk = player_key(tp_id=w_tp, player_id=w_pid), player_key(tp_id=b_tp, player_id=b_pid)
         for k, pid in ((wk, w_pid), (bk, b_pid)):
             if pid is None and k not in extra:
                 # Not in the registry: unrated in this system, never written back.
@@ -59,7 +92,19 @@ def calculate_engine(run: CalculationRun) -> None:
                 played=kind in ("played", "forfeit"),
             )
         )
-    players = [player_input(s) for s in states.values()] + list(extra.values())
+    return games_by_t, extra
+
+
+def last_days_and_pooled(
+    *,
+    players: list[et.PlayerInput],
+    games_by_t: dict[int, list[et.Game]],
+    tournaments: dict[int, Any],
+) -> tuple[dict[int, dt.date], dict[int, list[dict[str, Any]]]]:
+    """Each registry player's last game day in the period, and each unrated player's results
+    against rated opponents (pooled towards a first rating)."""
+    pooled: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    last_day: dict[int, dt.date] = {}
     ratings = {p.id: p.rating for p in players}
     for t_id, games in games_by_t.items():
         end = tournaments[t_id].end_date
@@ -80,6 +125,18 @@ def calculate_engine(run: CalculationRun) -> None:
                                 "end_date": end.isoformat(),
                             }
                         )
+    return last_day, pooled
+
+
+def period_input_build(
+    *,
+    period: RatingPeriod,
+    players: list[et.PlayerInput],
+    games_by_t: dict[int, list[et.Game]],
+    tournaments: dict[int, Any],
+) -> et.PeriodInput:
+    """The whole period as the engine's input, its tournaments in the order they ended."""
+    system = period.system
     period_input = et.PeriodInput(
         ruleset=system.ruleset,
         start=period.start,
@@ -102,51 +159,79 @@ def calculate_engine(run: CalculationRun) -> None:
             for t in sorted(tournaments.values(), key=lambda t: (t.end_date, t.pk))
         ),
     )
-    if system.ruleset in ("fide-2000", "feda-1996"):
-        year = games_last_year(period)
-        if year:
-            period_input = replace(
-                period_input,
-                players=tuple(
-                    replace(p, games_last_12_months=year.get(int(p.id), 0)) if p.id.isdigit() else p
-                    for p in period_input.players
-                ),
-            )
-    run_progress_set(run.pk, 40, gettext_noop("Calculating"), player_count=len(states))
-    result = rate_period(period_input)
-    run_progress_set(run.pk, 60, gettext_noop("Writing the draft"))
+    return period_input
+
+
+def games_last_year_add(*, period: RatingPeriod, period_input: et.PeriodInput) -> et.PeriodInput:
+    """The registry players' rated games of the 12 months before the period, for regulations
+    that count games per year."""
+    year = games_last_year(period=period)
+    if year:
+        period_input = replace(
+            period_input,
+            players=tuple(
+                replace(p, games_last_12_months=year.get(int(p.id), 0)) if p.id.isdigit() else p
+                for p in period_input.players
+            ),
+        )
+    return period_input
+
+
+def draft_rows_write(
+    *,
+    run: CalculationRun,
+    states: dict[int, PlayerState],
+    result: et.PeriodResult,
+    last_day: dict[int, dt.date],
+    pooled: dict[int, list[dict[str, Any]]],
+    tournaments: dict[int, Any],
+) -> None:
+    """The draft: a row per registry player, the game lines packed per tournament, the games
+    left out."""
     results = [
-        result_row(run, states[int(r.id)], r, last_day.get(int(r.id)), pooled.get(int(r.id), []))
+        result_row(
+            run=run,
+            state=states[int(r.id)],
+            result=r,
+            last_day=last_day.get(int(r.id)),
+            pooled=pooled.get(int(r.id), []),
+        )
         for r in result.players
         if r.id.isdigit() and int(r.id) in states
     ]
     lines = [line for line in result.games if line.player.isdigit() and int(line.player) in states]
-    packed = tournament_rows(
-        np.array([int(x.tournament) for x in lines], dtype=np.int64),
-        np.array([int(x.player) for x in lines], dtype=np.int64),
-        np.array(
-            [int(x.opponent) if x.opponent.isdigit() else -int(x.opponent[2:]) for x in lines],
-            dtype=np.int64,
-        ),
-        np.array(
-            [-1 if x.opponent_rating is None else x.opponent_rating for x in lines], dtype=np.int64
-        ),
-        np.array([round(x.score * 2) for x in lines], dtype=np.int64),
-        np.array([x.k for x in lines], dtype=np.int64),
-        np.array([x.expected for x in lines], dtype=np.float64),
-        np.array([x.change for x in lines], dtype=np.float64),
-    )
+    packed = game_lines_pack(lines=lines)
     excluded_rows = [
         (int(e.tournament), e.white, e.black, e.round, e.code, e.reason[:200], e.article)
         for e in result.excluded
     ]
     draft_write(
-        run,
-        results,
-        packed,
-        excluded_rows,
+        run=run,
+        results=results,
+        tournament_rows=packed,
+        excluded_rows=excluded_rows,
         ruleset=result.ruleset,
         engine_version=result.engine_version,
         tournaments=list(tournaments),
         line_count=len(lines),
     )
+
+
+def game_lines_pack(*, lines: list[et.GameLine]) -> list[tuple[Any, ...]]:
+    """The registry players' game lines, packed per tournament."""
+    packed = tournament_rows(
+        t=np.array([int(x.tournament) for x in lines], dtype=np.int64),
+        player=np.array([int(x.player) for x in lines], dtype=np.int64),
+        opponent=np.array(
+            [int(x.opponent) if x.opponent.isdigit() else -int(x.opponent[2:]) for x in lines],
+            dtype=np.int64,
+        ),
+        opponent_rating=np.array(
+            [-1 if x.opponent_rating is None else x.opponent_rating for x in lines], dtype=np.int64
+        ),
+        score2=np.array([round(x.score * 2) for x in lines], dtype=np.int64),
+        k=np.array([x.k for x in lines], dtype=np.int64),
+        expected=np.array([x.expected for x in lines], dtype=np.float64),
+        change=np.array([x.change for x in lines], dtype=np.float64),
+    )
+    return packed

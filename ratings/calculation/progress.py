@@ -11,7 +11,7 @@ from core.pg.connections import SideWriter
 from ratings.models import CalculationRun
 
 
-def run_progress_set(run_id: int, progress: int, phase: str, **extra: Any) -> None:
+def run_progress_set(*, run_id: int, progress: int, phase: str, **extra: Any) -> None:
     """Progress committed at once (outside any transaction) so the page can show it; it is a
     heartbeat too (core.heartbeat)."""
     CalculationRun.objects.filter(pk=run_id).update(
@@ -19,7 +19,7 @@ def run_progress_set(run_id: int, progress: int, phase: str, **extra: Any) -> No
     )
 
 
-def run_progress_in_tx(run_id: int, progress: int, phase: str) -> None:
+def run_progress_in_tx(*, run_id: int, progress: int, phase: str) -> None:
     """Progress from inside the write transaction: a second connection, so it is visible."""
     side = SideWriter()
     try:

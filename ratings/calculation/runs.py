@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 BULK_MIN_GAMES = 5000
 
 
-def _run_is_orphaned(run: CalculationRun) -> bool:
+def _run_is_orphaned(*, run: CalculationRun) -> bool:
     """A run marked running whose worker is gone: the worker holds a session advisory lock for
     the whole run, released by the server when the worker dies. A queued run counts as lost
     once it has waited longer than the broker's visibility timeout."""
@@ -56,7 +56,7 @@ def calculation_request(
             raise Refused(_("Close the period before calculating it."))
         active = period.runs.filter(status__in=ACTIVE_JOB_STATUSES).first()
         if active is not None:
-            if _run_is_orphaned(active):
+            if _run_is_orphaned(run=active):
                 CalculationRun.objects.filter(pk=active.pk).update(
                     status=JobStatus.LOST,
                     finished_at=timezone.now(),
@@ -115,7 +115,7 @@ def calculation_run(*, run_id: int) -> CalculationRun | None:
         )
         try:
             with Heartbeat(CalculationRun._meta.db_table, run_id):
-                _calculate(run)
+                _calculate(run=run)
         except Exception as exc:
             log.exception("run %s failed", run_id)
             CalculationRun.objects.filter(pk=run_id).update(
@@ -132,7 +132,7 @@ def calculation_run(*, run_id: int) -> CalculationRun | None:
     return CalculationRun.objects.get(pk=run_id)
 
 
-def _calculate(run: CalculationRun) -> None:
+def _calculate(*, run: CalculationRun) -> None:
     period = run.period
     system = period.system
     started = time.perf_counter()
@@ -147,10 +147,10 @@ def _calculate(run: CalculationRun) -> None:
             )
             n_games = cursor.fetchone()[0]
         if n_games >= threshold:
-            calculate_bulk(run)
+            calculate_bulk(run=run)
             log.info("run %s (bulk) in %.2f s", run.pk, time.perf_counter() - started)
             return
-    calculate_engine(run)
+    calculate_engine(run=run)
     log.info("run %s (engine) in %.2f s", run.pk, time.perf_counter() - started)
 
 

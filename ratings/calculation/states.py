@@ -96,11 +96,11 @@ class StateSource:
     prior_results: str = "pr.prior_results"
     rated_since: str = "pr.rated_since"  # before the 8.2.4 filter (RATED_SINCE)
 
-    def rated_since_sql(self, list_date: str = "%(list_date)s") -> str:
+    def rated_since_sql(self, *, list_date: str = "%(list_date)s") -> str:
         return RATED_SINCE.format(since=self.rated_since, list_date=list_date)
 
 
-def previous_list(period: RatingPeriod) -> PublishedList | None:
+def previous_list(*, period: RatingPeriod) -> PublishedList | None:
     """The list in force at the start of the period: the latest version of the latest list
     published for an earlier period of the system."""
     return (
@@ -110,20 +110,20 @@ def previous_list(period: RatingPeriod) -> PublishedList | None:
     )
 
 
-def published_run(period: RatingPeriod) -> CalculationRun | None:
+def published_run(*, period: RatingPeriod) -> CalculationRun | None:
     return (
         period.runs.filter(published_list__isnull=False).order_by("published_list__version").first()
     )
 
 
-def previous_run(previous: PublishedList | None) -> CalculationRun | None:
+def previous_run(*, previous: PublishedList | None) -> CalculationRun | None:
     """The run a list was published from (none for an imported list)."""
     return (
         None if previous is None else CalculationRun.objects.filter(published_list=previous).first()
     )
 
 
-def state_source(period: RatingPeriod) -> StateSource:
+def state_source(*, period: RatingPeriod) -> StateSource:
     """Where the state at the start of the period comes from.
 
     Rating, games and status: the list in force (the latest version of the latest earlier
@@ -140,8 +140,8 @@ def state_source(period: RatingPeriod) -> StateSource:
     the before-state stored on this period's first published run's draft rows (columns
     `*_before`, from migration 0012), and only for a player in neither (untouched by both
     periods, or rows written before 0012) from PlayerRating."""
-    previous = previous_list(period)
-    run = published_run(period)
+    previous = previous_list(period=period)
+    run = published_run(period=period)
     if previous is not None:
         src = StateSource(
             "le.rating",
@@ -167,14 +167,14 @@ def state_source(period: RatingPeriod) -> StateSource:
         src.join + " LEFT JOIN ratings_draftresult d ON d.player_id = p.id AND d.run_id = %(run)s"
     )
     params = {**src.params, "run": run.pk}
-    prev_run = previous_run(previous)
+    prev_run = previous_run(previous=previous)
     if prev_run is not None:
         join += (
             " LEFT JOIN ratings_draftresult pd ON pd.player_id = p.id AND pd.run_id = %(prev_run)s"
         )
         params.update(prev_run=prev_run.pk, prev_list_date=prev_run.period.list_date)
 
-    def chain(column: str, current: str, after: str = "", before: str = "") -> str:
+    def chain(*, column: str, current: str, after: str = "", before: str = "") -> str:
         stored = f"WHEN d.reached_2400_before IS NOT NULL THEN {before or f'd.{column}_before'}"
         first = (
             f"WHEN pd.id IS NOT NULL THEN {after or f'pd.{column}'} "
@@ -194,33 +194,33 @@ def state_source(period: RatingPeriod) -> StateSource:
         src.status,
         join,
         params,
-        reached_2400=chain("reached_2400", "COALESCE(pr.reached_2400, FALSE)"),
-        reached_2200=chain("reached_2200", "COALESCE(pr.reached_2200, FALSE)"),
-        last_game_date=chain("last_game_date", "pr.last_game_date"),
-        flagged_lists=chain("flagged_lists", "COALESCE(pr.flagged_lists, 0)"),
+        reached_2400=chain(column="reached_2400", current="COALESCE(pr.reached_2400, FALSE)"),
+        reached_2200=chain(column="reached_2200", current="COALESCE(pr.reached_2200, FALSE)"),
+        last_game_date=chain(column="last_game_date", current="pr.last_game_date"),
+        flagged_lists=chain(column="flagged_lists", current="COALESCE(pr.flagged_lists, 0)"),
         # A path that does not read pooled results (the rated players of the bulk path) stores
         # none: the current ones then, as a first calculation reads them.
         prior_results=chain(
-            "prior_results",
-            "pr.prior_results",
-            "COALESCE(pd.prior_results, pr.prior_results)",
-            "COALESCE(d.prior_results_before, pr.prior_results)",
+            column="prior_results",
+            current="pr.prior_results",
+            after="COALESCE(pd.prior_results, pr.prior_results)",
+            before="COALESCE(d.prior_results_before, pr.prior_results)",
         ),
         rated_since=chain(
-            "rated_since",
-            "pr.rated_since",
-            "CASE WHEN pd.rating_after IS NULL THEN NULL WHEN pd.rating_before IS NULL "
+            column="rated_since",
+            current="pr.rated_since",
+            after="CASE WHEN pd.rating_after IS NULL THEN NULL WHEN pd.rating_before IS NULL "
             f"THEN %(prev_list_date)s::date ELSE {since_before} END",
         ),
     )
 
 
 def state_query(
-    period: RatingPeriod, ids: Sequence[int] | None = None
+    *, period: RatingPeriod, ids: Sequence[int] | None = None
 ) -> tuple[str, dict[str, Any]]:
     """The state of every player of the system and every registry player of the period's
     tournaments (or only of `ids`)."""
-    src = state_source(period)
+    src = state_source(period=period)
     params: dict[str, Any] = {
         "system": period.system_id,
         "period": period.pk,
@@ -237,9 +237,11 @@ def state_query(
     return sql, params
 
 
-def read_states(period: RatingPeriod, ids: Sequence[int] | None = None) -> dict[int, PlayerState]:
+def read_states(
+    *, period: RatingPeriod, ids: Sequence[int] | None = None
+) -> dict[int, PlayerState]:
     """Every player's state at the start of the period, or only those of `ids`."""
-    sql, params = state_query(period, ids)
+    sql, params = state_query(period=period, ids=ids)
     out: dict[int, PlayerState] = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -254,22 +256,22 @@ def read_states(period: RatingPeriod, ids: Sequence[int] | None = None) -> dict[
                 status=r[3] or "",
                 reached_2400=bool(r[4]),
                 reached_2200=bool(r[5]),
-                last_game_date=as_date(r[6]),
+                last_game_date=as_date(value=r[6]),
                 flagged_lists=r[7] or 0,
                 prior_results=list(prior or []),
-                birth_date=as_date(r[9]),
+                birth_date=as_date(value=r[9]),
                 birth_year=r[10],
                 sex=r[11] or "",
                 federation=r[12] or "",
                 affiliated=bool(r[13]),
                 fide=(r[14], r[15], r[16], r[17], r[18]),
                 registered=bool(r[19]),
-                rated_since=as_date(r[20]),
+                rated_since=as_date(value=r[20]),
             )
     return out
 
 
-def as_date(value: Any) -> dt.date | None:
+def as_date(*, value: Any) -> dt.date | None:
     if value is None or isinstance(value, dt.date):
         return value
     return dt.date.fromisoformat(str(value)[:10])
@@ -289,51 +291,52 @@ GAMES_SQL = """
 RESULT = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "+-": "1-0", "-+": "0-1"}
 
 
-def player_key(tp_id: int, player_id: int | None) -> str:
+def player_key(*, tp_id: int, player_id: int | None) -> str:
     return str(player_id) if player_id is not None else f"tp{tp_id}"
 
 
-def period_tournaments(period: RatingPeriod) -> dict[int, Any]:
+def period_tournaments(*, period: RatingPeriod) -> dict[int, Any]:
     return {
         t.pk: t
         for t in Tournament.objects.filter(period=period, status__in=RATED_TOURNAMENT_STATUSES)
     }
 
 
-def player_input(s: PlayerState) -> et.PlayerInput:
+def player_input(*, state: PlayerState) -> et.PlayerInput:
     return et.PlayerInput(
-        id=str(s.player_id),
-        rating=s.rating,
-        games=s.games,
-        birth_date=s.birth_date or (dt.date(s.birth_year, 7, 1) if s.birth_year else None),
-        sex=s.sex,
-        federation=s.federation,
-        reached_2400=s.reached_2400,
-        reached_2200=s.reached_2200,
+        id=str(state.player_id),
+        rating=state.rating,
+        games=state.games,
+        birth_date=state.birth_date
+        or (dt.date(state.birth_year, 7, 1) if state.birth_year else None),
+        sex=state.sex,
+        federation=state.federation,
+        reached_2400=state.reached_2400,
+        reached_2200=state.reached_2200,
         prior_results=tuple(
             et.PriorResult(
                 opponent_rating=int(p["opponent_rating"]),
                 score=float(p["score"]),
                 tournament=str(p.get("tournament", "")),
-                end_date=as_date(p.get("end_date")),
+                end_date=as_date(value=p.get("end_date")),
                 forfeit=bool(p.get("forfeit", False)),
             )
-            for p in s.prior_results
+            for p in state.prior_results
         ),
-        status=s.status,
-        last_game_date=s.last_game_date,
-        fide_rating=s.fide[0],
-        fide_rapid_rating=s.fide[1],
-        fide_blitz_rating=s.fide[2],
-        iccf_rating=s.fide[3],
-        fpx_rating=s.fide[4],
-        affiliated=s.affiliated,
-        inactive_lists=s.flagged_lists,
-        rated_since=s.rated_since if s.rating is not None else None,
+        status=state.status,
+        last_game_date=state.last_game_date,
+        fide_rating=state.fide[0],
+        fide_rapid_rating=state.fide[1],
+        fide_blitz_rating=state.fide[2],
+        iccf_rating=state.fide[3],
+        fpx_rating=state.fide[4],
+        affiliated=state.affiliated,
+        inactive_lists=state.flagged_lists,
+        rated_since=state.rated_since if state.rating is not None else None,
     )
 
 
-def games_last_year(period: RatingPeriod) -> dict[int, int]:
+def games_last_year(*, period: RatingPeriod) -> dict[int, int]:
     """Rated games of each player in the lists of the 12 months before the period (the latest
     version of each), for regulations that count games per year."""
     sql = """
@@ -350,5 +353,5 @@ def games_last_year(period: RatingPeriod) -> dict[int, int]:
         return {pid: int(n) for pid, n in cursor.fetchall()}
 
 
-def read_states_for(period: RatingPeriod, ids: set[int]) -> dict[int, PlayerState]:
-    return read_states(period, sorted(ids)) if ids else {}
+def read_states_for(*, period: RatingPeriod, ids: set[int]) -> dict[int, PlayerState]:
+    return read_states(period=period, ids=sorted(ids)) if ids else {}

@@ -10,7 +10,7 @@ from periods.models import RatingSystem
 
 
 class ListImportJob(Job):
-    """One import of an existing rating list (ratings/import_jobs.py), run by a Celery worker.
+    """One import of an existing rating list (ratings/lists/import_jobs.py), run by a Celery worker.
 
     The uploaded file waits in ListImportChunk rows until the worker has read it; they are
     deleted when the job finishes, whatever the outcome. ``problems`` keeps what a failed

@@ -159,7 +159,7 @@ class ListEntry(ImmutableModel):
         db_constraint=False,
     )
     # No index on the player alone: the unique (list, player) index answers "this player's
-    # entries" with one probe per published list (ratings.selectors.player_list_history), and
+    # entries" with one probe per published list (ratings.lists.selectors.player_list_history), and
     # a third index costs a publication about a second (migration 0007).
     player = models.ForeignKey(
         Player,

@@ -1,7 +1,7 @@
 """``{% load ratings_notes %}``: a calculation note (a decision) as a sentence.
 
 The calculation stores each player's notes as ``{"code", "article", "template", "params"}``
-(ratings.services ``_notes_json``): the template is the engine's English msgid with
+(ratings.calculation.draft ``notes_json``): the template is the engine's English msgid with
 ``%(name)s`` placeholders. ``{{ note|note_text }}`` gives "article — message" in the
 reader's language (``core.messages.stored_message``); a note that does not fit its params
 still renders, and one without a template shows its code: it never raises on a page.

@@ -1,6 +1,6 @@
 """List downloads (public, cached, streamed) and the officer-only list import pages: the form
 with the recent imports, and a page per import job (progress, then the counts or the problems).
-The import itself runs on a Celery worker (ratings/import_jobs.py)."""
+The import itself runs on a Celery worker (ratings/lists/import_jobs.py)."""
 
 from __future__ import annotations
 

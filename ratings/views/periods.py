@@ -1,6 +1,8 @@
 """Public list pages, and the officers' rating-period pages (close, calculate with a progress
 bar, review, publish, re-rate; protests: views/protests.py). Thin: every write goes through
-ratings.services."""
+the services (periods.services, ratings.rerating.services; closing, calculating and
+publishing: ratings/views/office.py, through ratings.calculation.runs and
+ratings.publication.services)."""
 
 import hashlib
 from collections.abc import Callable

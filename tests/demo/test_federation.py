@@ -111,7 +111,7 @@ def test_demo_federation_players_systems_users_lists_and_tournaments() -> None:
     ],
 )
 def test_demo_tournaments_are_in_the_period_the_assignment_rules_give(today: dt.date) -> None:
-    """Each demo tournament is in the period ratings.selectors.period_for_tournament gives it
+    """Each demo tournament is in the period periods.selectors.period_for_tournament gives it
     (the rules a real registration and report follow), and that is the open standard period:
     each ends by its closing date, and its report (if any) arrived by then."""
     from django.utils import timezone

@@ -28,7 +28,7 @@ from tests.fuzzing import JUNK_CONTROLS, JUNK_NUMBERS, JUNK_QUOTES
 from tests.tournaments.test_flow import sample_trf
 from tournaments.models import Report, ReportStatus
 
-CORPUS = Path(__file__).resolve().parents[1] / "tournaments" / "reports" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "formats" / "reports" / "corpus"
 CSV_SEED = (
     b'No,Name,FIDE ID,Fed ID,Rating,1,2,3,Pts\n1,"Roca, Pau",,24001,2000,x,1,1,2\n'
     b'2,"Sala, Eva",,24002,1900,0,x,=,0.5\n3,"Puig, Joan",,,,0,=,x,0.5\n'

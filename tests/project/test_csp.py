@@ -16,7 +16,8 @@ from types import SimpleNamespace
 import pytest
 from django.test import Client
 
-from tests.project.test_authorization_matrix import EXPECTED, ROLES, world  # noqa: F401
+from tests.project.authorization_cases import ROLES
+from tests.project.test_authorization_matrix import EXPECTED
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +111,7 @@ ADMIN_PAGES = (
 )
 
 
-def test_no_page_needs_inline_code(world: SimpleNamespace) -> None:  # noqa: F811
+def test_no_page_needs_inline_code(world: SimpleNamespace) -> None:
     problems: list[str] = []
     pages = 0
     for pattern, case in EXPECTED.items():

@@ -263,16 +263,16 @@ def test_bulk_game_lines_packed_like_the_engine_paths_lines() -> None:
     )
     e, kw, kb = out.white_expected_milli, out.k[w], out.k[b]
     reference = draft.tournament_rows(
-        np.concatenate([t, t]),
-        np.concatenate([pid[w], pid[b]]),
-        np.concatenate([pid[b], pid[w]]),
-        np.concatenate([rating[b], rating[w]]),
-        np.concatenate([ws2, 2 - ws2]),
-        np.concatenate([kw, kb]),
-        np.concatenate([e, 1000 - e]) / 1000,
-        np.concatenate([kw * (ws2 * 500 - e), kb * (e - ws2 * 500)]) / 1000,
+        t=np.concatenate([t, t]),
+        player=np.concatenate([pid[w], pid[b]]),
+        opponent=np.concatenate([pid[b], pid[w]]),
+        opponent_rating=np.concatenate([rating[b], rating[w]]),
+        score2=np.concatenate([ws2, 2 - ws2]),
+        k=np.concatenate([kw, kb]),
+        expected=np.concatenate([e, 1000 - e]) / 1000,
+        change=np.concatenate([kw * (ws2 * 500 - e), kb * (e - ws2 * 500)]) / 1000,
     )
-    got = bulk_rows.bulk_tournament_rows(w, b, ws2, t, pid, rating, out)
+    got = bulk_rows.bulk_tournament_rows(w=w, b=b, ws2=ws2, t=t, pid=pid, rating=rating, out=out)
     assert [r[0] for r in got] == [5, 31, 77, 400, 900]
     assert sum(r[2] for r in got) == 2 * n
     for mine, ref in zip(got, reference, strict=True):

@@ -13,7 +13,7 @@ from .facts import TournamentFacts, check, regulation_facts
 
 def report_window(facts: TournamentFacts) -> cycles.ReportWindow:
     """The periods the report may go to and its deadline: `periods.cycles.report_window`, the
-    function the period assignment (`ratings.selectors.period_for_tournament`) calls too."""
+    function the period assignment (`periods.selectors.period_for_tournament`) calls too."""
     return cycles.report_window(ruleset=facts.ruleset, cycle=facts.cycle, end_date=facts.end_date)
 
 

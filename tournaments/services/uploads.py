@@ -40,7 +40,7 @@ def _family(*, filename: str, declared: str | None) -> str | None:
     return _FAMILY_BY_EXT.get(ext)
 
 
-def _next_submission(tournament: Tournament) -> int:
+def _next_submission(*, tournament: Tournament) -> int:
     last = tournament.reports.aggregate(m=Max("submission"))["m"]
     return (last or 0) + 1
 
@@ -67,7 +67,7 @@ def report_reject_oversize(
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         return Report.objects.create(
             tournament=tournament,
-            submission=_next_submission(tournament),
+            submission=_next_submission(tournament=tournament),
             filename=filename[:255],
             format=ReportFormat.CSV if filename.lower().endswith(".csv") else ReportFormat.TRF16,
             data=b"",
@@ -99,6 +99,41 @@ def report_upload(
         )
     sha = hashlib.sha256(data).hexdigest()
     family = _family(filename=filename, declared=declared_format)
+    parsed, problems = _report_parse(data=data, family=family)
+    fmt = ReportFormat.FORM if form else _report_format(parsed=parsed, family=family)
+    rejected, problems = _replacement_check(tournament=tournament, parsed=parsed, problems=problems)
+    with transaction.atomic():
+        # One upload at a time per tournament (the submission number is unique).
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        report = Report(
+            tournament=locked,
+            submission=_next_submission(tournament=locked),
+            filename=filename[:255],
+            format=fmt,
+            data=data,
+            sha256=sha,
+            size=len(data),
+            uploaded_by=user,
+            status=ReportStatus.REJECTED if rejected else ReportStatus.ACCEPTED,
+            problems=problems,
+        )
+        if rejected:
+            report.save()
+            rejected_bytes_drop(tournament=locked)
+            return report
+        assert parsed is not None
+        companion = _report_accept(report=report, tournament=locked, parsed=parsed, fmt=fmt)
+        _tournament_report_received(tournament=locked)
+        tournament_revalidate(tournament=locked, parsed=None if companion else parsed)
+        tournament.refresh_from_db()
+        report.refresh_from_db()
+        return report
+
+
+def _report_parse(
+    *, data: bytes, family: str | None
+) -> tuple[ParsedReport | None, list[dict[str, Any]]]:
+    """The parsed report (none when the bytes do not decode) and its problems."""
     problems: list[dict[str, Any]] = []
     parsed: ParsedReport | None = None
     try:
@@ -114,7 +149,13 @@ def report_upload(
     else:
         parsed = parse_report(text, format=family)
         problems = [problem_to_dict(p) for p in parsed.problems]
-    fmt = ReportFormat.FORM if form else _report_format(parsed, family)
+    return parsed, problems
+
+
+def _replacement_check(
+    *, tournament: Tournament, parsed: ParsedReport | None, problems: list[dict[str, Any]]
+) -> tuple[bool, list[dict[str, Any]]]:
+    """Whether the report is rejected, and its problems with those of the replacement checks."""
     rejected = parsed is None or not parsed.ok
     if not rejected and tournament.status in LOCKED:
         # A rated tournament's report is replaced (by an officer) only by one the checks pass:
@@ -124,62 +165,52 @@ def report_upload(
         if any(p["severity"] == "error" for p in found):
             problems = problems + found
             rejected = True
-    with transaction.atomic():
-        # One upload at a time per tournament (the submission number is unique).
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        report = Report(
-            tournament=locked,
-            submission=_next_submission(locked),
-            filename=filename[:255],
-            format=fmt,
-            data=data,
-            sha256=sha,
-            size=len(data),
-            uploaded_by=user,
-            status=ReportStatus.REJECTED if rejected else ReportStatus.ACCEPTED,
-            problems=problems,
-        )
-        if rejected:
-            report.save()
-            rejected_bytes_drop(tournament=locked)
-            return report
-        assert parsed is not None
-        current = selectors.report_current(tournament=locked)
-        # The FEDA ASCII file (feda-1996 10.31) accompanies a TRF/CSV report; alone, it is the
-        # report.
-        companion = (
-            fmt == ReportFormat.FEDA and current is not None and current.format != ReportFormat.FEDA
-        )
-        accepted = locked.reports.filter(status=ReportStatus.ACCEPTED)
-        same_kind = (
-            accepted.filter(format=ReportFormat.FEDA)
-            if fmt == ReportFormat.FEDA
-            else accepted.exclude(format=ReportFormat.FEDA)
-        )
-        same_kind.update(status=ReportStatus.SUPERSEDED)
-        report.save()
-        if not companion:
-            report_lines_write(tournament=locked, parsed=parsed)
-        was_locked = locked.status in LOCKED
-        now = timezone.now()
-        locked.report_received_at = now
-        if locked.status == TournamentStatus.REGISTERED:
-            locked.status = TournamentStatus.REPORT_RECEIVED
-        if not was_locked:
-            assignment = period_selectors.period_for_tournament(tournament=locked)
-            if assignment.period is not None:
-                locked.period = assignment.period
-        locked.save(update_fields=["report_received_at", "status", "period"])
-        if was_locked and locked.period_id:
-            # A change after rating: the period must be recalculated.
-            RatingPeriod.objects.filter(pk=locked.period_id).update(needs_recalculation=True)
-        tournament_revalidate(tournament=locked, parsed=None if companion else parsed)
-        tournament.refresh_from_db()
-        report.refresh_from_db()
-        return report
+    return rejected, problems
 
 
-def _report_format(parsed: ParsedReport | None, family: str | None) -> str:
+def _report_accept(
+    *, report: Report, tournament: Tournament, parsed: ParsedReport, fmt: str
+) -> bool:
+    """The accepted report supersedes the one of its kind and its lines are written (not those
+    of a FEDA ASCII companion). Returns whether it is such a companion."""
+    current = selectors.report_current(tournament=tournament)
+    # The FEDA ASCII file (feda-1996 10.31) accompanies a TRF/CSV report; alone, it is the
+    # report.
+    companion = (
+        fmt == ReportFormat.FEDA and current is not None and current.format != ReportFormat.FEDA
+    )
+    accepted = tournament.reports.filter(status=ReportStatus.ACCEPTED)
+    same_kind = (
+        accepted.filter(format=ReportFormat.FEDA)
+        if fmt == ReportFormat.FEDA
+        else accepted.exclude(format=ReportFormat.FEDA)
+    )
+    same_kind.update(status=ReportStatus.SUPERSEDED)
+    report.save()
+    if not companion:
+        report_lines_write(tournament=tournament, parsed=parsed)
+    return companion
+
+
+def _tournament_report_received(*, tournament: Tournament) -> None:
+    """The tournament has received its report (and its period, unless rated); a change after
+    rating marks the period for recalculation."""
+    was_locked = tournament.status in LOCKED
+    now = timezone.now()
+    tournament.report_received_at = now
+    if tournament.status == TournamentStatus.REGISTERED:
+        tournament.status = TournamentStatus.REPORT_RECEIVED
+    if not was_locked:
+        assignment = period_selectors.period_for_tournament(tournament=tournament)
+        if assignment.period is not None:
+            tournament.period = assignment.period
+    tournament.save(update_fields=["report_received_at", "status", "period"])
+    if was_locked and tournament.period_id:
+        # A change after rating: the period must be recalculated.
+        RatingPeriod.objects.filter(pk=tournament.period_id).update(needs_recalculation=True)
+
+
+def _report_format(*, parsed: ParsedReport | None, family: str | None) -> str:
     if (
         parsed is not None
         and parsed.header.format in ReportFormat.values

@@ -1,0 +1,131 @@
+"""The authorization matrix's cases for the API (DRF, /api/v1/) and the API tokens pages
+(tests/project/test_authorization_matrix.py)."""
+
+from __future__ import annotations
+
+from tests.project.authorization_cases import (
+    API_OFFICERS,
+    API_OWNS_IT,
+    API_RUNS_IT,
+    CALCULATOR,
+    EVERYONE,
+    NO_METHOD,
+    OK,
+    SIGNED_IN,
+    UNVERSIONED,
+    Case,
+    csv_crosstable,
+    json_body,
+    registration_payload,
+)
+
+API: dict[str, Case] = {
+    # ---- the API (DRF, /api/v1/): 401 instead of the login page, 405 before any rule
+    "api/v1/": Case(lambda w: "/api/v1/", EVERYONE, NO_METHOD),
+    "api/v1/^players/$": Case(lambda w: "/api/v1/players/?q=surname", EVERYONE, NO_METHOD),
+    "api/v1/^players/(?P<fed_id>[0-9A-Za-z-]+)/$": Case(
+        lambda w: f"/api/v1/players/{w.players[0].fed_id}/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^systems/$": Case(lambda w: "/api/v1/systems/", EVERYONE, NO_METHOD),
+    "api/v1/^systems/(?P<code>[-a-zA-Z0-9_]+)/$": Case(
+        lambda w: f"/api/v1/systems/{w.system.code}/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^periods/$": Case(lambda w: "/api/v1/periods/", EVERYONE, NO_METHOD),
+    "api/v1/^periods/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/periods/{w.period.pk}/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^periods/(?P<pk>[^/.]+)/calculate/$": Case(
+        lambda w: f"/api/v1/periods/{w.period.pk}/calculate/", NO_METHOD, API_OFFICERS
+    ),
+    "api/v1/^periods/(?P<pk>[^/.]+)/progress/$": Case(
+        lambda w: f"/api/v1/periods/{w.period.pk}/progress/", API_OFFICERS, NO_METHOD
+    ),
+    # Published already, no new draft: the service refuses (409) as the page does (a message).
+    "api/v1/^periods/(?P<pk>[^/.]+)/publish/$": Case(
+        lambda w: f"/api/v1/periods/{w.period.pk}/publish/",
+        NO_METHOD,
+        (401, 403, 403, 403, 403, 409, 409),
+        json_body(lambda w: {"note": "v2"}),
+    ),
+    "api/v1/^lists/$": Case(lambda w: "/api/v1/lists/", EVERYONE, NO_METHOD),
+    "api/v1/^lists/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/lists/{w.published.pk}/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^lists/(?P<pk>[^/.]+)/entries/$": Case(
+        lambda w: f"/api/v1/lists/{w.published.pk}/entries/?status=rated", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^tournaments/$": Case(
+        lambda w: "/api/v1/tournaments/?mine=true",
+        EVERYONE,
+        (401, 403, 403, OK, OK, OK, OK),
+        json_body(lambda w: {**registration_payload(w), "rating_system": w.system.code}),
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/crosstable/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.rated.pk}/crosstable/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/changes/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.rated.pk}/changes/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/players/(?P<start_rank>[0-9]+)/calculation/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.rated.pk}/players/1/calculation/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/reports/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/reports/",
+        API_RUNS_IT,
+        API_RUNS_IT,
+        lambda w: {"file": csv_crosstable(), "format": "auto"},
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/reports/(?P<submission>[0-9]+)/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/reports/{w.report.submission}/",
+        API_RUNS_IT,
+        NO_METHOD,
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/uploads/(?P<job>[0-9]+)/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/uploads/{w.upload_job.pk}/",
+        API_RUNS_IT,
+        NO_METHOD,
+    ),
+    # The superuser passes the rule; the service refuses him (409): no player of his own.
+    # Each player already has an open protest against this list: the rule lets him in and the
+    # service refuses a second one (409), as the page does (tests/api/test_api.py files one).
+    "api/v1/^protests/$": Case(
+        lambda w: "/api/v1/protests/",
+        (401, OK, OK, OK, OK, OK, OK),
+        (401, 409, 409, 403, 403, 403, 409),
+        json_body(
+            lambda w: {
+                "list": w.published.pk,
+                "subject": "Open, round 2",
+                "text": "Round 2 was a draw.",
+            }
+        ),
+    ),
+    "api/v1/^protests/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/protests/{w.protest.pk}/", API_OWNS_IT, NO_METHOD
+    ),
+    "api/v1/^protests/(?P<pk>[^/.]+)/decide/$": Case(
+        lambda w: f"/api/v1/protests/{w.protest.pk}/decide/",
+        NO_METHOD,
+        API_OFFICERS,
+        json_body(lambda w: {"upheld": False, "decision": "The result stands."}),
+    ),
+    "api/v1/calculator/": Case(
+        lambda w: "/api/v1/calculator/", NO_METHOD, EVERYONE, json_body(lambda w: CALCULATOR)
+    ),
+    "api/v1/desk/": Case(lambda w: "/api/v1/desk/", API_OFFICERS, NO_METHOD),
+    "api/v1/schema/": Case(lambda w: "/api/v1/schema/", EVERYONE, NO_METHOD),
+    "api/v1/docs/": Case(lambda w: "/api/v1/docs/", EVERYONE, NO_METHOD),
+    "api/v1/redoc/": Case(lambda w: "/api/v1/redoc/", EVERYONE, NO_METHOD),
+    # /api/ without a version: 308 to the same path under /api/v1/, whatever the method.
+    "api/^(?P<rest>(?!v[0-9]+/).*)$": Case(lambda w: "/api/players/", UNVERSIONED, UNVERSIONED),
+    # ---- API tokens: a signed-in user's own
+    "account/tokens/": Case(
+        lambda w: "/account/tokens/", SIGNED_IN, SIGNED_IN, lambda w: {"name": "club site"}
+    ),
+    "account/tokens/<int:pk>/revoke/": Case(
+        lambda w: f"/account/tokens/{w.token.pk}/revoke/", NO_METHOD, SIGNED_IN
+    ),
+}

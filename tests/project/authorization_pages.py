@@ -1,0 +1,224 @@
+"""The authorization matrix's cases for the pages (tests/project/test_authorization_matrix.py):
+the site, players, tournaments, rating systems and lists, list imports, rating periods, the
+officer's desk and game corrections, protests."""
+
+from __future__ import annotations
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.factories import CROSSTABLE_FORM
+from tests.project.authorization_cases import (
+    ARBITERS,
+    EVERYONE,
+    FOLLOWS,
+    HIS_OWN,
+    NO_METHOD,
+    NOT_FOUND,
+    OFFICERS,
+    OWNS_IT,
+    PLAYERS,
+    RUNS_IT,
+    Case,
+    csv_crosstable,
+    registration_payload,
+)
+
+PAGES: dict[str, Case] = {
+    # ---- site
+    "": Case(lambda w: "/", EVERYONE, EVERYONE),  # home: the view does not restrict methods
+    "healthz": Case(lambda w: "/healthz", EVERYONE, NO_METHOD),
+    "healthz/web": Case(lambda w: "/healthz/web", EVERYONE, NO_METHOD),
+    "accounts/login/": Case(
+        lambda w: "/accounts/login/", EVERYONE, EVERYONE
+    ),  # POST {}: the form again
+    "accounts/logout/": Case(lambda w: "/accounts/logout/", NO_METHOD, EVERYONE),
+    # ---- players (public; the views do not restrict methods)
+    "players/": Case(lambda w: "/players/", EVERYONE, EVERYONE),
+    "players/<str:fed_id>/": Case(lambda w: f"/players/{w.players[0].fed_id}/", EVERYONE, EVERYONE),
+    "players/<str:fed_id>/lists/<int:list_id>/": Case(
+        lambda w: f"/players/{w.players[0].fed_id}/lists/{w.published.pk}/", EVERYONE, EVERYONE
+    ),
+    # ---- tournaments
+    "tournaments/": Case(lambda w: "/tournaments/?mine=1", EVERYONE, EVERYONE),
+    "tournaments/register/": Case(
+        lambda w: "/tournaments/register/", ARBITERS, ARBITERS, registration_payload
+    ),
+    "tournaments/desk/": Case(lambda w: "/tournaments/desk/", ARBITERS, ARBITERS),
+    "tournaments/<int:pk>/": Case(lambda w: f"/tournaments/{w.tournament.pk}/", EVERYONE, EVERYONE),
+    # The report of a tournament not rated yet is not public: 404 for everyone.
+    "tournaments/<int:pk>/report/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/report/", NOT_FOUND, NO_METHOD
+    ),
+    "tournaments/<int:pk>/manage/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/manage/", RUNS_IT, RUNS_IT
+    ),
+    "tournaments/<int:pk>/upload/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/upload/",
+        NO_METHOD,
+        RUNS_IT,
+        lambda w: {"file": csv_crosstable(), "format": "auto"},
+    ),
+    "tournaments/<int:pk>/uploads/<int:job>/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/uploads/{w.upload_job.pk}/", RUNS_IT, NO_METHOD
+    ),
+    "tournaments/<int:pk>/uploads/<int:job>/progress/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/uploads/{w.upload_job.pk}/progress/",
+        RUNS_IT,
+        NO_METHOD,
+    ),
+    "tournaments/<int:pk>/crosstable/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/crosstable/",
+        RUNS_IT,
+        RUNS_IT,
+        lambda w: CROSSTABLE_FORM,
+    ),
+    "tournaments/<int:pk>/players/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/players/", RUNS_IT, RUNS_IT
+    ),
+    "tournaments/<int:pk>/players/search/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/players/search/?q=a", RUNS_IT, NO_METHOD
+    ),
+    "tournaments/<int:pk>/approve/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/approve/", NO_METHOD, OFFICERS
+    ),
+    # ---- rating systems and published lists (public)
+    "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
+    "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),
+    "ratings/lists/<int:pk>/": Case(
+        lambda w: f"/ratings/lists/{w.published.pk}/", EVERYONE, EVERYONE
+    ),
+    "ratings/lists/<int:pk>/diff/": Case(
+        lambda w: f"/ratings/lists/{w.published.pk}/diff/", EVERYONE, EVERYONE
+    ),
+    "ratings/lists/<int:pk>/downloads/": Case(
+        lambda w: f"/ratings/lists/{w.published.pk}/downloads/", EVERYONE, NO_METHOD
+    ),
+    r"ratings/^lists/(?P<pk>[0-9]+)/download\.(?P<fmt>csv|json|txt|xml)$": Case(
+        lambda w: f"/ratings/lists/{w.published.pk}/download.csv", EVERYONE, NO_METHOD
+    ),
+    # ---- list imports (officers)
+    "ratings/lists/import/": Case(
+        lambda w: "/ratings/lists/import/",
+        OFFICERS,
+        OFFICERS,
+        lambda w: {
+            "system": w.system.pk,
+            "format": "csv",
+            "file": SimpleUploadedFile("list.csv", b"fed_id,surname,given_name,rating\n"),
+        },
+    ),
+    "ratings/lists/import/<int:pk>/": Case(
+        lambda w: f"/ratings/lists/import/{w.job.pk}/", OFFICERS, NO_METHOD
+    ),
+    "ratings/lists/import/<int:pk>/progress/": Case(
+        lambda w: f"/ratings/lists/import/{w.job.pk}/progress/", OFFICERS, NO_METHOD
+    ),
+    "ratings/lists/import/<int:pk>/requeue/": Case(
+        lambda w: f"/ratings/lists/import/{w.job.pk}/requeue/", NO_METHOD, OFFICERS
+    ),
+    # ---- rating periods (officers)
+    "ratings/<slug:code>/open-next/": Case(
+        lambda w: f"/ratings/{w.system.code}/open-next/", NO_METHOD, OFFICERS
+    ),
+    "ratings/periods/<int:pk>/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/", OFFICERS, OFFICERS
+    ),
+    "ratings/periods/<int:pk>/progress/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/progress/", OFFICERS, OFFICERS
+    ),
+    # GET: the summary to confirm; POST with confirm=1: the action.
+    "ratings/periods/<int:pk>/close/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/close/",
+        OFFICERS,
+        OFFICERS,
+        lambda w: {"confirm": "1"},
+    ),
+    "ratings/periods/<int:pk>/calculate/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/calculate/",
+        OFFICERS,
+        OFFICERS,
+        lambda w: {"confirm": "1"},
+    ),
+    "ratings/periods/<int:pk>/publish/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/publish/",
+        OFFICERS,
+        OFFICERS,
+        lambda w: {"note": "v2", "confirm": "1"},
+    ),
+    "ratings/periods/<int:pk>/review/list/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/review/list/?status=rated&page=1",
+        OFFICERS,
+        OFFICERS,
+    ),
+    # ---- the officer's desk and game corrections
+    "ratings/desk/": Case(lambda w: "/ratings/desk/", OFFICERS, OFFICERS),
+    "ratings/tournaments/<int:pk>/games/": Case(
+        lambda w: f"/ratings/tournaments/{w.validated.pk}/games/", OFFICERS, OFFICERS
+    ),
+    "ratings/games/<int:pk>/correct/": Case(
+        lambda w: f"/ratings/games/{w.game.pk}/correct/",
+        OFFICERS,
+        OFFICERS,
+        lambda w: {"result": "0-1", "reason": "The arbiter's sheet says Black won."},
+    ),
+    "ratings/periods/<int:pk>/rerate/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/rerate/", NO_METHOD, OFFICERS
+    ),
+    "ratings/periods/<int:pk>/review/tournaments/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/review/tournaments/", OFFICERS, OFFICERS
+    ),
+    "ratings/periods/<int:pk>/review/statuses/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/review/statuses/", OFFICERS, OFFICERS
+    ),
+    "ratings/periods/<int:pk>/review/players/<int:player_id>/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/review/players/{w.players[1].pk}/",
+        OFFICERS,
+        OFFICERS,
+    ),
+    # ---- protests
+    "ratings/lists/<int:pk>/protest/": Case(
+        lambda w: f"/ratings/lists/{w.published.pk}/protest/",
+        PLAYERS,
+        PLAYERS,
+        lambda w: {"text": "Round 2 was a draw."},
+    ),
+    "ratings/protests/": Case(lambda w: "/ratings/protests/", FOLLOWS, NO_METHOD),
+    "ratings/protests/office/": Case(lambda w: "/ratings/protests/office/", OFFICERS, NO_METHOD),
+    "ratings/protests/<int:pk>/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/", OWNS_IT, NO_METHOD
+    ),
+    "ratings/protests/<int:pk>/attachment/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/attachment/", OWNS_IT, NO_METHOD
+    ),
+    "ratings/protests/<int:pk>/request-information/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/request-information/",
+        NO_METHOD,
+        OFFICERS,
+        lambda w: {"request": "Which round?"},
+    ),
+    # The player's own steps (refused with a message while the protest is not in their state).
+    "ratings/protests/<int:pk>/answer/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/answer/",
+        NO_METHOD,
+        HIS_OWN,
+        lambda w: {"answer": "Round 2."},
+    ),
+    "ratings/protests/<int:pk>/appeal/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/appeal/",
+        NO_METHOD,
+        HIS_OWN,
+        lambda w: {"text": "The board should look again."},
+    ),
+    "ratings/protests/<int:pk>/appeal/decide/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/appeal/decide/",
+        NO_METHOD,
+        OFFICERS,
+        lambda w: {"upheld": "0", "decision": "The decision stands."},
+    ),
+    "ratings/protests/<int:pk>/decide/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/decide/",
+        NO_METHOD,
+        OFFICERS,
+        lambda w: {"upheld": "0", "decision": "The result stands."},
+    ),
+}

@@ -1,0 +1,61 @@
+"""The objects of the authorization matrix (tests/project/test_authorization_matrix.py), also
+fetched by tests/project/test_csp.py."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from core.api.tokens import token_create
+from ratings.models import ProtestAttachment
+from tests.factories import (
+    make_import_job,
+    make_protest,
+    make_published,
+    make_role_users,
+    make_tournament,
+)
+from tests.project.authorization_cases import csv_crosstable
+from tournaments.models import ReportUploadJob
+from tournaments.services import report_upload
+
+
+@pytest.fixture
+def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
+    system, period, players, validated, published = make_published(
+        django_capture_on_commit_callbacks
+    )
+    users = make_role_users(players)
+    player, other_player, arbiter = users["player"], users["other player"], users["arbiter"]
+    other_arbiter, officer = users["other arbiter"], users["officer"]
+    tournament = make_tournament(system, arbiter, late_registration=True)
+    make_tournament(system, other_arbiter)  # the other arbiter runs a tournament of his own
+    protest = make_protest(published, players[0], player)
+    ProtestAttachment.objects.create(
+        protest=protest,
+        name="scoresheet.pdf",
+        content_type="application/pdf",
+        data=b"%PDF-1.4",
+        size=8,
+    )
+    make_protest(published, players[1], other_player)  # and the other player has his protest
+    report = report_upload(
+        tournament=tournament, user=arbiter, data=csv_crosstable().read(), filename="rr.csv"
+    )
+    return SimpleNamespace(
+        system=system,
+        period=period,
+        players=players,
+        published=published,
+        tournament=tournament,
+        validated=validated,
+        game=validated.games.filter(black__isnull=False).order_by("id").first(),
+        rated=validated,
+        report=report,
+        token=token_create(user=player, name="program")[0],
+        protest=protest,
+        job=make_import_job(system, officer),
+        upload_job=ReportUploadJob.objects.create(tournament=tournament, requested_by=arbiter),
+        users=(None, *users.values()),
+    )
