@@ -132,9 +132,23 @@ class _Competition:
     entries: list[_Entry] = field(default_factory=list)
 
 
-class CNXC2000(base.Regulation):
+@dataclass(frozen=True, slots=True)
+class CNXC2000Parameters:
+    """A cnxc-2000 rating system's parameters (``RatingSystem.parameters``)."""
+
+    #: 7.2: team substitutions, each ``{"tournament", "white", "black", "round"?, "side",
+    #: "players": [{"id", "moved"}, ...]}``.
+    substitutions: Sequence[Mapping[str, object]] | None = None
+    #: 7.1: ``{tournament id: player id}``, the winner of each tournament that has one.
+    winners: Mapping[str, str] | None = None
+    #: 7.3: the ICCF list in force the day after the period, ``{player id: rating}``.
+    iccf_list: Mapping[str, int] | None = None
+
+
+class CNXC2000(base.Regulation[CNXC2000Parameters]):
     id: ClassVar[str] = "cnxc-2000"
     title: ClassVar[str] = "CNXC correspondence chess Elo regulations (from 1 July 2000)"
+    label: ClassVar[str] = _("Portuguese correspondence chess (CNXC 2000)")
     source: ClassVar[str] = "seeds/004_72256e2ca85d9a20.txt; RULESETS.md cnxc-2000"
     facts: ClassVar[base.Facts] = base.Facts(
         lists=base.ListFacts(
@@ -175,11 +189,7 @@ class CNXC2000(base.Regulation):
         ),
         composition=None,  # 3.x (scope) applies when rating
     )
-    defaults: ClassVar[Mapping[str, object]] = {
-        "substitutions": None,
-        "winners": None,
-        "iccf_list": None,
-    }
+    parameters_type = CNXC2000Parameters
 
     # ------------------------------------------------------------------ parameters
 
@@ -258,7 +268,7 @@ class CNXC2000(base.Regulation):
     # ------------------------------------------------------------------ rating
 
     def rate(self, period: types.PeriodInput) -> types.PeriodResult:
-        params = self.validate_parameters(period.parameters)
+        params = self.parameters_from(period.parameters)
         players = validate_period(period)
         art = self.article
         for i, p in enumerate(period.players):
@@ -293,9 +303,8 @@ class CNXC2000(base.Regulation):
                     return value, source
             return VIRTUAL_BY_KIND.get(tournament.kind, _VIRTUAL_OTHER), "kind"
 
-        substitutions = self._substitutions(period, params["substitutions"])
-        winners_raw = params["winners"]
-        winners: Mapping[str, object] = winners_raw if isinstance(winners_raw, Mapping) else {}
+        substitutions = self._substitutions(period, params.substitutions)
+        winners: Mapping[str, object] = params.winners or {}
 
         excluded_games: list[types.Excluded] = []
         lines: list[GameLine] = []
@@ -416,7 +425,7 @@ class CNXC2000(base.Regulation):
                 results.append(self._provisional(p, comp_map, notes[pid], lines, counted))
 
         results = self._passive(period, results, {pid: p for pid, p in players.items()})
-        results = self._calibrate(results, params["iccf_list"])
+        results = self._calibrate(results, params.iccf_list)
         return self.period_result(results, lines, excluded_games)
 
     # ------------------------------------------------------------------ helpers

@@ -173,9 +173,29 @@ class _PoolGame:
     score: float
 
 
-class FCE(base.Regulation):
+@dataclass(frozen=True, slots=True)
+class FCEParameters:
+    """An fce rating system's parameters (``RatingSystem.parameters``)."""
+
+    #: 9.1: the list a period rates, ``"standard"`` or ``"rapid"`` (twelve of each a year).
+    list: str = "standard"
+    #: 9.5: the FIDE -> FCE differential published yearly, ``{"YYYY": value}`` or
+    #: ``{"YYYY": [{"from": rating, "value": v}, ...]}`` by bands of the FIDE rating.
+    differential: Mapping[str, object] | None = None
+    #: 16.2.1: the youth K applies under this rating (2200 in article 16; the summary 2300).
+    youth_k_max_rating: int = base.parameter(2200, minimum=0)
+    #: 11.1: the players' standard FCE ratings, for first rapid ratings
+    #: (``{player id: rating}``).
+    standard_ratings: Mapping[str, int] | None = None
+    #: Not an article: replaces K for studies such as the proposal's annex B (0: off).
+    k_override: int = base.parameter(0, minimum=0)
+
+
+class FCE(base.Regulation[FCEParameters]):
     id: ClassVar[str] = "fce"
     title: ClassVar[str] = "FCE rating regulations (reform proposal, part C)"
+    label: ClassVar[str] = _("Catalan federation (FCE)")
+    parameters_type = FCEParameters
     source: ClassVar[str] = "seeds/002_65886a691adcfe6f.txt, part C; RULESETS.md fce"
     facts: ClassVar[base.Facts] = base.Facts(
         lists=base.ListFacts(
@@ -207,13 +227,6 @@ class FCE(base.Regulation):
         ),
         composition=None,  # 7.1, 10.2.3 (unrated players) apply when rating
     )
-    defaults: ClassVar[Mapping[str, object]] = {
-        "list": "standard",
-        "differential": None,
-        "youth_k_max_rating": 2200,
-        "standard_ratings": None,
-        "k_override": 0,
-    }
 
     # ------------------------------------------------------------------ parameters
 
@@ -241,27 +254,18 @@ class FCE(base.Regulation):
                 "standard_ratings",
                 _("must be an object {player id: standard FCE rating}"),
             )
-        for key in ("youth_k_max_rating", "k_override"):
-            value = out[key]
-            assert isinstance(value, int)
-            if value < 0:
-                raise EngineInputError(
-                    "parameters", key, _("must not be negative (got %(value)s)"), {"value": value}
-                )
         return out
 
     # ------------------------------------------------------------------ rating
 
     def rate(self, period: types.PeriodInput) -> types.PeriodResult:
-        params = self.validate_parameters(period.parameters)
+        params = self.parameters_from(period.parameters)
         players = common.validate_period(period)
-        list_kind = str(params["list"])
-        differentials = _read_differential(params["differential"])
-        std_raw = params["standard_ratings"]
-        standard: Mapping[str, object] = std_raw if isinstance(std_raw, Mapping) else {}
-        youth_max = params["youth_k_max_rating"]
-        k_override = params["k_override"]
-        assert isinstance(youth_max, int) and isinstance(k_override, int)
+        list_kind = params.list
+        differentials = _read_differential(params.differential)
+        standard: Mapping[str, object] = params.standard_ratings or {}
+        youth_max = params.youth_k_max_rating
+        k_override = params.k_override
         year = period.end.year
         art = self.article
 

@@ -52,11 +52,12 @@ Decisions where the text is open (also in docs/engine.md, "fide-2000"):
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
-from typing import ClassVar
+from typing import ClassVar, Generic
 
 from ..common import (
     _,
@@ -90,17 +91,20 @@ from .base import (
     DoubleRoundRobinQuorum,
     DurationLimit,
     Facts,
+    InputFacts,
     ListFacts,
     MinimumTime,
+    ParamsT,
     PlayFacts,
     Regulation,
     ReportingFacts,
     Rule,
     SmallRoundRobin,
+    parameter,
     result_unchanged,
 )
 
-__all__ = ["REGULATION", "AverageMethod", "Fide2000"]
+__all__ = ["REGULATION", "AverageMethod", "Fide2000", "Fide2000Parameters"]
 
 _SWISS_LIKE = ("swiss", "team", "match")
 _ROUND_ROBINS = ("round_robin", "double_round_robin")
@@ -180,8 +184,11 @@ class _Event:
     unplayed_any: bool
 
 
-class AverageMethod(Regulation):
+class AverageMethod(Regulation[ParamsT], Generic[ParamsT]):
     """The average-based method shared by ``fide-2000`` and ``feda-1996``."""
+
+    # 9.23 (feda-1996 8.22): inactivity counts the rated games of the last twelve months.
+    inputs: ClassVar[InputFacts] = InputFacts(games_last_12_months=True)
 
     #: Lowest published rating (fide-2000 9.12/9.21, feda-1996 8.12/8.21).
     FLOOR: ClassVar[int] = 1801
@@ -244,8 +251,6 @@ class AverageMethod(Regulation):
         "sum": "10.55",
         "round": "10.56",
     }
-    defaults: ClassVar[Mapping[str, object]] = {"lists_per_year": 4}
-
     # ------------------------------------------------------------------ hooks
 
     def art(self, key: str) -> str:
@@ -254,22 +259,9 @@ class AverageMethod(Regulation):
     def round_rating(self, x: Fraction) -> int:
         return round_half_up(x)  # 10.32, 10.56: nearest integer
 
-    def months_per_list(self, params: Mapping[str, object]) -> int:
-        lists = params["lists_per_year"]
-        assert isinstance(lists, int)
-        return 12 // lists
-
-    def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
-        out = super().validate_parameters(parameters)
-        # 9.1: four lists a year; 9.4: monthly lists by decision of the Presidential Board.
-        if out["lists_per_year"] not in (4, 12):
-            raise EngineInputError(
-                "parameters",
-                "lists_per_year",
-                _("must be 4 (quarterly, 9.1) or 12 (monthly, 9.4) (got %(value)r)"),
-                {"value": out["lists_per_year"]},
-            )
-        return out
+    @abstractmethod
+    def months_per_list(self, params: ParamsT) -> int:
+        """Months between two lists (9.1)."""
 
     def rates_player(self, p: PlayerInput) -> bool:
         """Whether this regulation rates the player at all (feda-1996 9.56)."""
@@ -319,7 +311,7 @@ class AverageMethod(Regulation):
     # ------------------------------------------------------------------ rating
 
     def rate(self, period: PeriodInput) -> PeriodResult:
-        params = self.validate_parameters(period.parameters)
+        params = self.parameters_from(period.parameters)
         players = validate_period(period)
         for index, t in enumerate(period.tournaments):
             if t.system not in _SYSTEMS:
@@ -1137,9 +1129,20 @@ class AverageMethod(Regulation):
         raise AssertionError("no forced first rating in fide-2000")
 
 
-class Fide2000(AverageMethod):
+@dataclass(frozen=True, slots=True)
+class Fide2000Parameters:
+    """A fide-2000 rating system's parameters (``RatingSystem.parameters``)."""
+
+    #: 9.1: four lists a year; 9.4: twelve (monthly lists by decision of the Presidential
+    #: Board).
+    lists_per_year: int = parameter(4)
+
+
+class Fide2000(AverageMethod[Fide2000Parameters]):
     id: ClassVar[str] = "fide-2000"
     title: ClassVar[str] = "FIDE Rating Regulations (GA 1994-2003)"
+    label: ClassVar[str] = _("FIDE 1994–2003 regulations")
+    parameters_type = Fide2000Parameters
     source: ClassVar[str] = "seeds/001_914368713da0b3e8.txt; RULESETS.md fide-2000"
     facts: ClassVar[Facts] = Facts(
         lists=ListFacts(
@@ -1195,6 +1198,21 @@ class Fide2000(AverageMethod):
             unrated_min_rated_opponents=Rule(AverageMethod.MIN_RATED_OPPONENTS, "fide-2000 6.42"),
         ),
     )
+
+    def months_per_list(self, params: Fide2000Parameters) -> int:
+        return 12 // params.lists_per_year
+
+    def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
+        out = super().validate_parameters(parameters)
+        # 9.1: four lists a year; 9.4: monthly lists by decision of the Presidential Board.
+        if out["lists_per_year"] not in (4, 12):
+            raise EngineInputError(
+                "parameters",
+                "lists_per_year",
+                _("must be 4 (quarterly, 9.1) or 12 (monthly, 9.4) (got %(value)r)"),
+                {"value": out["lists_per_year"]},
+            )
+        return out
 
 
 REGULATION = Fide2000()

@@ -254,6 +254,19 @@ def _sides(
     return out
 
 
+class _InitialFields(TypedDict):
+    """The fields of an unrated player's result that do not depend on his first rating."""
+
+    id: str
+    rating_before: None
+    change: int
+    k: None
+    k_article: str
+    games: int
+    score: float
+    expected: float
+
+
 class _RatedFacts(TypedDict):
     """What a rated player's period decided, as :meth:`Fide2024.rated_notes` words it."""
 
@@ -268,9 +281,35 @@ class _RatedFacts(TypedDict):
     floor: int
 
 
-class Fide2024(base.Regulation):
+@dataclass(frozen=True, slots=True)
+class Fide2024Parameters:
+    """A fide-2024 rating system's parameters (``RatingSystem.parameters``)."""
+
+    #: 7.1.2, 7.2.1, 7.1.4: the lowest rating published (a first rating below it is not
+    #: published; a rating falling below it leaves the list).
+    floor: int = base.parameter(_FLOOR, minimum=0)
+    #: 8.2.3: a first rating is at most this.
+    initial_max: int = base.parameter(2200, minimum=0)
+    #: 7.1.4: games against rated opponents a first rating needs.
+    initial_min_games: int = base.parameter(5, minimum=0)
+    #: 7.1.4: a first rating pools results over at most this many months.
+    pool_months: int = base.parameter(26, minimum=0)
+    #: 7.2.2 a: a player without a rated game in this many months ("one year") is inactive.
+    inactivity_months: int = base.parameter(12, minimum=0)
+
+
+class Fide2024(base.Regulation[Fide2024Parameters]):
     id: ClassVar[str] = "fide-2024"
     title: ClassVar[str] = "FIDE Rating Regulations B.02 (1 March 2024)"
+    label: ClassVar[str] = _("FIDE 2024 (B.02, from 1 March 2024)")
+    parameters_type = Fide2024Parameters
+    # 5.1: unplayed games are not rated; 8.3.1: a game counts for a rated player against a
+    # rated opponent only.
+    bulk: ClassVar[base.BulkRater | None] = base.BulkRater(
+        rate=rate_rated_fide_2024,
+        unplayed_article="fide-2024 5.1",
+        no_rated_player_article="fide-2024 8.3.1",
+    )
     source: ClassVar[str] = "seeds/003_24f4d948a4261732.txt (Spanish); RULESETS.md fide-2024"
     articles_url: ClassVar[str] = "https://handbook.fide.com/chapter/B022024"
     facts: ClassVar[base.Facts] = base.Facts(
@@ -315,39 +354,22 @@ class Fide2024(base.Regulation):
         ),
         composition=None,  # 8.2.1 (a first tournament scoring zero) applies when rating
     )
-    defaults: ClassVar[Mapping[str, object]] = {
-        "floor": _FLOOR,  # 7.1.2, 7.2.1, 7.1.4
-        "initial_max": 2200,  # 8.2.3
-        "initial_min_games": 5,  # 7.1.4
-        "pool_months": 26,  # 7.1.4
-        "inactivity_months": 12,  # 7.2.2 a ("one year")
-    }
-
-    def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
-        out = super().validate_parameters(parameters)
-        for key, value in out.items():
-            if isinstance(value, int) and value < 0:
-                raise EngineInputError(
-                    "parameters", key, _("must not be negative (got %(value)s)"), {"value": value}
-                )
-        return out
-
     # -- shared pieces --------------------------------------------------------------------
 
     def _prepare(
         self, period: types.PeriodInput
-    ) -> tuple[Mapping[str, object], dict[str, PlayerInput], _Selection]:
-        params = self.validate_parameters(period.parameters)
+    ) -> tuple[Fide2024Parameters, dict[str, PlayerInput], _Selection]:
+        params = self.parameters_from(period.parameters)
         players = validate_period(period)
         return params, players, _select(period, players, self.id)
 
-    def inactivity_cutoff(self, period_end: date, params: Mapping[str, object]) -> date:
+    def inactivity_cutoff(self, period_end: date, params: Fide2024Parameters) -> date:
         """7.2.2 a: a rated player whose last rated game is on or before this day (and who has
         none in the period ending on ``period_end``) becomes inactive."""
         # 7.2.2 a: inactive after no rated game "in one year". DECISION: the year is the
         # 12 months ending on the last day of the period; a last game on or before the same
         # day a year earlier (and none in the period) starts inactivity.
-        months = int(params["inactivity_months"])  # type: ignore[call-overload]
+        months = params.inactivity_months
         return one_year_before(period_end) if months == 12 else add_months(period_end, -months)
 
     def rated_notes(
@@ -463,16 +485,16 @@ class Fide2024(base.Regulation):
         player: PlayerInput,
         sides: Sequence[_Side],
         period: types.PeriodInput,
-        params: Mapping[str, object],
+        params: Fide2024Parameters,
     ) -> PlayerResult:
         """First rating of an unrated player (8.2, 7.1.4)."""
         art = self.id
         notes: list[Decision] = []
-        floor = int(params["floor"])  # type: ignore[call-overload]
+        floor = params.floor
         # 7.1.4: results pooled over consecutive periods spanning at most 26 months.
         # DECISION: the window is the 26 months ending on the last day of this period;
         # results of tournaments that ended earlier are dropped (undated results are kept).
-        since = window_start(period.end, int(params["pool_months"]))  # type: ignore[call-overload]
+        since = window_start(period.end, params.pool_months)
         pooled = pool_prior_results(player.prior_results, since)
         if pooled.too_old:
             notes.append(
@@ -516,8 +538,8 @@ class Fide2024(base.Regulation):
         n = len(opponents)
         games_now = len(current)
         score_now = sum(s.score for s in current)
-        needed = int(params["initial_min_games"])  # type: ignore[call-overload]
-        fields: dict[str, object] = {
+        needed = params.initial_min_games
+        fields: _InitialFields = {
             "id": player.id, "rating_before": None, "change": 0, "k": None, "k_article": "",
             "games": games_now, "score": score_now, "expected": 0.0,
         }  # fmt: skip
@@ -530,7 +552,7 @@ class Fide2024(base.Regulation):
                     {"games": n, "needed": needed},
                 )
             )
-            return PlayerResult(rating_after=None, status="unrated", notes=tuple(notes), **fields)  # type: ignore[arg-type]
+            return PlayerResult(rating_after=None, status="unrated", notes=tuple(notes), **fields)
         # 8.2.2: Ra = average of the rated opponents plus two fictitious 1800 opponents,
         # both games counted as draws; 8.2.3: Ru = Ra + dp (p over n + 2 games).
         ra = Fraction(sum(opponents) + 2 * 1800, n + 2)
@@ -555,7 +577,7 @@ class Fide2024(base.Regulation):
                 params_note,
             )
         )
-        initial_max = int(params["initial_max"])  # type: ignore[call-overload]
+        initial_max = params.initial_max
         if ru > initial_max:
             notes.append(
                 Decision(
@@ -578,11 +600,11 @@ class Fide2024(base.Regulation):
             )
             return PlayerResult(
                 rating_after=None, status="unrated", notes=tuple(notes),
-                performance=float(performance), **fields,  # type: ignore[arg-type]
+                performance=float(performance), **fields,
             )  # fmt: skip
         return PlayerResult(
             rating_after=ru, status="new", notes=tuple(notes),
-            performance=float(performance), **fields,  # type: ignore[arg-type]
+            performance=float(performance), **fields,
         )  # fmt: skip
 
     # -- bulk ------------------------------------------------------------------------------
@@ -592,7 +614,7 @@ class Fide2024(base.Regulation):
         order = list(players)
         index = {pid: i for i, pid in enumerate(order)}
         plist = [players[pid] for pid in order]
-        floor = int(params["floor"])  # type: ignore[call-overload]
+        floor = params.floor
         counted = selection.counted
         data = BulkInput(
             rating=np.array([p.rating or 0 for p in plist], dtype=np.int64),
@@ -732,7 +754,7 @@ class Fide2024(base.Regulation):
                 )
             )
         change = round_half_up_milli(k * delta_sum)  # 8.3.4
-        floor = int(params["floor"])  # type: ignore[call-overload]
+        floor = params.floor
         out_of_list = player.rating + change < floor  # 7.2.1
         cutoff = self.inactivity_cutoff(period.end, params)
         stale = player.last_game_date is not None and player.last_game_date <= cutoff
