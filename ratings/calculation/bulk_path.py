@@ -10,7 +10,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from django.db import connection
@@ -20,8 +20,7 @@ from core.pg.copy import copy_out_ints, copy_text
 from core.timing import StepTimer
 from rating_engine import ENGINE_VERSION
 from rating_engine import types as et
-from rating_engine.bulk import BulkInput, rate_rated_fide_2024
-from rating_engine.registry import get_regulation
+from rating_engine.bulk import BulkInput
 from rating_engine.regulations.fide_2024 import REGULATION as FIDE_2024
 from ratings.calculation.bulk_rows import STATUS_CODES, bulk_result_lines, bulk_tournament_rows
 from ratings.calculation.draft import draft_write, result_row
@@ -62,7 +61,9 @@ def calculate_bulk(run: CalculationRun) -> None:
     Reads and writes are COPY."""
     period = run.period
     system = period.system
-    params = get_regulation("fide-2024").validate_parameters(system.parameters or {})
+    params = FIDE_2024.parameters_from(system.parameters or {})
+    bulk = FIDE_2024.bulk
+    assert bulk is not None  # the regulation declares its bulk rater
     _sql, sparams = state_query(period)
     # The state query with integer columns only (ordinals for dates, codes for statuses).
     src = state_source(period)
@@ -150,7 +151,7 @@ def calculate_bulk(run: CalculationRun) -> None:
                 int(rnd[g]),
                 code,
                 "not played (forfeit)" if code == "forfeit" else "not played",
-                "fide-2024 5.1",
+                bulk.unplayed_article,
             )
         )
     for g in np.nonzero(neither)[0].tolist():
@@ -162,7 +163,7 @@ def calculate_bulk(run: CalculationRun) -> None:
                 int(rnd[g]),
                 "no_rated_player",
                 "neither player is rated (for the other)",
-                "fide-2024 8.3.1",
+                bulk.no_rated_player_article,
             )
         )
     # The tournaments in which each such player counted as unrated for his opponents (few).
@@ -230,7 +231,7 @@ def calculate_bulk(run: CalculationRun) -> None:
                     )
                 )
             sub = et.PeriodInput(
-                ruleset="fide-2024",
+                ruleset=FIDE_2024.id,
                 start=period.start,
                 end=period.end,
                 parameters=dict(system.parameters or {}),
@@ -309,7 +310,7 @@ def calculate_bulk(run: CalculationRun) -> None:
     timer.step("first ratings (prepared)")
     # The rated players on arrays, while the thread rates the first ratings.
     run_progress_set(run.pk, 35, gettext_noop("Calculating"))
-    out = rate_rated_fide_2024(
+    out = bulk.rate(
         BulkInput(
             rating=np.where(rated, rating, 0),
             rated=rated,
@@ -324,12 +325,12 @@ def calculate_bulk(run: CalculationRun) -> None:
             white_counts=~b_hidden[in_bulk],
             black_counts=~w_hidden[in_bulk],
             inactive_cutoff_ordinal=FIDE_2024.inactivity_cutoff(period.end, params).toordinal(),
-            floor=cast(int, params["floor"]),
+            floor=params.floor,
         )
     )
-    timer.step("bulk fide-2024")
+    timer.step(f"bulk {FIDE_2024.id}")
     run_progress_set(run.pk, 55, gettext_noop("Writing the draft"))
-    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
+    tail = f"\t{run.pk}\t{FIDE_2024.id}\t{ENGINE_VERSION}\n"
     engine_count = [0]
 
     def engine_text() -> Iterable[str]:
@@ -376,14 +377,14 @@ def calculate_bulk(run: CalculationRun) -> None:
         touched |= rated & np.isin(pid, before)
     n_rated = int(touched.sum())
     result_text = bulk_result_lines(
-        run, P, out, last, touched, hidden_in, floor=cast(int, params["floor"])
+        run, P, out, last, touched, hidden_in, floor=params.floor
     )
     draft_write(
         run,
         None,
         tournament_rows,
         excluded_rows,
-        ruleset="fide-2024",
+        ruleset=FIDE_2024.id,
         engine_version=ENGINE_VERSION,
         tournaments=sorted(set(gt.tolist())),
         result_text=itertools.chain(result_text, engine_text()),

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_noop
 
 from rating_engine import rate_period
 from rating_engine import types as et
+from rating_engine.registry import get_regulation
 from ratings.calculation.draft import draft_write, result_row, tournament_rows
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.states import (
@@ -102,7 +103,7 @@ def calculate_engine(run: CalculationRun) -> None:
             for t in sorted(tournaments.values(), key=lambda t: (t.end_date, t.pk))
         ),
     )
-    if system.ruleset in ("fide-2000", "feda-1996"):
+    if get_regulation(system.ruleset).inputs.games_last_12_months:
         year = games_last_year(period)
         if year:
             period_input = replace(
