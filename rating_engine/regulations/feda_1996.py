@@ -50,7 +50,8 @@ from ..rounding import round_to_5
 from ..types import Decision, PlayerInput, TournamentInput
 from . import base
 from .base import CompositionFacts, DoubleRoundRobinQuorum, Rule, Semesters, SmallRoundRobin
-from .fide_2000 import AverageMethod, _Event, _Performance, _q, _State
+from .fide_2000.method import AverageMethod
+from .fide_2000.state import _Event, _Performance, _q, _State
 
 __all__ = ["REGULATION", "Feda1996"]
 
