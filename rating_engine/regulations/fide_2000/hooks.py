@@ -10,16 +10,8 @@ from typing import ClassVar
 
 from ...common import _
 from ...rounding import round_half_up
-from ...types import (
-    Decision,
-    PlayerInput,
-    TournamentInput,
-)
-from ..base import (
-    InputFacts,
-    ParamsT,
-    Regulation,
-)
+from ...types import Decision, PlayerInput, TournamentInput
+from ..base import InputFacts, ParamsT, Regulation
 
 
 class AverageHooks(Regulation[ParamsT]):

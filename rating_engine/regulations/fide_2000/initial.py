@@ -8,23 +8,11 @@ from dataclasses import replace
 from datetime import date
 from fractions import Fraction
 
-from ...common import (
-    _,
-    add_months,
-    pool_prior_results,
-)
-from ...types import (
-    Decision,
-    PlayerInput,
-    PlayerResult,
-)
+from ...common import _, add_months, pool_prior_results
+from ...types import Decision, PlayerInput, PlayerResult
 from ..base import ParamsT
 from .results import RatedResults
-from .state import (
-    _Performance,
-    _q,
-    _Unrated,
-)
+from .state import _Performance, _q, _Unrated
 
 
 class InitialRatings(RatedResults[ParamsT]):

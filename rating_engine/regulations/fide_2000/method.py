@@ -3,31 +3,12 @@ by tournament (``tournaments``), then each player's result (``results``, ``initi
 
 from __future__ import annotations
 
-from ...common import (
-    _,
-    sorted_tournaments,
-    validate_period,
-)
+from ...common import _, sorted_tournaments, validate_period
 from ...errors import EngineInputError
-from ...types import (
-    Decision,
-    Excluded,
-    GameLine,
-    PeriodInput,
-    PeriodResult,
-    PlayerResult,
-)
-from ..base import (
-    ParamsT,
-    result_unchanged,
-)
+from ...types import Decision, Excluded, GameLine, PeriodInput, PeriodResult, PlayerResult
+from ..base import ParamsT, result_unchanged
 from .initial import InitialRatings
-from .state import (
-    _SYSTEMS,
-    _RatedTally,
-    _State,
-    _Unrated,
-)
+from .state import _SYSTEMS, _RatedTally, _State, _Unrated
 
 
 class AverageMethod(InitialRatings[ParamsT]):

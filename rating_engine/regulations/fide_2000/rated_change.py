@@ -6,32 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ...common import (
-    _,
-    cap_difference,
-    capped_average,
-    excluded,
-    scores,
-)
+from ...common import _, cap_difference, capped_average, excluded, scores
 from ...rounding import p_hundredths, to_milli
 from ...tables import dp_for_hundredths, expected_milli
-from ...types import (
-    Decision,
-    Game,
-    GameLine,
-    TournamentInput,
-)
+from ...types import Decision, Game, GameLine, TournamentInput
 from ..base import ParamsT
 from .hooks import AverageHooks
-from .state import (
-    _Counted,
-    _Event,
-    _Performance,
-    _q,
-    _RatedTally,
-    _State,
-    _Unrated,
-)
+from .state import _Counted, _Event, _Performance, _q, _RatedTally, _State, _Unrated
 
 
 class RatedChange(AverageHooks[ParamsT]):

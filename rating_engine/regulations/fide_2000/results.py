@@ -6,11 +6,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from ...common import _
-from ...types import (
-    Decision,
-    PlayerInput,
-    PlayerResult,
-)
+from ...types import Decision, PlayerInput, PlayerResult
 from ..base import ParamsT
 from .state import _RatedTally
 from .tournaments import TournamentRules

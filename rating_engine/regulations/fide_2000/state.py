@@ -8,14 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from ...types import (
-    Decision,
-    Excluded,
-    Game,
-    GameLine,
-    PlayerInput,
-    TournamentInput,
-)
+from ...types import Decision, Excluded, Game, GameLine, PlayerInput, TournamentInput
 
 _SWISS_LIKE = ("swiss", "team", "match")
 _ROUND_ROBINS = ("round_robin", "double_round_robin")

@@ -5,26 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...common import (
-    _,
-    decided_match_games,
-    excluded,
-    scores,
-    unplayed_decision,
-)
-from ...types import (
-    Decision,
-    Game,
-    PlayerInput,
-    TournamentInput,
-)
+from ...common import _, decided_match_games, excluded, scores, unplayed_decision
+from ...types import Decision, Game, PlayerInput, TournamentInput
 from ..base import ParamsT
 from .rated_change import RatedChange
-from .state import (
-    _ROUND_ROBINS,
-    _Event,
-    _State,
-)
+from .state import _ROUND_ROBINS, _Event, _State
 
 
 class TournamentRules(RatedChange[ParamsT]):
