@@ -376,9 +376,7 @@ def calculate_bulk(run: CalculationRun) -> None:
         )
         touched |= rated & np.isin(pid, before)
     n_rated = int(touched.sum())
-    result_text = bulk_result_lines(
-        run, P, out, last, touched, hidden_in, floor=params.floor
-    )
+    result_text = bulk_result_lines(run, P, out, last, touched, hidden_in, floor=params.floor)
     draft_write(
         run,
         None,

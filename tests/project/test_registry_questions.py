@@ -93,7 +93,7 @@ def app_modules() -> list[Path]:
 
 
 def test_the_scanner_finds_every_kind_of_comparison() -> None:
-    sample = '''
+    sample = """
 if system.ruleset == "fide-2024":
     pass
 if window.article != "fide-2024 9.1":
@@ -109,7 +109,7 @@ match system.ruleset:
         pass
     case _:
         pass
-'''
+"""
     assert comparisons(sample) == [
         (2, "fide-2024"),
         (4, "fide-2024 9.1"),

@@ -183,4 +183,5 @@ def test_rating_system_stored_parameters_get_the_defaults() -> None:
 
 def test_model_ruleset_choices_match_the_engine_registry() -> None:
 
-    assert [value for value, _label in RULESET_CHOICES] == sorted(available_rulesets(), reverse=True)
+    ids = [value for value, _label in RULESET_CHOICES]
+    assert ids == sorted(available_rulesets(), reverse=True)
