@@ -396,7 +396,7 @@ class Regulation(ABC, Generic[ParamsT]):
 
     def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
         """Return the defaults updated with ``parameters``; unknown keys, wrong types or a
-        value below a field's ``minimum`` (its metadata) raise an EngineInputError naming
+        negative value of a ``non_negative`` field raise an EngineInputError naming
         ``parameters.<key>``. Override for finer checks."""
         out: dict[str, object] = dict(self.defaults)
         for key, value in parameters.items():
@@ -427,16 +427,14 @@ class Regulation(ABC, Generic[ParamsT]):
                 float(value) if isinstance(value, int) and isinstance(default, float) else value
             )
         for field in dataclasses.fields(self.parameters_type):
-            minimum = field.metadata.get("minimum")
             value = out[field.name]
-            if minimum is None or not isinstance(value, int) or value >= minimum:
-                continue
-            if minimum == 0:
-                template, params = _("must not be negative (got %(value)s)"), {"value": value}
-            else:
-                template = _("must be at least %(minimum)s (got %(value)s)")
-                params = {"value": value, "minimum": minimum}
-            raise EngineInputError("parameters", field.name, template, params)
+            if field.metadata.get("non_negative") and isinstance(value, int) and value < 0:
+                raise EngineInputError(
+                    "parameters",
+                    field.name,
+                    _("must not be negative (got %(value)s)"),
+                    {"value": value},
+                )
         return out
 
     def period_result(
@@ -469,10 +467,10 @@ class Regulation(ABC, Generic[ParamsT]):
         raise EngineInputError("", "player", _("unknown player %(id)r"), {"id": player_id})
 
 
-def parameter(default: T, *, minimum: int | None = None) -> T:
-    """A parameters dataclass field: its default and, for a number, its ``minimum``."""
-    metadata = {} if minimum is None else {"minimum": minimum}
-    return dataclasses.field(default=default, metadata=metadata)
+def parameter(default: T, *, non_negative: bool = False) -> T:
+    """A parameters dataclass field: its default and, for a number, whether it may be
+    negative (``validate_parameters`` refuses a negative ``non_negative`` one)."""
+    return dataclasses.field(default=default, metadata={"non_negative": non_negative})
 
 
 def result_unchanged(player: PlayerInput, notes: Iterable[Decision]) -> PlayerResult:

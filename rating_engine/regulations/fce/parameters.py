@@ -83,9 +83,9 @@ class FCEParameters:
     #: ``{"YYYY": [{"from": rating, "value": v}, ...]}`` by bands of the FIDE rating.
     differential: Mapping[str, object] | None = None
     #: 16.2.1: the youth K applies under this rating (2200 in article 16; the summary 2300).
-    youth_k_max_rating: int = base.parameter(2200, minimum=0)
+    youth_k_max_rating: int = base.parameter(2200, non_negative=True)
     #: 11.1: the players' standard FCE ratings, for first rapid ratings
     #: (``{player id: rating}``).
     standard_ratings: Mapping[str, int] | None = None
     #: Not an article: replaces K for studies such as the proposal's annex B (0: off).
-    k_override: int = base.parameter(0, minimum=0)
+    k_override: int = base.parameter(0, non_negative=True)
