@@ -213,7 +213,7 @@ def _engine_templates() -> dict[str, str]:
     """Every literal the engine marks with its no-op ``_()`` (what makemessages extracts),
     with where it is."""
     found: dict[str, str] = {}
-    engine = Path(settings.BASE_DIR) / "ratings" / "engine"
+    engine = Path(settings.BASE_DIR) / "rating_engine"
     for path in sorted(engine.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
