@@ -33,7 +33,6 @@ from periods.models import (
     RateOfPlay,
     RatingPeriod,
     RatingSystem,
-    Ruleset,
     default_protest_days,
 )
 from players.models import Player
@@ -135,7 +134,7 @@ def _systems(today: date, say: Callable[[str], None]) -> dict[str, RatingSystem]
         RatingSystem(
             code="std",
             name="Elo FIDE estándar (lista nacional)",
-            ruleset=Ruleset.FIDE_2024,
+            ruleset="fide-2024",
             rate_of_play=RateOfPlay.STANDARD,
             cycle=ListCycle.MONTHLY,
             parameters={},
@@ -144,7 +143,7 @@ def _systems(today: date, say: Callable[[str], None]) -> dict[str, RatingSystem]
         RatingSystem(
             code="fce-rapid",
             name="Elo català ràpid (FCE)",
-            ruleset=Ruleset.FCE,
+            ruleset="fce",
             rate_of_play=RateOfPlay.RAPID,
             cycle=ListCycle.MONTHLY,
             parameters={
@@ -155,7 +154,7 @@ def _systems(today: date, say: Callable[[str], None]) -> dict[str, RatingSystem]
         RatingSystem(
             code="cnxc",
             name="Rating de xadrez por correspondência (CNXC)",
-            ruleset=Ruleset.CNXC_2000,
+            ruleset="cnxc-2000",
             rate_of_play=RateOfPlay.CORRESPONDENCE,
             cycle=ListCycle.SEMESTRAL,
             parameters={},

@@ -29,7 +29,7 @@ from demo.names import PORTUGUESE_DISTRICTS, SPANISH_REGIONS
 from demo.people import person_name
 from demo.synthetic_rows import CopyWriter, circle_rounds, elo_result
 from periods.cycles import period_dates
-from periods.models import PeriodStatus, RatingPeriod, RatingSystem, Ruleset
+from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import PUBLIC_FIELDS, Player
 from players.names import full_name_key
 from rating_engine import ENGINE_VERSION
@@ -102,7 +102,7 @@ def federation_generate(
         system = RatingSystem(
             code=system_code,
             name=f"Synthetic federation ({system_code})",
-            ruleset=Ruleset.FIDE_2024,
+            ruleset="fide-2024",
             rate_of_play="standard",
             cycle="monthly",
         )

@@ -12,21 +12,25 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils.formats import date_format
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from core.messages import stored_message
 from core.track import history_track
 from rating_engine.errors import EngineInputError
-from rating_engine.registry import get_regulation
+from rating_engine.registry import all_regulations, get_regulation
 
 
-class Ruleset(models.TextChoices):
-    """The regulation sets the engine implements (rating_engine/regulations/)."""
+def ruleset_choices() -> list[tuple[str, Promise]]:
+    """The regulation sets the engine implements (rating_engine/regulations/, found by the
+    registry), each with its label (marked in the engine, translated here); the ids in
+    reverse order, so the newest FIDE regulations come first."""
+    regulations = sorted(all_regulations().values(), key=lambda r: r.id, reverse=True)
+    return [(regulation.id, _(regulation.label)) for regulation in regulations]
 
-    FIDE_2024 = "fide-2024", _("FIDE 2024 (B.02, from 1 March 2024)")
-    FIDE_2000 = "fide-2000", _("FIDE 1994–2003 regulations")
-    FEDA_1996 = "feda-1996", _("FEDA Elo rules of 1996")
-    FCE = "fce", _("Catalan federation (FCE)")
-    CNXC_2000 = "cnxc-2000", _("Portuguese correspondence chess (CNXC 2000)")
+
+#: A rating system's choices of regulation set (``ruleset_choices``).
+RULESET_CHOICES = ruleset_choices()
 
 
 class RateOfPlay(models.TextChoices):
@@ -61,7 +65,7 @@ class RatingSystem(models.Model):
 
     code = models.SlugField(_("code"), max_length=40, unique=True)
     name = models.CharField(_("name"), max_length=120)
-    ruleset = models.CharField(_("regulation set"), max_length=20, choices=Ruleset.choices)
+    ruleset = models.CharField(_("regulation set"), max_length=20, choices=RULESET_CHOICES)
     rate_of_play = models.CharField(_("rate of play"), max_length=20, choices=RateOfPlay.choices)
     cycle = models.CharField(_("list cycle"), max_length=20, choices=ListCycle.choices)
     parameters = models.JSONField(
@@ -92,11 +96,17 @@ class RatingSystem(models.Model):
         return self.name
 
     def clean(self) -> None:
+        """The parameters as the regulation types them (``Regulation.parameters_from``), its
+        defaults filled in; an error names the field (``floor: must be of type int``)."""
         try:
             regulation = get_regulation(self.ruleset)
+            regulation.parameters_from(self.parameters or {})
             self.parameters = dict(regulation.validate_parameters(self.parameters or {}))
         except EngineInputError as exc:
-            raise ValidationError({"parameters": str(exc)}) from None
+            problem = stored_message(exc.template, exc.params)
+            field = exc.location.removeprefix("parameters").lstrip(".")
+            message = f"{field}: {problem}" if field else problem
+            raise ValidationError({"parameters": message}) from None
 
 
 class PeriodStatus(models.TextChoices):

@@ -52,7 +52,14 @@ def report_window(*, tournament: Any) -> cycles.ReportWindow:
 
 
 def _too_late_reason(window: cycles.ReportWindow) -> str:
-    if window.article == "fide-2024 9.1" and window.allowance_days:
+    # The window says how many lists the report could reach (the regulation's `report_lists`,
+    # as the check `report_too_late*` reads it): its own and the next one, or three (fide-2024
+    # 9.1, counted from its own list, the month-end allowance moving that one on).
+    if window.lists == 2:
+        return _(
+            "Too late: the report arrived after the closing date of the next list (%(closing)s)."
+        ) % {"closing": window.deadline}
+    if window.allowance_days:
         return _(
             "Too late: the tournament ended %(days)s days or less before the end of the month, "
             "so its three lists count from the list of %(first_list)s, and the report arrived "
@@ -62,13 +69,9 @@ def _too_late_reason(window: cycles.ReportWindow) -> str:
             "first_list": window.own_list,
             "closing": window.deadline,
         }
-    if window.article == "fide-2024 9.1":
-        return _(
-            "Too late: the report arrived after the closing date of the third list after the "
-            "tournament (%(closing)s)."
-        ) % {"closing": window.deadline}
     return _(
-        "Too late: the report arrived after the closing date of the next list (%(closing)s)."
+        "Too late: the report arrived after the closing date of the third list after the "
+        "tournament (%(closing)s)."
     ) % {"closing": window.deadline}
 
 

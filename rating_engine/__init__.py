@@ -1,4 +1,4 @@
-"""The rating engine: pure Python (no Django), typed, one module per regulation.
+"""The rating engine: pure Python (no Django), typed, one module or package per regulation.
 
 ``rate_period(period)`` looks the regulation up by ``period.ruleset`` and rates the period.
 Every stored result names the ruleset id and ``ENGINE_VERSION``.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from typing import Any
 
 from . import regulations as _package
 from .errors import UnknownRulesetError
@@ -15,8 +16,8 @@ __all__ = ["all_regulations", "available_rulesets", "get_regulation"]
 
 
 @cache
-def all_regulations() -> dict[str, Regulation]:
-    found: dict[str, Regulation] = {}
+def all_regulations() -> dict[str, Regulation[Any]]:
+    found: dict[str, Regulation[Any]] = {}
     for info in sorted(pkgutil.iter_modules(_package.__path__), key=lambda m: m.name):
         if info.name.startswith("_") or info.name == "base":
             continue
@@ -33,7 +34,7 @@ def available_rulesets() -> tuple[str, ...]:
     return tuple(sorted(all_regulations()))
 
 
-def get_regulation(ruleset: str) -> Regulation:
+def get_regulation(ruleset: str) -> Regulation[Any]:
     regulations = all_regulations()
     try:
         return regulations[ruleset]

@@ -1,2 +1,2 @@
-"""One module per regulation. Each defines a module-level ``REGULATION`` instance;
+"""One module (or package) per regulation. Each defines a module-level ``REGULATION`` instance;
 ``rating_engine.registry`` discovers them, so adding one never edits a shared file."""

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import calendar
+import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import ClassVar, Generic, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
+from ..bulk import BulkInput, BulkOutput
 from ..errors import EngineInputError
 from ..types import (
     Decision,
@@ -22,15 +24,21 @@ from ..types import (
 )
 from ..version import ENGINE_VERSION
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 __all__ = [
+    "BulkRater",
     "CompositionFacts",
     "Cycle",
     "DoubleRoundRobinQuorum",
     "DurationLimit",
     "Explanation",
     "Facts",
+    "InputFacts",
     "ListFacts",
     "MinimumTime",
+    "NoParameters",
     "PlayFacts",
     "Registration",
     "Regulation",
@@ -55,6 +63,8 @@ def _(s: str) -> str:
 # docs/engine.md "Facts") applies.
 
 T = TypeVar("T")
+#: A regulation's parameters: a frozen dataclass (``Regulation.parameters_type``).
+ParamsT = TypeVar("ParamsT", bound="DataclassInstance")
 
 #: A list cycle (``periods.models.ListCycle``).
 Cycle = Literal["monthly", "quarterly", "semestral"]
@@ -282,6 +292,43 @@ class Facts:
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {"composition": "no composition check"}
 
 
+@dataclass(frozen=True, slots=True)
+class InputFacts:
+    """What a caller must put in a period's input beyond what every regulation reads.
+
+    ``PlayerInput`` has optional fields only some regulations read; a caller building the
+    input (the calculation's engine path) asks these instead of naming regulations.
+    """
+
+    #: The player's rated games of the twelve months ending with the period
+    #: (``PlayerInput.games_last_12_months``): inactivity counts them (fide-2000 9.23,
+    #: feda-1996 8.22).
+    games_last_12_months: bool = False
+
+
+#: A regulation whose players need nothing beyond what every regulation reads.
+NO_EXTRA_INPUTS = InputFacts()
+
+
+@dataclass(frozen=True, slots=True)
+class BulkRater:
+    """A regulation's federation-scale path: its rated players on whole arrays
+    (``rating_engine.bulk``), the rest through ``Regulation.rate``. The caller writes the
+    exclusions it makes itself with the articles named here."""
+
+    #: Rates the rated players of a period on arrays.
+    rate: Callable[[BulkInput], BulkOutput]
+    #: The article a game not played (forfeit or not played) is excluded by.
+    unplayed_article: str
+    #: The article a game is excluded by when neither player is rated (for the other).
+    no_rated_player_article: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoParameters:
+    """The parameters of a regulation that has none."""
+
+
 class Explanation(NamedTuple):
     """What ``Regulation.explain`` returns: the player's result and his game lines."""
 
@@ -289,22 +336,36 @@ class Explanation(NamedTuple):
     games: tuple[GameLine, ...]
 
 
-class Regulation(ABC):
+class Regulation(ABC, Generic[ParamsT]):
     """A rating regulation: validates its parameters and rates a period.
 
-    Subclasses set ``id`` (the ruleset id, e.g. ``"fide-2024"``), ``title``, ``source``
-    (where the articles come from) and ``facts``, and implement ``rate``.
+    Subclasses set ``id`` (the ruleset id, e.g. ``"fide-2024"``), ``title``, ``label``,
+    ``source`` (where the articles come from), ``parameters_type`` and ``facts``, and
+    implement ``rate``.
     """
 
     id: ClassVar[str]
     title: ClassVar[str]
+    #: The name a rating system's form shows for it (marked with ``_()``, translated by the
+    #: Django side).
+    label: ClassVar[str]
     #: Where the articles cited in this module come from (seed file, digest section).
     source: ClassVar[str] = ""
     articles_url: ClassVar[str] = ""
-    #: Known parameters and their defaults; ``validate_parameters`` checks types against them.
-    defaults: ClassVar[Mapping[str, object]] = {}
+    #: The parameters: a frozen dataclass, every field with its default and a comment citing
+    #: its article; ``parameters_from`` builds it from the stored JSON mapping.
+    parameters_type: type[ParamsT]
     #: The regulation's facts, each citing its article (``Facts``).
     facts: ClassVar[Facts]
+    #: Inputs beyond what every regulation reads (``InputFacts``).
+    inputs: ClassVar[InputFacts] = NO_EXTRA_INPUTS
+    #: The federation-scale path, None: the caller always uses ``rate``.
+    bulk: ClassVar[BulkRater | None] = None
+
+    @property
+    def defaults(self) -> Mapping[str, object]:
+        """The parameters' names and defaults (the fields of ``parameters_type``)."""
+        return {field.name: field.default for field in dataclasses.fields(self.parameters_type)}
 
     @property
     def month_end_allowance_days(self) -> int:
@@ -326,9 +387,17 @@ class Regulation(ABC):
         month_days = calendar.monthrange(end_date.year, end_date.month)[1]
         return month_days - end_date.day <= self.month_end_allowance_days
 
+    def parameters_from(self, parameters: Mapping[str, object]) -> ParamsT:
+        """The typed parameters (``parameters_type``) from the stored JSON mapping, defaults
+        for the missing fields. An unknown field, a wrong type or a value out of range raises
+        an EngineInputError naming ``parameters.<field>`` (``validate_parameters``)."""
+        values: dict[str, Any] = dict(self.validate_parameters(parameters))
+        return self.parameters_type(**values)
+
     def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
-        """Return the defaults updated with ``parameters``; unknown keys or wrong types raise
-        an EngineInputError naming ``parameters.<key>``. Override for finer checks."""
+        """Return the defaults updated with ``parameters``; unknown keys, wrong types or a
+        negative value of a ``non_negative`` field raise an EngineInputError naming
+        ``parameters.<key>``. Override for finer checks."""
         out: dict[str, object] = dict(self.defaults)
         for key, value in parameters.items():
             if key not in self.defaults:
@@ -354,7 +423,18 @@ class Regulation(ABC):
                     _("must be of type %(type)s (got %(value)r)"),
                     {"type": type(default).__name__, "value": value},
                 )
-            out[key] = float(value) if isinstance(default, float) else value  # type: ignore[arg-type]
+            out[key] = (
+                float(value) if isinstance(value, int) and isinstance(default, float) else value
+            )
+        for field in dataclasses.fields(self.parameters_type):
+            value = out[field.name]
+            if field.metadata.get("non_negative") and isinstance(value, int) and value < 0:
+                raise EngineInputError(
+                    "parameters",
+                    field.name,
+                    _("must not be negative (got %(value)s)"),
+                    {"value": value},
+                )
         return out
 
     def period_result(
@@ -385,6 +465,12 @@ class Regulation(ABC):
                 lines = tuple(line for line in result.games if line.player == player_id)
                 return Explanation(player, lines)
         raise EngineInputError("", "player", _("unknown player %(id)r"), {"id": player_id})
+
+
+def parameter(default: T, *, non_negative: bool = False) -> T:
+    """A parameters dataclass field: its default and, for a number, whether it may be
+    negative (``validate_parameters`` refuses a negative ``non_negative`` one)."""
+    return dataclasses.field(default=default, metadata={"non_negative": non_negative})
 
 
 def result_unchanged(player: PlayerInput, notes: Iterable[Decision]) -> PlayerResult:

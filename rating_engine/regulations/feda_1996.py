@@ -50,7 +50,8 @@ from ..rounding import round_to_5
 from ..types import Decision, PlayerInput, TournamentInput
 from . import base
 from .base import CompositionFacts, DoubleRoundRobinQuorum, Rule, Semesters, SmallRoundRobin
-from .fide_2000 import AverageMethod, _Event, _Performance, _q, _State
+from .fide_2000.method import AverageMethod
+from .fide_2000.state import _Event, _Performance, _q, _State
 
 __all__ = ["REGULATION", "Feda1996"]
 
@@ -59,9 +60,11 @@ _CHAMPIONSHIP_UNRATED = 1800
 _REGIONAL = ("regional_championship", "provincial_championship")
 
 
-class Feda1996(AverageMethod):
+class Feda1996(AverageMethod[base.NoParameters]):
     id: ClassVar[str] = "feda-1996"
     title: ClassVar[str] = "FEDA Elo rules (from 1 January 1996)"
+    label: ClassVar[str] = _("FEDA Elo rules of 1996")
+    parameters_type = base.NoParameters  # 8.0: semestral; the text leaves nothing to set
     source: ClassVar[str] = "seeds/000_12491a826bedc81d.txt; RULESETS.md feda-1996"
     FLOOR: ClassVar[int] = 1805  # 8.12, 8.21, 9.31, 9.32
     K_THRESHOLD: ClassVar[int] = 2200  # 9.53a
@@ -156,13 +159,8 @@ class Feda1996(AverageMethod):
         "round": "9.55",
         "foreign": "9.56",
     }
-    defaults: ClassVar[Mapping[str, object]] = {}
 
-    def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
-        # No parameters (8.0: semestral).
-        return base.Regulation.validate_parameters(self, parameters)
-
-    def months_per_list(self, params: Mapping[str, object]) -> int:
+    def months_per_list(self, params: base.NoParameters) -> int:
         return 6  # 8.0, 8.11: January and July lists
 
     def round_rating(self, x: Fraction) -> int:

@@ -190,7 +190,7 @@ def sub_period_build(
     """The sub-period of the unrated players' games as the engine's input."""
     system = period.system
     sub = et.PeriodInput(
-        ruleset="fide-2024",
+        ruleset=FIDE_2024.id,
         start=period.start,
         end=period.end,
         parameters=dict(system.parameters or {}),

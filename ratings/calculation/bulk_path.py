@@ -12,9 +12,9 @@ import datetime as dt
 import itertools
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from django.db import connection
@@ -24,9 +24,10 @@ from core.pg.copy import copy_out_ints, copy_text
 from core.timing import StepTimer
 from periods.models import RatingPeriod
 from rating_engine import ENGINE_VERSION
-from rating_engine.bulk import BulkInput, BulkOutput, rate_rated_fide_2024
-from rating_engine.registry import get_regulation
+from rating_engine.bulk import BulkInput, BulkOutput
+from rating_engine.regulations.base import BulkRater
 from rating_engine.regulations.fide_2024 import REGULATION as FIDE_2024
+from rating_engine.regulations.fide_2024.parameters import Fide2024Parameters
 from ratings.calculation.bulk_arrays import GameArrays, PlayerArrays
 from ratings.calculation.bulk_first_ratings import FirstRatings, first_ratings_start
 from ratings.calculation.bulk_rows import bulk_result_lines, bulk_tournament_rows
@@ -58,6 +59,13 @@ def read_in_thread(*, read: Callable[..., Any], args: tuple[Any, ...]) -> Future
     return future
 
 
+def _bulk() -> BulkRater:
+    """The regulation's bulk rater (its arrays path and the articles of the exclusions it makes)."""
+    bulk = FIDE_2024.bulk
+    assert bulk is not None  # the regulation declares its bulk rater
+    return bulk
+
+
 def calculate_bulk(*, run: CalculationRun) -> None:
     """fide-2024 on whole arrays (rating_engine.bulk) for the rated players; players without a
     rating (first ratings, pooled results) and players outside the registry go through
@@ -65,7 +73,7 @@ def calculate_bulk(*, run: CalculationRun) -> None:
     Reads and writes are COPY."""
     period = run.period
     system = period.system
-    params = get_regulation("fide-2024").validate_parameters(system.parameters or {})
+    params = FIDE_2024.parameters_from(system.parameters or {})
     players_sql = players_sql_build(period=period)
     games_sql = games_sql_build(period=period)
     timer = StepTimer(f"run {run.pk} (bulk)", log)
@@ -91,7 +99,7 @@ def calculate_bulk(*, run: CalculationRun) -> None:
     timer.step("first ratings (prepared)")
     run_progress_set(run_id=run.pk, progress=35, phase=gettext_noop("Calculating"))
     out = rated_players_rate(period=period, params=params, players=players, games=games)
-    timer.step("bulk fide-2024")
+    timer.step(f"bulk {FIDE_2024.id}")
     run_progress_set(run_id=run.pk, progress=55, phase=gettext_noop("Writing the draft"))
     tournament_rows = game_lines_pack(players=players, games=games, out=out)
     timer.step("pack game lines")
@@ -107,7 +115,7 @@ def calculate_bulk(*, run: CalculationRun) -> None:
         tournament_rows=tournament_rows,
         excluded_rows=excluded_rows,
         first_ratings=first_ratings,
-        floor=cast(int, params["floor"]),
+        floor=params.floor,
     )
 
 
@@ -252,7 +260,7 @@ def excluded_rows_build(*, games: GameArrays) -> list[tuple[Any, ...]]:
                 int(rnd[g]),
                 code,
                 "not played (forfeit)" if code == "forfeit" else "not played",
-                "fide-2024 5.1",
+                _bulk().unplayed_article,
             )
         )
     for g in np.nonzero(games.neither)[0].tolist():
@@ -264,7 +272,7 @@ def excluded_rows_build(*, games: GameArrays) -> list[tuple[Any, ...]]:
                 int(rnd[g]),
                 "no_rated_player",
                 "neither player is rated (for the other)",
-                "fide-2024 8.3.1",
+                _bulk().no_rated_player_article,
             )
         )
     return excluded_rows
@@ -294,12 +302,12 @@ def unrated_players_playing(*, players: PlayerArrays, games: GameArrays) -> set[
 
 
 def rated_players_rate(
-    *, period: RatingPeriod, params: Mapping[str, object], players: PlayerArrays, games: GameArrays
+    *, period: RatingPeriod, params: Fide2024Parameters, players: PlayerArrays, games: GameArrays
 ) -> BulkOutput:
     """The rated players on arrays, while the thread rates the first ratings."""
     P, rating, rated = players.P, players.rating, players.rated
     in_bulk = games.in_bulk
-    out = rate_rated_fide_2024(
+    out = _bulk().rate(
         BulkInput(
             rating=np.where(rated, rating, 0),
             rated=rated,
@@ -314,7 +322,7 @@ def rated_players_rate(
             white_counts=~games.b_hidden[in_bulk],
             black_counts=~games.w_hidden[in_bulk],
             inactive_cutoff_ordinal=FIDE_2024.inactivity_cutoff(period.end, params).toordinal(),
-            floor=cast(int, params["floor"]),
+            floor=params.floor,
         )
     )
     return out
@@ -379,7 +387,7 @@ def draft_rows_write(
 ) -> None:
     """The draft: the rated players' rows, then the first ratings' rows streamed after them
     (by then the thread has usually finished), the game lines and the games left out."""
-    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
+    tail = f"\t{run.pk}\t{FIDE_2024.id}\t{ENGINE_VERSION}\n"
     engine_count = [0]
 
     def engine_text() -> Iterable[str]:
@@ -409,7 +417,7 @@ def draft_rows_write(
         results=None,
         tournament_rows=tournament_rows,
         excluded_rows=excluded_rows,
-        ruleset="fide-2024",
+        ruleset=FIDE_2024.id,
         engine_version=ENGINE_VERSION,
         tournaments=sorted(set(games.gt.tolist())),
         result_text=itertools.chain(result_text, engine_text()),

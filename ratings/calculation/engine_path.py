@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop
 from periods.models import RatingPeriod
 from rating_engine import rate_period
 from rating_engine import types as et
+from rating_engine.registry import get_regulation
 from ratings.calculation.draft import draft_write, result_row, tournament_rows
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.states import (
@@ -47,7 +48,7 @@ def calculate_engine(*, run: CalculationRun) -> None:
     period_input = period_input_build(
         period=period, players=players, games_by_t=games_by_t, tournaments=tournaments
     )
-    if system.ruleset in ("fide-2000", "feda-1996"):
+    if get_regulation(system.ruleset).inputs.games_last_12_months:
         period_input = games_last_year_add(period=period, period_input=period_input)
     run_progress_set(
         run_id=run.pk, progress=40, phase=gettext_noop("Calculating"), player_count=len(states)

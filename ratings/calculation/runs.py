@@ -21,13 +21,15 @@ from core.pg import locks
 from core.tasks import task_enqueue_on_commit
 from periods.models import PeriodStatus, RatingPeriod
 from rating_engine import ENGINE_VERSION
+from rating_engine.registry import get_regulation
 from ratings.calculation.bulk_path import calculate_bulk
 from ratings.calculation.engine_path import calculate_engine
 from ratings.models import CalculationRun
 
 log = logging.getLogger(__name__)
 
-#: fide-2024 periods with at least this many games go through the NumPy bulk path.
+#: Periods of a regulation with a bulk rater (fide-2024) and at least this many games go through
+#: the NumPy bulk path.
 #: Setting: RATINGS_BULK_MIN_GAMES.
 BULK_MIN_GAMES = 5000
 
@@ -137,7 +139,7 @@ def _calculate(*, run: CalculationRun) -> None:
     system = period.system
     started = time.perf_counter()
     threshold = getattr(settings, "RATINGS_BULK_MIN_GAMES", BULK_MIN_GAMES)
-    if system.ruleset == "fide-2024":
+    if get_regulation(system.ruleset).bulk is not None:
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT COUNT(*) FROM tournaments_game g JOIN tournaments_tournament t ON t.id = "

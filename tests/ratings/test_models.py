@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
 
-from periods.models import Ruleset
+from periods.models import RULESET_CHOICES
 from players.names import fold
 from rating_engine.registry import available_rulesets
 from ratings.models import ImmutableRowError, ListEntry, PublishedList
@@ -146,9 +146,42 @@ def test_rating_system_parameters_are_validated_by_the_regulation() -> None:
     system = factories.make_system(ruleset="fide-2024", parameters={"no_such_parameter": 1})
     with pytest.raises(ValidationError) as excinfo:
         system.full_clean()
-    assert "parameters" in excinfo.value.message_dict
+    assert excinfo.value.message_dict["parameters"] == [
+        "no_such_parameter: unknown parameter for fide-2024 (known: floor, inactivity_months, "
+        "initial_max, initial_min_games, pool_months)"
+    ]
+
+
+def test_rating_system_parameters_errors_name_the_field() -> None:
+
+    system = factories.make_system(ruleset="fide-2024", parameters={"floor": "x"})
+    with pytest.raises(ValidationError) as excinfo:
+        system.full_clean()
+    assert excinfo.value.message_dict["parameters"] == ["floor: must be of type int (got 'x')"]
+    system = factories.make_system(
+        code="fide-2000", ruleset="fide-2000", parameters={"lists_per_year": 6}
+    )
+    with pytest.raises(ValidationError) as excinfo:
+        system.full_clean()
+    assert excinfo.value.message_dict["parameters"] == [
+        "lists_per_year: must be 4 (quarterly, 9.1) or 12 (monthly, 9.4) (got 6)"
+    ]
+
+
+def test_rating_system_stored_parameters_get_the_defaults() -> None:
+
+    system = factories.make_system(ruleset="fide-2024", parameters={"floor": 1000})
+    system.full_clean()
+    assert system.parameters == {
+        "floor": 1000,
+        "initial_max": 2200,
+        "initial_min_games": 5,
+        "pool_months": 26,
+        "inactivity_months": 12,
+    }
 
 
 def test_model_ruleset_choices_match_the_engine_registry() -> None:
 
-    assert set(Ruleset.values) == set(available_rulesets())
+    ids = [value for value, _label in RULESET_CHOICES]
+    assert ids == sorted(available_rulesets(), reverse=True)

@@ -20,7 +20,7 @@ def report_window(facts: TournamentFacts) -> cycles.ReportWindow:
 def fide_2024_report_deadline(end_date: dt.date) -> dt.date:
     """fide-2024 9.1 with 7.1.3: closing date (3 days before) of the third list after the end;
     for a tournament ending five days or less before month end the lists are counted from the
-    next month's list (9.1; the decision is in rating_engine/regulations/fide_2024.py)."""
+    next month's list (9.1; the decision is in rating_engine/regulations/fide_2024/)."""
     return cycles.report_deadline(
         ruleset="fide-2024", cycle=cycles.default_cycle("fide-2024"), end_date=end_date
     )

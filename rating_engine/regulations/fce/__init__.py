@@ -35,25 +35,24 @@ Decisions where the text is open (also in docs/engine.md, "fce"):
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from datetime import date
-from itertools import pairwise
 from typing import ClassVar
 
-from .. import common, types
-from ..common import _, excluded, excluded_all, scores
-from ..errors import EngineInputError
-from ..rounding import p_hundredths, round_half_up, round_half_up_milli, to_milli
-from ..tables import dp_for_hundredths, expected_milli
-from ..types import Decision, GameLine, PlayerInput, PlayerResult, TournamentInput
-from . import base
-from .base import NO_REPORTING_RULES, Rule, result_unchanged
+from ... import common, types
+from ...common import _, excluded, excluded_all, scores
+from ...errors import EngineInputError
+from ...rounding import to_milli
+from ...tables import expected_milli
+from ...types import Decision, GameLine, PlayerInput, PlayerResult, TournamentInput
+from .. import base
+from ..base import NO_REPORTING_RULES, Rule, result_unchanged
+from .parameters import FCEParameters, _read_differential
+from .results import FCEResults
+from .state import _FLOOR, _TABLE, _PoolGame, _Rated
 
 __all__ = ["FCE", "PROTEST_DAYS", "REGULATION", "modality", "protest_deadline"]
 
-_TABLE = "fce"
-_FLOOR = 1000  # 17.3
 _MAX_DAYS = 90  # 6.2
 PROTEST_DAYS = 25  # 9.3
 
@@ -85,97 +84,11 @@ def modality(rate_of_play: str) -> str | None:
     return "blitz" if minutes <= 10 else "rapid"
 
 
-@dataclass(frozen=True, slots=True)
-class _Band:
-    start: int
-    value: int
-
-
-def _read_differential(raw: object) -> dict[int, tuple[_Band, ...]]:
-    """``parameters.differential`` -> {year: bands ascending}; EngineInputError if malformed."""
-    if raw is None:
-        return {}
-    if not isinstance(raw, Mapping):
-        raise EngineInputError(
-            "parameters", "differential", _('must be an object {"YYYY": value or bands}')
-        )
-    out: dict[int, tuple[_Band, ...]] = {}
-    for key, value in raw.items():
-        if not (isinstance(key, str) and key.isdigit() and len(key) == 4):
-            raise EngineInputError(
-                "parameters", "differential", _('bad year %(year)r (use "YYYY")'), {"year": key}
-            )
-        if isinstance(value, int) and not isinstance(value, bool):
-            out[int(key)] = (_Band(0, value),)
-            continue
-        if not isinstance(value, list) or not value:
-            raise EngineInputError(
-                "parameters",
-                "differential",
-                _("%(year)s: must be an integer or a non-empty list of bands"),
-                {"year": key},
-            )
-        bands: list[_Band] = []
-        for band in value:
-            ok = (
-                isinstance(band, Mapping)
-                and set(band) == {"from", "value"}
-                and all(
-                    isinstance(band[k], int) and not isinstance(band[k], bool)
-                    for k in ("from", "value")
-                )
-            )
-            if not ok:
-                raise EngineInputError(
-                    "parameters",
-                    "differential",
-                    _('%(year)s: each band is {"from": rating, "value": points}'),
-                    {"year": key},
-                )
-            assert isinstance(band, Mapping)
-            bands.append(_Band(int(band["from"]), int(band["value"])))
-        starts = [b.start for b in bands]
-        if starts[0] != 0 or any(b <= a for a, b in pairwise(starts)):
-            raise EngineInputError(
-                "parameters",
-                "differential",
-                _("%(year)s: bands must start at 0 and ascend strictly"),
-                {"year": key},
-            )
-        out[int(key)] = tuple(bands)
-    return out
-
-
-def _under_18(birth: date | None, on: date) -> bool:
-    """Under 18 years of age on ``on`` (16.2.1 "menors de 18 anys")."""
-    return birth is not None and on < common.add_months(birth, 18 * 12)
-
-
-@dataclass(slots=True)
-class _Rated:
-    """A player rated in this period: his starting rating and how he got it."""
-
-    start: int
-    k: int
-    k_article: str
-    seed: Decision | None  # 10.1 / 11.1 / 11.2 when the starting rating is a first rating
-    milli: int = 0  # sum of K x (P - PD) in thousandths
-    games: int = 0
-    score: float = 0.0
-    expected_milli: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class _PoolGame:
-    tournament: str
-    end: date | None
-    opponent_rating: int
-    score: float
-
-
-class FCE(base.Regulation):
+class FCE(FCEResults):
     id: ClassVar[str] = "fce"
     title: ClassVar[str] = "FCE rating regulations (reform proposal, part C)"
+    label: ClassVar[str] = _("Catalan federation (FCE)")
+    parameters_type = FCEParameters
     source: ClassVar[str] = "seeds/002_65886a691adcfe6f.txt, part C; RULESETS.md fce"
     facts: ClassVar[base.Facts] = base.Facts(
         lists=base.ListFacts(
@@ -207,13 +120,6 @@ class FCE(base.Regulation):
         ),
         composition=None,  # 7.1, 10.2.3 (unrated players) apply when rating
     )
-    defaults: ClassVar[Mapping[str, object]] = {
-        "list": "standard",
-        "differential": None,
-        "youth_k_max_rating": 2200,
-        "standard_ratings": None,
-        "k_override": 0,
-    }
 
     # ------------------------------------------------------------------ parameters
 
@@ -241,27 +147,18 @@ class FCE(base.Regulation):
                 "standard_ratings",
                 _("must be an object {player id: standard FCE rating}"),
             )
-        for key in ("youth_k_max_rating", "k_override"):
-            value = out[key]
-            assert isinstance(value, int)
-            if value < 0:
-                raise EngineInputError(
-                    "parameters", key, _("must not be negative (got %(value)s)"), {"value": value}
-                )
         return out
 
     # ------------------------------------------------------------------ rating
 
     def rate(self, period: types.PeriodInput) -> types.PeriodResult:
-        params = self.validate_parameters(period.parameters)
+        params = self.parameters_from(period.parameters)
         players = common.validate_period(period)
-        list_kind = str(params["list"])
-        differentials = _read_differential(params["differential"])
-        std_raw = params["standard_ratings"]
-        standard: Mapping[str, object] = std_raw if isinstance(std_raw, Mapping) else {}
-        youth_max = params["youth_k_max_rating"]
-        k_override = params["k_override"]
-        assert isinstance(youth_max, int) and isinstance(k_override, int)
+        list_kind = params.list
+        differentials = _read_differential(params.differential)
+        standard: Mapping[str, object] = params.standard_ratings or {}
+        youth_max = params.youth_k_max_rating
+        k_override = params.k_override
         year = period.end.year
         art = self.article
 
@@ -553,193 +450,6 @@ class FCE(base.Regulation):
             else:
                 results.append(result_unchanged(p, notes[pid]))
         return self.period_result(results, lines, excluded_games)
-
-    # ------------------------------------------------------------------ helpers
-
-    def _excluded(
-        self,
-        tournament: TournamentInput,
-        game: types.Game,
-        code: str,
-        number: str,
-        template: str,
-        player: str,
-    ) -> types.Excluded:
-        article = number if " " in number else self.article(number)
-        return excluded(tournament, game, Decision(code, article, template, {"player": player}))
-
-    def _k(
-        self,
-        p: PlayerInput,
-        rating: int,
-        list_kind: str,
-        on: date,
-        youth_max: int,
-        k_override: int,
-    ) -> tuple[int, str]:
-        if k_override:
-            return k_override, self.article("16.2 (k_override)")
-        if list_kind == "rapid":
-            return 20, self.article("16.2.2")  # rapid: always 20
-        if p.games < 30:
-            return 40, self.article("16.2.1")  # new player, under 30 games
-        if _under_18(p.birth_date, on) and rating < youth_max:
-            return 40, self.article("16.2.1")  # under 18 and under 2200 (parameter)
-        return 20, self.article("16.2.1")
-
-    def _rated_result(self, p: PlayerInput, r: _Rated, notes: list[Decision]) -> PlayerResult:
-        if r.seed is not None and r.games == 0:
-            # 10.1 / 11.1 / 11.2: no game rated for him in the period: he is not "avaluat per
-            # primera vegada" and stays unrated (decided reading).
-            notes.append(
-                Decision(
-                    "no_rated_game",
-                    r.seed.article,
-                    _(
-                        "no game rated for him in this period: no first rating (%(rating)s "
-                        "not assigned)"
-                    ),
-                    {"rating": r.start},
-                )
-            )
-            return PlayerResult(
-                p.id, p.rating, None, 0, None, "", 0, 0.0, 0.0, "unrated", tuple(notes)
-            )
-        change = round_half_up_milli(r.milli)  # 17.1 sum, 17.2 nearest unit
-        after = r.start + change
-        if r.seed is not None:
-            notes.insert(0, r.seed)
-        if after < _FLOOR:
-            notes.append(
-                Decision(
-                    "floor",
-                    self.article("17.3"),
-                    _("%(rating)s is below 1000: the rating is 1000"),
-                    {"rating": after},
-                )
-            )
-            after = _FLOOR
-        notes.append(Decision("k", r.k_article, _("K = %(k)s"), {"k": r.k}))
-        return PlayerResult(
-            id=p.id,
-            rating_before=p.rating,
-            rating_after=after,
-            change=after - r.start,
-            k=r.k,
-            k_article=r.k_article,
-            games=r.games,
-            score=r.score,
-            expected=r.expected_milli / 1000,
-            status="rated" if r.seed is None else "new",
-            notes=tuple(notes),
-        )
-
-    def _first_performance(
-        self,
-        p: PlayerInput,
-        period_games: Sequence[_PoolGame],
-        zero_first: str | None,
-        notes: list[Decision],
-    ) -> PlayerResult:
-        """10.2 and 14: first rating of a player with no FCE or FIDE rating."""
-        art = self.article
-        pool = [
-            _PoolGame(r.tournament, r.end_date, r.opponent_rating, r.score)
-            for r in p.prior_results
-            if not r.forfeit  # 8.3
-        ] + list(period_games)
-        # 10.2.3: the games of a first tournament with no point are discarded.
-        if zero_first is not None:
-            notes.append(
-                Decision(
-                    "first_tournament_scoreless",
-                    art("10.2.3"),
-                    _("first tournament %(tournament)s without a point: discarded"),
-                    {"tournament": zero_first},
-                )
-            )
-            pool = [g for g in pool if g.tournament != zero_first]
-            period_games = [g for g in period_games if g.tournament != zero_first]
-        n = len(pool)
-        score = sum(g.score for g in pool)
-        period_score = sum(g.score for g in period_games)
-        if n < 5 or score < 0.5:
-            if n < 5:
-                notes.append(
-                    Decision(
-                        "too_few_games",
-                        art("10.2.1"),
-                        _("%(games)s games against rated opponents (5 needed)"),
-                        {"games": n},
-                    )
-                )
-            else:
-                notes.append(
-                    Decision(
-                        "no_half_point",
-                        art("7.1"),
-                        _("no point scored: at least 1/2 point is needed"),
-                    )
-                )
-            return PlayerResult(
-                p.id,
-                None,
-                None,
-                0,
-                None,
-                "",
-                len(period_games),
-                period_score,
-                0.0,
-                "unrated",
-                tuple(notes),
-            )
-        total = sum(g.opponent_rating for g in pool)
-        ra = total / n  # 14.1
-        if 2 * score == n:
-            performance = ra  # 14.3
-            article = art("14.3")
-        elif 2 * score > n:
-            performance = ra + 20 * (2 * score - n)  # 14.4: +20 per half point over 50%
-            article = art("14.4")
-        else:
-            d = dp_for_hundredths(p_hundredths(score, n), _TABLE)
-            assert d is not None  # p is between .01 and .49 here
-            performance = ra + d  # 14.5
-            article = art("14.5")
-        rating = round_half_up(performance)
-        notes.append(
-            Decision(
-                "first_rating",
-                article,
-                _("first rating: Ra %(ra)s, %(score)s/%(games)s -> %(rating)s"),
-                {"ra": round(ra, 2), "score": score, "games": n, "rating": rating},
-            )
-        )
-        if rating < _FLOOR:
-            notes.append(
-                Decision(
-                    "floor",
-                    art("17.3"),
-                    _("%(rating)s is below 1000: the rating is 1000"),
-                    {"rating": rating},
-                )
-            )
-            rating = _FLOOR
-        return PlayerResult(
-            p.id,
-            None,
-            rating,
-            0,
-            None,
-            "",
-            len(period_games),
-            period_score,
-            0.0,
-            "new",
-            tuple(notes),
-            performance=performance,
-        )
 
 
 REGULATION = FCE()
