@@ -20,7 +20,7 @@ from ..types import (
     PlayerInput,
     PlayerResult,
 )
-from ..version import ENGINE_VERSION
+from ..version import check_version
 
 __all__ = [
     "CompositionFacts",
@@ -293,7 +293,9 @@ class Regulation(ABC):
     """A rating regulation: validates its parameters and rates a period.
 
     Subclasses set ``id`` (the ruleset id, e.g. ``"fide-2024"``), ``title``, ``source``
-    (where the articles come from) and ``facts``, and implement ``rate``.
+    (where the articles come from) and ``facts``, and implement ``rate``. Each module ends
+    with ``VERSION = "<id>/<n>"`` and ``REGULATION = TheClass(version=VERSION)``: the version
+    every result of the regulation names (docs/engine.md "Versions: when to bump").
     """
 
     id: ClassVar[str]
@@ -305,6 +307,11 @@ class Regulation(ABC):
     defaults: ClassVar[Mapping[str, object]] = {}
     #: The regulation's facts, each citing its article (``Facts``).
     facts: ClassVar[Facts]
+    #: ``"<id>/<n>"``, e.g. ``"fide-2024/2"``: named by every result this regulation makes.
+    version: str
+
+    def __init__(self, *, version: str) -> None:
+        self.version = check_version(self.id, version)
 
     @property
     def month_end_allowance_days(self) -> int:
@@ -363,10 +370,10 @@ class Regulation(ABC):
         games: Iterable[GameLine],
         excluded: Iterable[Excluded],
     ) -> PeriodResult:
-        """What ``rate`` returns, stamped with this regulation's id and the engine's version."""
+        """What ``rate`` returns, stamped with this regulation's id and version."""
         return PeriodResult(
             ruleset=self.id,
-            engine_version=ENGINE_VERSION,
+            regulation_version=self.version,
             players=tuple(players),
             games=tuple(games),
             excluded=tuple(excluded),

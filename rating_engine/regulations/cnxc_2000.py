@@ -772,4 +772,6 @@ class CNXC2000(base.Regulation):
         return out
 
 
-REGULATION = CNXC2000()
+#: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
+VERSION = "cnxc-2000/2"
+REGULATION = CNXC2000(version=VERSION)

@@ -742,4 +742,6 @@ class FCE(base.Regulation):
         )
 
 
-REGULATION = FCE()
+#: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
+VERSION = "fce/2"
+REGULATION = FCE(version=VERSION)

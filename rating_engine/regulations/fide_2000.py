@@ -1197,4 +1197,6 @@ class Fide2000(AverageMethod):
     )
 
 
-REGULATION = Fide2000()
+#: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
+VERSION = "fide-2000/2"
+REGULATION = Fide2000(version=VERSION)
