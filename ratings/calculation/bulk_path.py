@@ -329,7 +329,7 @@ def calculate_bulk(run: CalculationRun) -> None:
     )
     timer.step("bulk fide-2024")
     run_progress_set(run.pk, 55, gettext_noop("Writing the draft"))
-    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
+    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\t{FIDE_2024.version}\n"
     engine_count = [0]
 
     def engine_text() -> Iterable[str]:
@@ -384,7 +384,7 @@ def calculate_bulk(run: CalculationRun) -> None:
         tournament_rows,
         excluded_rows,
         ruleset="fide-2024",
-        engine_version=ENGINE_VERSION,
+        regulation_version=FIDE_2024.version,
         tournaments=sorted(set(gt.tolist())),
         result_text=itertools.chain(result_text, engine_text()),
         line_count=int((~b_hidden[in_bulk]).sum() + (~w_hidden[in_bulk]).sum()),

@@ -146,7 +146,7 @@ def calculate_engine(run: CalculationRun) -> None:
         packed,
         excluded_rows,
         ruleset=result.ruleset,
-        engine_version=result.engine_version,
+        regulation_version=result.regulation_version,
         tournaments=list(tournaments),
         line_count=len(lines),
     )
