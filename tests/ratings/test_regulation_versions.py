@@ -64,12 +64,15 @@ def test_run_draft_list_entries_and_states_name_the_regulation_version(
     published = publication.list_publish(period=period)
     assert _versions(PublishedList, pk=published.pk) == named
     entries = ListEntry.objects.filter(published_list=published)
-    assert entries.get(player=idle).change == 0  # carried: names the list's version
+    assert entries.get(player=idle).change == 0
     assert _versions(ListEntry, published_list=published) == named
     assert entries.count() == 5  # the four of the period and the idle one
     assert _versions(PlayerRating, player__in=players[:2]) == named
-    # The carried player's state is not rewritten by the publication.
-    assert _versions(PlayerRating, player=idle) == {("", "", "")}
+    # The bulk path writes draft rows for touched players only: the idle one's entry is carried
+    # (naming the list's version) and his state is not rewritten; the engine path rates him.
+    carried = not DraftResult.objects.filter(run=run, player=idle).exists()
+    assert carried == bulk
+    assert _versions(PlayerRating, player=idle) == ({("", "", "")} if carried else named)
 
 
 def test_the_calculation_page_says_which_version_made_it(
