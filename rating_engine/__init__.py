@@ -1,7 +1,8 @@
 """The rating engine: pure Python (no Django), typed, one module or package per regulation.
 
 ``rate_period(period)`` looks the regulation up by ``period.ruleset`` and rates the period.
-Every stored result names the ruleset id and ``ENGINE_VERSION``.
+Every result names the ruleset id and the regulation's version (``Regulation.version``,
+``"fide-2024/2"``: rating_engine/version.py).
 """
 
 from __future__ import annotations

@@ -194,7 +194,8 @@ class PlayerResult:
 @dataclass(frozen=True, slots=True)
 class PeriodResult:
     ruleset: str
-    engine_version: str
+    #: The regulation's version, ``"<ruleset>/<n>"`` (``Regulation.version``).
+    regulation_version: str
     players: tuple[PlayerResult, ...]
     games: tuple[GameLine, ...]
     excluded: tuple[Excluded, ...]

@@ -22,7 +22,7 @@ from ..types import (
     PlayerInput,
     PlayerResult,
 )
-from ..version import ENGINE_VERSION
+from ..version import check_version
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -341,7 +341,9 @@ class Regulation(ABC, Generic[ParamsT]):
 
     Subclasses set ``id`` (the ruleset id, e.g. ``"fide-2024"``), ``title``, ``label``,
     ``source`` (where the articles come from), ``parameters_type`` and ``facts``, and
-    implement ``rate``.
+    implement ``rate``. Each module ends with ``VERSION = "<id>/<n>"`` and
+    ``REGULATION = TheClass(version=VERSION)``: the version every result of the regulation
+    names (docs/engine.md "Versions: when to bump").
     """
 
     id: ClassVar[str]
@@ -366,6 +368,12 @@ class Regulation(ABC, Generic[ParamsT]):
     def defaults(self) -> Mapping[str, object]:
         """The parameters' names and defaults (the fields of ``parameters_type``)."""
         return {field.name: field.default for field in dataclasses.fields(self.parameters_type)}
+
+    #: ``"<id>/<n>"``, e.g. ``"fide-2024/2"``: named by every result this regulation makes.
+    version: str
+
+    def __init__(self, *, version: str) -> None:
+        self.version = check_version(self.id, version)
 
     @property
     def month_end_allowance_days(self) -> int:
@@ -443,10 +451,10 @@ class Regulation(ABC, Generic[ParamsT]):
         games: Iterable[GameLine],
         excluded: Iterable[Excluded],
     ) -> PeriodResult:
-        """What ``rate`` returns, stamped with this regulation's id and the engine's version."""
+        """What ``rate`` returns, stamped with this regulation's id and version."""
         return PeriodResult(
             ruleset=self.id,
-            engine_version=ENGINE_VERSION,
+            regulation_version=self.version,
             players=tuple(players),
             games=tuple(games),
             excluded=tuple(excluded),

@@ -280,4 +280,6 @@ class Feda1996(AverageMethod[base.NoParameters]):
         )
 
 
-REGULATION = Feda1996()
+#: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
+VERSION = "feda-1996/2"
+REGULATION = Feda1996(version=VERSION)

@@ -86,6 +86,7 @@ class PublishedListSerializer(serializers.ModelSerializer[PublishedList]):
             "published_at",
             "ruleset",
             "engine_version",
+            "regulation_version",
             "entry_count",
             "note",
             "downloads",

@@ -387,7 +387,7 @@ def draft_rows_write(
 ) -> None:
     """The draft: the rated players' rows, then the first ratings' rows streamed after them
     (by then the thread has usually finished), the game lines and the games left out."""
-    tail = f"\t{run.pk}\t{FIDE_2024.id}\t{ENGINE_VERSION}\n"
+    tail = f"\t{run.pk}\t{FIDE_2024.id}\t{ENGINE_VERSION}\t{FIDE_2024.version}\n"
     engine_count = [0]
 
     def engine_text() -> Iterable[str]:
@@ -418,7 +418,7 @@ def draft_rows_write(
         tournament_rows=tournament_rows,
         excluded_rows=excluded_rows,
         ruleset=FIDE_2024.id,
-        engine_version=ENGINE_VERSION,
+        regulation_version=FIDE_2024.version,
         tournaments=sorted(set(games.gt.tolist())),
         result_text=itertools.chain(result_text, engine_text()),
         line_count=int((~games.b_hidden[in_bulk]).sum() + (~games.w_hidden[in_bulk]).sum()),

@@ -34,7 +34,7 @@ def bulk_result_lines(
     explain (K lowered by the 700 rule, below the floor, inactive, active again, 8.2.4) gets
     the engine's own notes (`Fide2024.rated_notes`), so both paths word them alike."""
     idx = np.nonzero(mask)[0]
-    tail = f"\t{run.pk}\tfide-2024\t{ENGINE_VERSION}\n"
+    tail = f"\t{run.pk}\t{FIDE_2024.id}\t{ENGINE_VERSION}\t{FIDE_2024.version}\n"
     NULL = r"\N"
     dates: dict[int, str] = {0: NULL}
     cols = [

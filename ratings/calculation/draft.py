@@ -20,6 +20,7 @@ from core.pg.connections import tune_transaction
 from core.pg.copy import copy_in, copy_in_binary
 from core.timing import StepTimer
 from periods.models import PeriodStatus, RatingPeriod
+from rating_engine import ENGINE_VERSION
 from rating_engine import types as et
 from ratings.calculation.progress import run_progress_in_tx
 from ratings.calculation.states import PlayerState
@@ -129,7 +130,8 @@ TOURNAMENT_COLUMNS = (
     "change_max",
     "change_min",
 )
-#: The binary COPY types of TOURNAMENT_COLUMNS + (run_id, ruleset, engine_version).
+#: The binary COPY types of TOURNAMENT_COLUMNS + (run_id, ruleset, engine_version,
+#: regulation_version).
 TOURNAMENT_TYPES = (
     "bigint",
     "bytea",
@@ -139,6 +141,7 @@ TOURNAMENT_TYPES = (
     "double precision",
     "double precision",
     "bigint",
+    "text",
     "text",
     "text",
 )
@@ -152,15 +155,17 @@ def draft_write(
     tournament_rows: Sequence[tuple[Any, ...]],
     excluded_rows: Sequence[tuple[Any, ...]],
     ruleset: str,
-    engine_version: str,
+    regulation_version: str,
     tournaments: list[int],
     line_count: int,
     result_text: Iterable[str] | None = None,
     player_count: int | Callable[[], int] | None = None,
 ) -> None:
-    """Replace the period's draft by this run's rows, in one transaction."""
+    """Replace the period's draft by this run's rows, in one transaction. Every row and the run
+    name the regulation and its version (``regulation_version``: rows written as text end with
+    ``\t<run>\t<ruleset>\t<ENGINE_VERSION>\t<regulation_version>``)."""
     period = run.period
-    tail = (run.pk, ruleset, engine_version)
+    tail = (run.pk, ruleset, ENGINE_VERSION, regulation_version)
     timer = StepTimer(f"run {run.pk} write", log)
     with transaction.atomic():
         tune_transaction()
@@ -172,7 +177,7 @@ def draft_write(
         if old:
             for model in (DraftResult, DraftTournament, DraftExcluded):
                 model.objects.filter(run_id__in=old).delete()
-        extra = ("run_id", "ruleset", "engine_version")
+        extra = ("run_id", "ruleset", "engine_version", "regulation_version")
         if result_text is not None:
             copy_in("ratings_draftresult", RESULT_COLUMNS + extra, text=result_text)
         else:
@@ -210,7 +215,8 @@ def draft_write(
             game_count=n_games,
             excluded_count=len(excluded_rows),
             ruleset=ruleset,
-            engine_version=engine_version,
+            engine_version=ENGINE_VERSION,
+            regulation_version=regulation_version,
             method="bulk" if result_text is not None else "engine",
         )
         now = timezone.now()

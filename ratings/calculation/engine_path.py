@@ -212,7 +212,7 @@ def draft_rows_write(
         tournament_rows=packed,
         excluded_rows=excluded_rows,
         ruleset=result.ruleset,
-        engine_version=result.engine_version,
+        regulation_version=result.regulation_version,
         tournaments=list(tournaments),
         line_count=len(lines),
     )

@@ -125,6 +125,7 @@ def _pieces(*, published_list: PublishedList, fmt: str) -> Iterator[str]:
             "version": published_list.version,
             "ruleset": published_list.ruleset,
             "engine_version": published_list.engine_version,
+            "regulation_version": published_list.regulation_version,
             "entries": published_list.entry_count,
         }
         return lf.render_json(rows, meta=meta)

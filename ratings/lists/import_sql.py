@@ -246,7 +246,7 @@ WHERE s.rating_id IS NULL"""
 UPDATE_RATINGS_SQL = """UPDATE ratings_playerrating r SET rating = s.rating, games = s.games,
   kind = s.kind, activity = s.activity, reached_2400 = r.reached_2400 OR s.r2400,
   reached_2200 = r.reached_2200 OR s.r2200, ruleset = %(ruleset)s, engine_version = %(engine)s,
-  updated_at = now()
+  regulation_version = '', updated_at = now()
 FROM list_stage s WHERE s.changed AND r.id = s.rating_id
   AND ((r.rating, r.games, r.kind, r.activity)
        IS DISTINCT FROM (s.rating, s.games, s.kind, s.activity)

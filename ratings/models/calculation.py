@@ -33,6 +33,11 @@ class CalculationRun(Job):
     )
     ruleset = models.CharField(_("regulation set"), max_length=20)
     engine_version = models.CharField(_("engine version"), max_length=20)
+    #: The regulation's version, ``"<ruleset>/<n>"`` (rating_engine/version.py); "" before
+    #: regulations had versions (engine_version "1.0.0") and for imported ratings.
+    regulation_version = models.CharField(
+        _("regulation version"), max_length=30, blank=True, default="", db_default=""
+    )
     method = models.CharField(_("method"), max_length=10, blank=True, help_text=_("bulk or engine"))
     player_count = models.PositiveIntegerField(_("players"), default=0)
     game_count = models.PositiveIntegerField(_("games counted"), default=0)
@@ -121,6 +126,7 @@ class DraftResult(models.Model):
     rated_since_before = models.DateField(null=True, blank=True)
     ruleset = models.CharField(max_length=20)
     engine_version = models.CharField(max_length=20)
+    regulation_version = models.CharField(max_length=30, blank=True, default="", db_default="")
 
     @property
     def previous_status_display(self) -> str:
@@ -176,6 +182,7 @@ class DraftTournament(models.Model):
     change_min = models.FloatField(null=True, blank=True)
     ruleset = models.CharField(max_length=20)
     engine_version = models.CharField(max_length=20)
+    regulation_version = models.CharField(max_length=30, blank=True, default="", db_default="")
 
     class Meta:
         verbose_name = _("draft game lines of a tournament")
@@ -211,6 +218,7 @@ class DraftExcluded(models.Model):
     article = models.CharField(max_length=40)
     ruleset = models.CharField(max_length=20)
     engine_version = models.CharField(max_length=20)
+    regulation_version = models.CharField(max_length=30, blank=True, default="", db_default="")
 
     class Meta:
         verbose_name = _("game left out")

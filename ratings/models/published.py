@@ -120,6 +120,11 @@ class PublishedList(ImmutableModel):
     # Like Django's password hashers: every stored result names what produced it.
     ruleset = models.CharField(_("regulation set"), max_length=20)
     engine_version = models.CharField(_("engine version"), max_length=20)
+    #: The regulation's version, ``"<ruleset>/<n>"`` (rating_engine/version.py); "" before
+    #: regulations had versions (engine_version "1.0.0") and for imported ratings.
+    regulation_version = models.CharField(
+        _("regulation version"), max_length=30, blank=True, default="", db_default=""
+    )
     note = models.TextField(_("note"), blank=True, help_text=_("Why this version was published."))
     entry_count = models.PositiveIntegerField(_("entries"), default=0)
 
@@ -179,6 +184,11 @@ class ListEntry(ImmutableModel):
     provisional = models.BooleanField(_("provisional"), default=False)
     ruleset = models.CharField(_("regulation set"), max_length=20)
     engine_version = models.CharField(_("engine version"), max_length=20)
+    #: The regulation's version, ``"<ruleset>/<n>"`` (rating_engine/version.py); "" before
+    #: regulations had versions (engine_version "1.0.0") and for imported ratings.
+    regulation_version = models.CharField(
+        _("regulation version"), max_length=30, blank=True, default="", db_default=""
+    )
 
     class Meta:
         verbose_name = _("list entry")

@@ -91,6 +91,11 @@ class PlayerRating(models.Model):
     )
     ruleset = models.CharField(_("regulation set"), max_length=20, blank=True)
     engine_version = models.CharField(_("engine version"), max_length=20, blank=True)
+    #: The regulation's version, ``"<ruleset>/<n>"`` (rating_engine/version.py); "" before
+    #: regulations had versions (engine_version "1.0.0") and for imported ratings.
+    regulation_version = models.CharField(
+        _("regulation version"), max_length=30, blank=True, default="", db_default=""
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -141,16 +141,18 @@ def _list_write(
     # instead of at random places (3.7 s -> 2.1 s for 465,000 entries).
     entries_sql = f"""INSERT INTO ratings_listentry (published_list_id, player_id, rating,
                 change, k, games,
-                       total_games, status, inactive, provisional, ruleset, engine_version)
+                       total_games, status, inactive, provisional, ruleset, engine_version,
+                       regulation_version)
                    SELECT * FROM (
                    SELECT %s, d.player_id, d.rating_after, d.change, d.k, d.games, d.total_games,
                    d.status,
-                          d.inactive, d.provisional, d.ruleset, d.engine_version
+                          d.inactive, d.provisional, d.ruleset, d.engine_version,
+                          d.regulation_version
                    FROM ratings_draftresult d WHERE d.run_id = %s
                    UNION ALL
                    SELECT %s, c.player_id, c.rating, 0, NULL, 0, c.games, c.status, c.inactive,
                    c.provisional,
-                          %s, %s
+                          %s, %s, %s
                    FROM ({carry_sql}) c
                    WHERE c.rating IS NOT NULL AND NOT EXISTS (
                        SELECT 1 FROM ratings_draftresult x WHERE x.run_id = %s AND x.player_id =
@@ -162,6 +164,9 @@ def _list_write(
         list_id,
         run.ruleset,
         run.engine_version,
+        # A carried entry names the list's regulation and version: the run that decided
+        # to carry it (docs/engine.md "Versions: when to bump").
+        run.regulation_version,
         *carry_params,
         run.pk,
     ]
@@ -175,13 +180,15 @@ def _list_write(
         getattr(published_by, "pk", None),
         run.ruleset,
         run.engine_version,
+        run.regulation_version,
         note,
     ]
     cursor.execute(
         f"""WITH entries AS ({entries_sql} RETURNING 1)
                     INSERT INTO ratings_publishedlist (id, system_id, period_id, version, list_date,
-                        published_at, published_by_id, ruleset, engine_version, note, entry_count)
-                    SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, count(*) FROM entries""",
+                        published_at, published_by_id, ruleset, engine_version, regulation_version,
+                        note, entry_count)
+                    SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, count(*) FROM entries""",
         [*entries_params, *list_values],
     )
     published = PublishedList.objects.get(pk=list_id)
@@ -213,7 +220,7 @@ def _player_states_advance(
                            prior_results = COALESCE(d.prior_results, cur.prior_results), ruleset =
                                d.ruleset,
                            engine_version = d.engine_version, updated_at = %(now)s, rated_since =
-                               {_RATED_SINCE_SQL}
+                               {_RATED_SINCE_SQL}, regulation_version = d.regulation_version
                        FROM ratings_draftresult d
                        WHERE d.run_id = %(run)s AND cur.player_id = d.player_id AND cur.system_id =
                        %(system)s
@@ -221,12 +228,13 @@ def _player_states_advance(
                          cur.flagged_lists,
                                cur.last_game_date, cur.engine_version, cur.reached_2400,
                                cur.reached_2200,
-                               cur.rated_since)
+                               cur.rated_since, cur.regulation_version)
                               IS DISTINCT FROM (d.rating_after, d.total_games, {_KIND_SQL},
                               {_ACTIVITY_SQL},
                                d.status = 'out_of_list', d.flagged_lists, d.last_game_date,
                                d.engine_version,
-                               d.reached_2400, d.reached_2200, {_RATED_SINCE_SQL})
+                               d.reached_2400, d.reached_2200, {_RATED_SINCE_SQL},
+                               d.regulation_version)
                            OR (d.prior_results IS NOT NULL
                                AND d.prior_results::text <> cur.prior_results::text))""",
         {
@@ -241,14 +249,15 @@ def _player_states_advance(
                     kind, activity,
                            out_of_list, reached_2400, reached_2200, last_game_date, flagged_lists,
                            prior_results,
-                           ruleset, engine_version, updated_at, rated_since)
+                           ruleset, engine_version, updated_at, rated_since, regulation_version)
                        SELECT d.player_id, %(system)s, d.rating_after, d.total_games, {_KIND_SQL},
                        {_ACTIVITY_SQL},
                               d.status = 'out_of_list', d.reached_2400, d.reached_2200,
                               d.last_game_date,
                               d.flagged_lists, COALESCE(d.prior_results, '[]'), d.ruleset,
                               d.engine_version, %(now)s,
-                              CASE WHEN d.rating_after IS NOT NULL THEN %(list_date)s END
+                              CASE WHEN d.rating_after IS NOT NULL THEN %(list_date)s END,
+                              d.regulation_version
                        FROM ratings_draftresult d
                        WHERE d.run_id = %(run)s AND NOT EXISTS (
                            SELECT 1 FROM ratings_playerrating x

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rating_engine import ENGINE_VERSION, rate_period
+from rating_engine import rate_period
 from rating_engine.errors import EngineInputError, UnknownRulesetError
 from rating_engine.jsonio import loads_period, period_to_dict, result_to_dict
+from rating_engine.registry import get_regulation
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,7 +67,8 @@ def test_reads_example_and_normalises_results() -> None:
 
 def test_result_json_shape() -> None:
     out = result_to_dict(rate_period(loads_period(json.dumps(EXAMPLE))))
-    assert out["ruleset"] == "fide-2024" and out["engine_version"] == ENGINE_VERSION
+    assert out["ruleset"] == "fide-2024" and out["regulation_version"] == "fide-2024/2"
+    assert out["regulation_version"] == get_regulation("fide-2024").version
     first = out["players"][0]  # type: ignore[index]
     for key in ("id", "rating_before", "rating_after", "change", "k", "games", "status"):
         assert key in first

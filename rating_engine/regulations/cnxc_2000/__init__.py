@@ -284,4 +284,6 @@ class CNXC2000(CNXCResults):
         return self.period_result(results, lines, excluded_games)
 
 
-REGULATION = CNXC2000()
+#: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
+VERSION = "cnxc-2000/2"
+REGULATION = CNXC2000(version=VERSION)

@@ -452,4 +452,6 @@ class FCE(FCEResults):
         return self.period_result(results, lines, excluded_games)
 
 
-REGULATION = FCE()
+#: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
+VERSION = "fce/2"
+REGULATION = FCE(version=VERSION)

@@ -163,4 +163,6 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
         return out
 
 
-REGULATION = Fide2000()
+#: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
+VERSION = "fide-2000/2"
+REGULATION = Fide2000(version=VERSION)

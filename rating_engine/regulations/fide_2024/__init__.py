@@ -317,4 +317,6 @@ class Fide2024(FirstRatings):
         return Explanation(result, tuple(lines))
 
 
-REGULATION = Fide2024()
+#: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
+VERSION = "fide-2024/2"
+REGULATION = Fide2024(version=VERSION)
