@@ -25,8 +25,8 @@ from rest_framework.views import APIView
 
 from core import error_views
 from core.api.errors import error_response
-from core.errors import RETRY_AFTER_SECONDS, unavailable
 from core.api.permissions import Rule
+from core.errors import RETRY_AFTER_SECONDS, unavailable
 from periods.api import RatingSystemViewSet
 from ratings.api.calculator import CalculatorView
 from ratings.api.desk import DeskView

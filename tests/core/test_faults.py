@@ -18,9 +18,8 @@ import psycopg
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import OperationalError, connection
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.urls import reverse
-from django.test import Client
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
