@@ -9,12 +9,14 @@ mode in tests still runs it in-process.
 from __future__ import annotations
 
 import logging
+import smtplib
 from collections.abc import Callable
 from typing import Any
 
-from celery import current_app
+from celery import current_app, shared_task
 from celery.canvas import Signature, chain
 from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils.translation import gettext
 from kombu.exceptions import OperationalError as BrokerError
@@ -70,3 +72,21 @@ def task_enqueue_or_undo_on_commit(name: str, *args: Any, undo: Callable[[], obj
             ) from exc
 
     transaction.on_commit(send)
+
+
+@shared_task(
+    name="core.send_mail",
+    # A mail server that refuses or does not answer: try again, waiting longer each time
+    # (1, 2, 4… minutes, at most 30), for about a day.
+    autoretry_for=(smtplib.SMTPException, OSError),
+    retry_backoff=60,
+    retry_backoff_max=1800,
+    retry_jitter=True,
+    max_retries=50,
+)
+def send_mail(subject: str, body: str, to: list[str], html: str | None = None) -> None:
+    """Send one e-mail (core.mail.mail_enqueue) from DEFAULT_FROM_EMAIL."""
+    message = EmailMultiAlternatives(subject, body, None, to)
+    if html:
+        message.attach_alternative(html, "text/html")
+    message.send(fail_silently=False)
