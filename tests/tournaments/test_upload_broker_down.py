@@ -54,7 +54,7 @@ def test_the_page_refuses_a_large_upload_cleanly_when_the_broker_is_away(
     response = client.post(url, _upload(), HTTP_ACCEPT_LANGUAGE="es")
     assert response.status_code == 503
     assert response["Retry-After"] == str(RETRY_AFTER_SECONDS)
-    assert "trabajadores" in response.content.decode()  # the sentence, translated
+    assert "procesos de trabajo" in response.content.decode()  # the sentence, translated
     assert not ReportUploadJob.objects.exists() and not Report.objects.exists()
     # The broker back (eager mode here): the same upload is taken.
     with override_settings(CELERY_TASK_ALWAYS_EAGER=True):
