@@ -11,7 +11,9 @@ HEALTH_CHECK_* settings, no URL include).
   stopped worker is not the web process's fault; failing this page would make an orchestrator
   restart, or a load balancer drop, a web container that works (issue 28).
 
-Both answer 200 when every check passes and 500 when one fails. The format follows the Accept
+Both answer 200 when every check passes and 503 when one fails (the library's 500, changed:
+a part that is away is "Service Unavailable", not a server error, and the fault probe,
+bench/probe_faults.py, counts every 500 as a bug). The format follows the Accept
 header (HTML, text/plain, application/json) or ``?format=json``.
 
 With no broker (eager mode: the embedded default and the test suite) tasks run in-process and
@@ -25,9 +27,11 @@ import dataclasses
 import datetime as dt
 import functools
 from collections.abc import Generator, Iterator
+from typing import Any
 
 import celery
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 from health_check import Cache, Database, HealthCheck
 from health_check.contrib.celery import Ping
 from health_check.contrib.redis import Redis
@@ -92,6 +96,12 @@ class SiteHealthView(HealthCheckView):
 
     def get_checks(self) -> Generator[HealthCheck, None, None]:
         yield from site_checks(full=self.full)
+
+    async def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response: HttpResponse = await super().get(request, *args, **kwargs)
+        if response.status_code == 500:  # a check failed (see the module's text)
+            response.status_code = 503
+        return response
 
 
 healthz = SiteHealthView.as_view(full=True)
