@@ -13,7 +13,8 @@ It starts everything it stops, on a site it starts itself:
   with a published list, its players and an arbiter's tournament (tests/factories.py);
 - gunicorn (2 workers, DEBUG=0) on a free loopback port, with REPORT_INLINE_BYTES=100 so every
   upload goes to the worker, and one Celery worker (prefork, one child: its main process
-  answers /healthz's ping while the child works). Each kind of request is made once before the phases (the workers load the code).
+  answers /healthz's ping while the child works). Each kind of request is made twice before
+  the phases (the workers load the code), and /healthz asked until it answers 200.
 
 Three threads make requests without pause, each with a 30 s timeout: the home page, a search, a
 player's card, a published list's page, the API's players and a list's entries (throttled, so
@@ -303,11 +304,14 @@ def main() -> int:
             n for (_p, kind, status), n in counts.items() if (kind, status) == ("upload", "202")
         )
         with psycopg.connect(admin_url.rsplit("/", 1)[0] + "/" + NAME) as db:
-            stored = db.execute(
-                "SELECT count(*) FROM tournaments_reportuploadjob WHERE tournament_id = %s",
-                [world["tournament"]],
-            ).fetchone()
-        jobs = stored[0] if stored else -1
+            by_status = dict(
+                db.execute(
+                    "SELECT status, count(*) FROM tournaments_reportuploadjob "
+                    "WHERE tournament_id = %s GROUP BY status",
+                    [world["tournament"]],
+                ).fetchall()
+            )
+        jobs = sum(by_status.values())
     finally:
         for process in (site, worker):
             if process is not None:
@@ -332,7 +336,7 @@ def main() -> int:
     print(f"5xx outside the documented 503s (and failed connections): {undocumented}")
     for key, n in sorted(bad.items()):
         print(f"  {key}: {n}")
-    print(f"uploads answered 202: {accepted}; upload jobs stored: {jobs}")
+    print(f"uploads answered 202: {accepted}; upload jobs stored: {jobs} {by_status}")
     problems = []
     if undocumented:
         problems.append("answers outside the documented ones")
