@@ -304,7 +304,7 @@ def main() -> int:
             n for (_p, kind, status), n in counts.items() if (kind, status) == ("upload", "202")
         )
         with psycopg.connect(admin_url.rsplit("/", 1)[0] + "/" + NAME) as db:
-            by_status = dict(
+            by_status: dict[str, int] = dict(
                 db.execute(
                     "SELECT status, count(*) FROM tournaments_reportuploadjob "
                     "WHERE tournament_id = %s GROUP BY status",

@@ -97,7 +97,9 @@ class SiteHealthView(HealthCheckView):
     def get_checks(self) -> Generator[HealthCheck, None, None]:
         yield from site_checks(full=self.full)
 
-    async def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    async def get(  # type: ignore[override]  # the library's view is async; django-stubs' is not
+        self, request: HttpRequest, *args: Any, **kwargs: Any
+    ) -> HttpResponse:
         response: HttpResponse = await super().get(request, *args, **kwargs)
         if response.status_code == 500:  # a check failed (see the module's text)
             response.status_code = 503

@@ -24,7 +24,7 @@ from django.shortcuts import render
 log = logging.getLogger(__name__)
 
 
-class AddressLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]  # axes is untyped
+class AddressLockoutHandler(AxesDatabaseHandler):
     """AXES_HANDLER: axes' database handler, AXES_LOCKOUT_PARAMETERS being
     ``[["username", "ip_address"], "ip_address"]``, with a limit of its own for the address
     alone (see the module's text)."""
