@@ -42,7 +42,7 @@ def main() -> None:
         from tournaments.services import upload_jobs
 
         sent: list[int] = []
-        upload_jobs.task_enqueue_on_commit = lambda name, *args: sent.extend(args)
+        upload_jobs.task_enqueue_or_undo_on_commit = lambda name, *args, undo: sent.extend(args)
         inline = settings.REPORT_INLINE_BYTES
         inputs = [
             ("trf", "9,999 players x 43 rounds", make_trf()),

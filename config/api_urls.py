@@ -4,6 +4,8 @@ a version is answered 308 with the same path under /api/v1/ (method and body kep
 
 from __future__ import annotations
 
+import sys
+
 from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_update
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
@@ -24,6 +26,7 @@ from rest_framework.views import APIView
 from core import error_views
 from core.api.errors import error_response
 from core.api.permissions import Rule
+from core.errors import RETRY_AFTER_SECONDS, unavailable
 from periods.api import RatingSystemViewSet
 from ratings.api.calculator import CalculatorView
 from ratings.api.desk import DeskView
@@ -90,7 +93,19 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """handler500: under /api/, the API's error shape; elsewhere the site's page."""
+    """handler500: under /api/, the API's error shape; elsewhere the site's page. A passing
+    outage (a lost database connection, core.errors.unavailable) is a 503 with Retry-After
+    instead, in the same two forms (issue 28). Why here and not in a middleware: Django calls
+    this for an exception raised anywhere (a middleware loading the session, the view, DRF
+    re-raising what it does not handle) while the exception is being handled, so
+    sys.exc_info() names it; a middleware's process_exception sees only the view's."""
+    outage = unavailable(sys.exc_info()[1])
+    if outage is not None:
+        if request.path.startswith("/api/"):
+            response = _error(request, 503, "unavailable", str(outage))
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            return response
+        return error_views.service_unavailable(request, str(outage))
     if request.path.startswith("/api/"):
         return _error(request, 500, "server_error", gettext("Server error."))
     return error_views.server_error(request)

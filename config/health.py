@@ -1,13 +1,19 @@
 """Health pages, built on django-health-check (4.x: a view given its checks; no sub-apps, no
 HEALTH_CHECK_* settings, no URL include).
 
-- ``/healthz`` (monitoring): the database, the cache (Redis in production) and, when a broker
-  is configured, the broker's Redis and a Celery worker answering a ping.
-- ``/healthz/web`` (the web container's own health check, docker-compose.yml): the database and
-  the cache only. Why: a stopped worker is not the web process's fault; it must not mark the
-  web container unhealthy (an orchestrator would restart the wrong container).
+- ``/healthz`` (monitoring): each part, named in the answer: the database, the cache (Redis
+  in production) and, when a broker is configured, the broker's Redis and a Celery worker
+  answering a ping.
+- ``/healthz/web`` (the web container's own health check, docker-compose.yml, and a load
+  balancer's): the database only, the one part the web process cannot serve without. Why not
+  the cache or the worker: with Redis away the pages and the API still answer (the cache fails
+  open, core/redis_cache.py; uploads for the worker answer 503, docs/security.md), and a
+  stopped worker is not the web process's fault; failing this page would make an orchestrator
+  restart, or a load balancer drop, a web container that works (issue 28).
 
-Both answer 200 when every check passes and 500 when one fails. The format follows the Accept
+Both answer 200 when every check passes and 503 when one fails (the library's 500, changed:
+a part that is away is "Service Unavailable", not a server error, and the fault probe,
+bench/probe_faults.py, counts every 500 as a bug). The format follows the Accept
 header (HTML, text/plain, application/json) or ``?format=json``.
 
 With no broker (eager mode: the embedded default and the test suite) tasks run in-process and
@@ -21,9 +27,11 @@ import dataclasses
 import datetime as dt
 import functools
 from collections.abc import Generator, Iterator
+from typing import Any
 
 import celery
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 from health_check import Cache, Database, HealthCheck
 from health_check.contrib.celery import Ping
 from health_check.contrib.redis import Redis
@@ -59,12 +67,14 @@ def _redis_broker_url() -> str | None:
     return url if url.startswith(("redis://", "rediss://")) else None
 
 
-def site_checks(*, worker: bool) -> Iterator[HealthCheck]:
-    """The checks of a health page: always the database and the cache; the broker's Redis and a
-    worker too when ``worker`` is asked and a broker is in use."""
+def site_checks(*, full: bool) -> Iterator[HealthCheck]:
+    """The checks of a health page: always the database; with ``full`` (/healthz) the cache
+    too, and the broker's Redis and a worker when a broker is in use."""
     yield Database()
+    if not full:
+        return
     yield Cache()
-    if not (worker and broker_in_use()):
+    if not broker_in_use():
         return
     broker_url = _redis_broker_url()
     if broker_url:
@@ -82,11 +92,19 @@ def site_checks(*, worker: bool) -> Iterator[HealthCheck]:
 class SiteHealthView(HealthCheckView):
     """HealthCheckView whose checks come from ``site_checks`` at request time."""
 
-    worker: bool = True
+    full: bool = True
 
     def get_checks(self) -> Generator[HealthCheck, None, None]:
-        yield from site_checks(worker=self.worker)
+        yield from site_checks(full=self.full)
+
+    async def get(  # type: ignore[override]  # the library's view is async; django-stubs' is not
+        self, request: HttpRequest, *args: Any, **kwargs: Any
+    ) -> HttpResponse:
+        response: HttpResponse = await super().get(request, *args, **kwargs)
+        if response.status_code == 500:  # a check failed (see the module's text)
+            response.status_code = 503
+        return response
 
 
-healthz = SiteHealthView.as_view(worker=True)
-healthz_web = SiteHealthView.as_view(worker=False)
+healthz = SiteHealthView.as_view(full=True)
+healthz_web = SiteHealthView.as_view(full=False)

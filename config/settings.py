@@ -156,15 +156,19 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 # Login lockouts (django-axes) on the site's and the admin's login: after AXES_FAILURE_LIMIT
-# failures for one user name from one address, that pair is refused for AXES_COOLOFF_MINUTES
-# (the attempts are rows in the database: an officer unlocks in the admin's "Access attempts",
-# or `manage.py axes_reset_username NAME`; docs/security.md). The page is the login page with
-# a message (core/lockout.py); the lockout is logged (logger "core.lockout").
+# failures for one user name from one address, that pair is refused for AXES_COOLOFF_MINUTES;
+# after AXES_ADDRESS_FAILURE_LIMIT failures from one address, whatever the user names (password
+# spraying), the address is (the attempts are rows in the database: an officer unlocks in the
+# admin's "Access attempts", or `manage.py axes_reset_username NAME` / `axes_reset_ip ADDRESS`;
+# docs/security.md). The page is the login page with a message (core/lockout.py, which also
+# holds the handler counting the two); the lockout is logged (logger "core.lockout").
 AXES_ENABLED = env.get_bool("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = env.get_int("AXES_FAILURE_LIMIT", 5)
+AXES_ADDRESS_FAILURE_LIMIT = env.get_int("AXES_ADDRESS_FAILURE_LIMIT", 20)
 AXES_COOLOFF_MINUTES = env.get_int("AXES_COOLOFF_MINUTES", 15)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=AXES_COOLOFF_MINUTES)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "core.lockout.AddressLockoutHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "core.lockout.lockout_response"
 # No start-up banner on stderr (commands print one line, tests/config/test_settings.py);

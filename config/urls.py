@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from config.health import healthz, healthz_web
 from core import views as core_views
+from core.forms import QueuedPasswordResetForm
 from players import urls as player_urls
 from ratings.views import public
 from tournaments import urls as tournament_urls
@@ -14,6 +15,41 @@ urlpatterns = [
     path("healthz/web", healthz_web, name="healthz-web"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Every signed-in user changes his password; a forgotten one is reset by an e-mailed link
+    # (sent by a worker: core.forms). Templates in templates/registration/.
+    path(
+        "accounts/password/change/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path(
+        "accounts/password/reset/",
+        auth_views.PasswordResetView.as_view(
+            form_class=QueuedPasswordResetForm,
+            email_template_name="registration/password_reset_email.txt",
+        ),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
     path(
         "players/",

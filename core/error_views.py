@@ -1,4 +1,4 @@
-"""The site's error pages (400, 403, 404, 500) in its layout, with a translated sentence."""
+"""The site's error pages (400, 403, 404, 500, 503) in its layout, with a translated sentence."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from django.http import (
 )
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+
+from core.errors import RETRY_AFTER_SECONDS
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -40,3 +42,12 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 def server_error(request: HttpRequest) -> HttpResponse:
     # No context processors (they may be what failed): the layout renders without a user.
     return HttpResponseServerError(render_to_string("500.html", {}))
+
+
+def service_unavailable(request: HttpRequest, reason: str) -> HttpResponse:
+    """503 with Retry-After: a part of the office is away for a moment (core.errors.Unavailable,
+    a lost database connection). Rendered like the 500 page, without context processors: the
+    database may be what is missing."""
+    response = HttpResponse(render_to_string("503.html", {"reason": reason}), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

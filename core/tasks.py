@@ -8,12 +8,22 @@ mode in tests still runs it in-process.
 
 from __future__ import annotations
 
+import logging
+import smtplib
+from collections.abc import Callable
 from typing import Any
 
-from celery import current_app
+from celery import current_app, shared_task
 from celery.canvas import Signature, chain
 from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.utils.translation import gettext
+from kombu.exceptions import OperationalError as BrokerError
+
+from core.errors import Unavailable
+
+log = logging.getLogger(__name__)
 
 
 def _options() -> dict[str, Any]:
@@ -36,3 +46,47 @@ def task_chain_on_commit(name: str, calls: list[tuple[Any, ...]]) -> None:
     links: list[Signature] = [task.si(*args).set(**options) for args in calls]
     signature = chain(*links)
     transaction.on_commit(lambda: signature.apply_async())
+
+
+def task_enqueue_or_undo_on_commit(name: str, *args: Any, undo: Callable[[], object]) -> None:
+    """Send task `name` once the surrounding transaction commits, as task_enqueue_on_commit;
+    when the broker cannot be reached (kombu's OperationalError: Redis stopped), call `undo`,
+    which removes what the transaction wrote for the task, and raise Unavailable (503 with
+    Retry-After). Why: a row waiting for a message that was never sent would be half-written
+    (issue 28); the request is either queued or refused with nothing kept. Kombu retries the
+    send for about a second before it gives up."""
+    task = current_app.tasks[name]
+    options = _options()
+
+    def send() -> None:
+        try:
+            task.apply_async(args=args, **options)
+        except BrokerError as exc:
+            log.warning("broker unreachable (%s): %s%r refused and undone", exc, name, args)
+            undo()
+            raise Unavailable(
+                gettext(
+                    "The office's workers cannot be reached for a moment, so nothing was "
+                    "received. Send it again in a minute."
+                )
+            ) from exc
+
+    transaction.on_commit(send)
+
+
+@shared_task(
+    name="core.send_mail",
+    # A mail server that refuses or does not answer: try again, waiting longer each time
+    # (1, 2, 4… minutes, at most 30), for about a day.
+    autoretry_for=(smtplib.SMTPException, OSError),
+    retry_backoff=60,
+    retry_backoff_max=1800,
+    retry_jitter=True,
+    max_retries=50,
+)
+def send_mail(subject: str, body: str, to: list[str], html: str | None = None) -> None:
+    """Send one e-mail (core.mail.mail_enqueue) from DEFAULT_FROM_EMAIL."""
+    message = EmailMultiAlternatives(subject, body, None, to)
+    if html:
+        message.attach_alternative(html, "text/html")
+    message.send(fail_silently=False)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from core.errors import RETRY_AFTER_SECONDS, Unavailable
 from core.permissions import objectgetter, permission_required
 from players.selectors import player_search as player_search_selector
 from tournaments import selectors, services
@@ -206,6 +207,11 @@ def report_upload(request: HttpRequest, pk: int) -> HttpResponse:
     except services.ReportLocked as exc:
         messages.error(request, str(exc))
         return _manage_page(request, tournament, form, status=403)
+    except Unavailable as exc:  # a large file, and the workers' broker away: nothing kept
+        messages.error(request, str(exc))
+        response = _manage_page(request, tournament, form, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     if isinstance(received, ReportUploadJob):  # a large file: its page follows the worker
         return redirect("tournaments:upload_job", pk=tournament.pk, job=received.pk)
     report = received

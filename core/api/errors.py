@@ -6,7 +6,9 @@
 ``errors`` names each field at fault (``players[3].rating`` for a nested one; ``null`` for the
 request as a whole). A refusal of the office (``core.errors.Refused``) is 409 with its
 translated sentence; Django's ValidationError from a service is 400 with its fields; 429
-keeps DRF's ``Retry-After`` header."""
+keeps DRF's ``Retry-After`` header. A part of the office away for a moment
+(``core.errors.Unavailable``: the workers' broker) is 503 with ``Retry-After`` and the code
+``unavailable``; so is a lost database connection (config.api_urls.server_error)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from core.errors import Refused
+from core.errors import RETRY_AFTER_SECONDS, Refused, Unavailable
 
 
 class FieldErrorSerializer(serializers.Serializer[Any]):
@@ -38,6 +40,13 @@ class ErrorSerializer(serializers.Serializer[Any]):
 class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_code = "refused"
+
+
+class ServiceUnavailable(exceptions.APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "unavailable"
+    #: DRF's exception handler turns `wait` into the Retry-After header.
+    wait = RETRY_AFTER_SECONDS
 
 
 def _path(prefix: str, key: object) -> str:
@@ -77,6 +86,8 @@ def _one(field: str, value: Any) -> dict[str, Any]:
 def _convert(exc: Exception) -> Exception:
     if isinstance(exc, Refused):
         return Conflict(str(exc))
+    if isinstance(exc, Unavailable):
+        return ServiceUnavailable(str(exc))
     if isinstance(exc, DjangoValidationError):
         if hasattr(exc, "error_dict"):
             return exceptions.ValidationError(

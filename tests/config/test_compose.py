@@ -60,13 +60,13 @@ def test_app_services_name_modules_and_settings_that_exist() -> None:
 
 def test_the_web_health_check_asks_the_web_health_page() -> None:
     """The URL in the web service's health check is served by the page that checks what the
-    web container needs (database, cache) and not the worker (config/health.py)."""
+    web container needs (the database) and not the cache nor the worker (config/health.py)."""
 
     test = " ".join(load()["services"]["web"]["healthcheck"]["test"])
     match = re.search(r"http://127\.0\.0\.1:8000(/[^'\" ]*)", test)
     assert match, test
     assert resolve(match.group(1)).func is health.healthz_web
-    assert health.healthz_web.view_initkwargs == {"worker": False}  # type: ignore[attr-defined]  # set by as_view()
+    assert health.healthz_web.view_initkwargs == {"full": False}  # type: ignore[attr-defined]  # set by as_view()
 
 
 def test_beat_runs_the_configured_schedule() -> None:

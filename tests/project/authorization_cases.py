@@ -47,7 +47,7 @@ API_OFFICERS = (401, 403, 403, 403, 403, OK, OK)
 API_RUNS_IT = (401, 403, 403, OK, 403, OK, OK)
 API_OWNS_IT = (401, OK, 403, 403, 403, OK, OK)
 UNVERSIONED = (308, 308, 308, 308, 308, 308, 308)
-#: Any signed-in user (the API tokens page).
+#: Any signed-in user (the API tokens page, the password change).
 SIGNED_IN = (LOGIN, OK, OK, OK, OK, OK, OK)
 
 

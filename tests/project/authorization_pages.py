@@ -12,12 +12,14 @@ from tests.project.authorization_cases import (
     EVERYONE,
     FOLLOWS,
     HIS_OWN,
+    LOGIN,
     NO_METHOD,
     NOT_FOUND,
     OFFICERS,
     OWNS_IT,
     PLAYERS,
     RUNS_IT,
+    SIGNED_IN,
     Case,
     csv_crosstable,
     registration_payload,
@@ -32,6 +34,24 @@ PAGES: dict[str, Case] = {
         lambda w: "/accounts/login/", EVERYONE, EVERYONE
     ),  # POST {}: the form again
     "accounts/logout/": Case(lambda w: "/accounts/logout/", NO_METHOD, EVERYONE),
+    # Passwords: every signed-in user changes his; anyone may ask for a reset link (POST {}:
+    # the form again); a wrong link is a page saying so.
+    "accounts/password/change/": Case(lambda w: "/accounts/password/change/", SIGNED_IN, SIGNED_IN),
+    "accounts/password/change/done/": Case(
+        lambda w: "/accounts/password/change/done/",
+        SIGNED_IN,
+        (LOGIN, 405, 405, 405, 405, 405, 405),
+    ),
+    "accounts/password/reset/": Case(lambda w: "/accounts/password/reset/", EVERYONE, EVERYONE),
+    "accounts/password/reset/sent/": Case(
+        lambda w: "/accounts/password/reset/sent/", EVERYONE, NO_METHOD
+    ),
+    "accounts/password/reset/<uidb64>/<token>/": Case(
+        lambda w: "/accounts/password/reset/MQ/bad-token/", EVERYONE, EVERYONE
+    ),
+    "accounts/password/reset/done/": Case(
+        lambda w: "/accounts/password/reset/done/", EVERYONE, NO_METHOD
+    ),
     # ---- players (public; the views do not restrict methods)
     "players/": Case(lambda w: "/players/", EVERYONE, EVERYONE),
     "players/<str:fed_id>/": Case(lambda w: f"/players/{w.players[0].fed_id}/", EVERYONE, EVERYONE),

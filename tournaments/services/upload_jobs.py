@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from core.jobs import JobStatus
-from core.tasks import task_enqueue_on_commit
+from core.tasks import task_enqueue_or_undo_on_commit
 from tournaments.models import Report, ReportUploadJob, Tournament
 
 from .access import ReportLocked, report_change_authorize
@@ -34,7 +34,8 @@ def report_upload_enqueue(
     *, tournament: Tournament, user: Any, data: bytes, filename: str, declared_format: str
 ) -> ReportUploadJob:
     """Refuse now what would be refused anyway (the permission), store the bytes in a job and
-    send it to the workers once this transaction commits."""
+    send it to the workers once this transaction commits. When the workers' broker cannot be
+    reached the job is deleted again and core.errors.Unavailable raised (503, nothing kept)."""
     report_change_authorize(tournament=tournament, user=user)
     with transaction.atomic():
         job = ReportUploadJob.objects.create(
@@ -45,7 +46,9 @@ def report_upload_enqueue(
             data=data,
             phase=WAITING,
         )
-        task_enqueue_on_commit(TASK, job.pk)
+        task_enqueue_or_undo_on_commit(
+            TASK, job.pk, undo=ReportUploadJob.objects.filter(pk=job.pk).delete
+        )
     return job
 
 
