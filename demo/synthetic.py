@@ -237,6 +237,7 @@ def federation_generate(
                 "engine_version",
                 "updated_at",
                 "rated_since",
+                "regulation_version",
             ],
         )
         first_rating = w_rating.reserve_ids(players)
@@ -279,6 +280,9 @@ def federation_generate(
                     ENGINE_VERSION if rating is not None else "",
                     now,
                     since,
+                    # The states before the records: made by no calculation of this office (as
+                    # an imported list's), so they name no regulation version.
+                    "",
                 )
 
         result.counts["player ratings"] = w_rating.write(rating_rows())
