@@ -19,7 +19,8 @@ from periods.models import PeriodStatus, RatingPeriod
 from periods.services import period_open_next
 from ratings.calculation.selectors import run_draft
 from ratings.calculation.states import previous_list
-from ratings.models import CalculationRun, Protest, ProtestStatus, PublishedList
+from ratings.models import CalculationRun, PublishedList
+from ratings.publication.signals import list_published
 from tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -208,11 +209,9 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
         Tournament.objects.filter(period=period, status__in=("validated", "rated")).update(
             status="published", published_at=now
         )
-        # The upheld protests against an earlier version of this list link to the correction
-        # they caused (shown on the player's protest page: docs/protests.md).
-        Protest.objects.filter(
-            published_list__period=period, status=ProtestStatus.UPHELD, corrected_list=None
-        ).exclude(published_list=published).update(corrected_list=published)
+        # The apps above hear of it in this transaction: the protests app links the upheld
+        # protests against an earlier version of this list to this correction.
+        list_published.send(sender=PublishedList, published=published, period=period)
         if later:
             # A correction of an old list: every later list must be re-rated from it.
             RatingPeriod.objects.filter(

@@ -13,15 +13,10 @@ from django.test import Client
 from django.urls import reverse
 
 from core.roles import RATING_OFFICER
+from lists.models import ListImportJob
 from periods.models import RatingPeriod
-from ratings.models import (
-    CalculationRun,
-    ListEntry,
-    ListImportJob,
-    PlayerRating,
-    Protest,
-    PublishedList,
-)
+from protests.models import Protest
+from ratings.models import CalculationRun, ListEntry, PlayerRating, PublishedList
 from tests import factories
 from tournaments.models import Report, Tournament
 
@@ -45,7 +40,7 @@ STATUS_FIELDS = {
     "validated_at",
     "rated_at",
     "report_received_at",
-    # a protest's steps (ratings.protests.services)
+    # a protest's steps (protests.services)
     "information_request",
     "information_requested_at",
     "information_answer",

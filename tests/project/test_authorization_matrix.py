@@ -43,7 +43,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from core.api.tokens import token_create
-from ratings.models import ProtestAttachment
+from protests.models import ProtestAttachment
 from tests.factories import (
     CROSSTABLE_FORM,
     make_import_job,
@@ -67,17 +67,17 @@ NOT_FOUND = (404, 404, 404, 404, 404, 404, 404)
 RUNS_IT = (LOGIN, 403, 403, OK, 403, OK, OK)
 #: tournaments.register_tournament: arbiters and officers.
 ARBITERS = (LOGIN, 403, 403, OK, OK, OK, OK)
-#: periods.*, ratings.publish_list, ratings.import_list, ratings.decide_protest,
+#: periods.*, ratings.publish_list, lists.import_list, protests.decide_protest,
 #: tournaments.approve_registration.
 OFFICERS = (LOGIN, 403, 403, 403, 403, OK, OK)
-#: ratings.submit_protest: players linked to the registry (the superuser passes every rule,
+#: protests.submit_protest: players linked to the registry (the superuser passes every rule,
 #: and the service then refuses him with a message: no player of his own).
 PLAYERS = (LOGIN, OK, OK, 403, 403, 403, OK)
-#: ratings.view_protest on the player's protest: he, officers, the superuser.
+#: protests.view_protest on the player's protest: he, officers, the superuser.
 OWNS_IT = (LOGIN, OK, 403, 403, 403, OK, OK)
-#: ratings.answer_protest on the player's protest (answer, appeal): he alone (and the superuser).
+#: protests.answer_protest on the player's protest (answer, appeal): he alone (and the superuser).
 HIS_OWN = (LOGIN, OK, 403, 403, 403, 403, OK)
-#: ratings.follow_protests ("my protests"): players and officers.
+#: protests.follow_protests ("my protests"): players and officers.
 FOLLOWS = (LOGIN, OK, OK, 403, 403, OK, OK)
 #: DRF, IsAuthenticatedOrReadOnly over read-only viewsets: anonymous writes are refused before
 #: the method is looked at.
@@ -299,41 +299,39 @@ EXPECTED: dict[str, Case] = {
         PLAYERS,
         lambda w: {"text": "Round 2 was a draw."},
     ),
-    "ratings/protests/": Case(lambda w: "/ratings/protests/", FOLLOWS, NO_METHOD),
-    "ratings/protests/office/": Case(lambda w: "/ratings/protests/office/", OFFICERS, NO_METHOD),
-    "ratings/protests/<int:pk>/": Case(
-        lambda w: f"/ratings/protests/{w.protest.pk}/", OWNS_IT, NO_METHOD
+    "protests/": Case(lambda w: "/protests/", FOLLOWS, NO_METHOD),
+    "protests/office/": Case(lambda w: "/protests/office/", OFFICERS, NO_METHOD),
+    "protests/<int:pk>/": Case(lambda w: f"/protests/{w.protest.pk}/", OWNS_IT, NO_METHOD),
+    "protests/<int:pk>/attachment/": Case(
+        lambda w: f"/protests/{w.protest.pk}/attachment/", OWNS_IT, NO_METHOD
     ),
-    "ratings/protests/<int:pk>/attachment/": Case(
-        lambda w: f"/ratings/protests/{w.protest.pk}/attachment/", OWNS_IT, NO_METHOD
-    ),
-    "ratings/protests/<int:pk>/request-information/": Case(
-        lambda w: f"/ratings/protests/{w.protest.pk}/request-information/",
+    "protests/<int:pk>/request-information/": Case(
+        lambda w: f"/protests/{w.protest.pk}/request-information/",
         NO_METHOD,
         OFFICERS,
         lambda w: {"request": "Which round?"},
     ),
     # The player's own steps (refused with a message while the protest is not in their state).
-    "ratings/protests/<int:pk>/answer/": Case(
-        lambda w: f"/ratings/protests/{w.protest.pk}/answer/",
+    "protests/<int:pk>/answer/": Case(
+        lambda w: f"/protests/{w.protest.pk}/answer/",
         NO_METHOD,
         HIS_OWN,
         lambda w: {"answer": "Round 2."},
     ),
-    "ratings/protests/<int:pk>/appeal/": Case(
-        lambda w: f"/ratings/protests/{w.protest.pk}/appeal/",
+    "protests/<int:pk>/appeal/": Case(
+        lambda w: f"/protests/{w.protest.pk}/appeal/",
         NO_METHOD,
         HIS_OWN,
         lambda w: {"text": "The board should look again."},
     ),
-    "ratings/protests/<int:pk>/appeal/decide/": Case(
-        lambda w: f"/ratings/protests/{w.protest.pk}/appeal/decide/",
+    "protests/<int:pk>/appeal/decide/": Case(
+        lambda w: f"/protests/{w.protest.pk}/appeal/decide/",
         NO_METHOD,
         OFFICERS,
         lambda w: {"upheld": "0", "decision": "The decision stands."},
     ),
-    "ratings/protests/<int:pk>/decide/": Case(
-        lambda w: f"/ratings/protests/{w.protest.pk}/decide/",
+    "protests/<int:pk>/decide/": Case(
+        lambda w: f"/protests/{w.protest.pk}/decide/",
         NO_METHOD,
         OFFICERS,
         lambda w: {"upheld": "0", "decision": "The result stands."},
@@ -481,12 +479,14 @@ def test_every_url_pattern_has_an_entry() -> None:
 
 
 def test_every_view_of_the_apps_checks_a_named_permission() -> None:
-    """ratings/views/*, tournaments/views.py and players/views.py use
-    core.permissions.permission_required, which marks the view with its permission."""
+    """ratings/views/*, protests/views.py, lists/views.py, desk/views.py, tournaments/views.py
+    and players/views.py use core.permissions.permission_required, which marks the view with
+    its permission."""
+    apps = ("ratings.views", "protests.views", "lists.views", "desk.views")
     apps_views = {
         p: v
         for p, v in checked_patterns().items()
-        if v.__module__.startswith(("ratings.views", "tournaments.views", "players.views"))
+        if v.__module__.startswith((*apps, "tournaments.views", "players.views"))
     }
     assert len(apps_views) > 30
     unmarked = sorted(
