@@ -18,7 +18,7 @@ from lists.imports.jobs import list_import_request
 from lists.models import ListImportJob
 from tests.factories import make_system, make_user
 from tests.lists.test_import import BAD_TXT
-from tests.lists.test_import_jobs import GOOD_TXT
+from tests.lists.test_import_job_requeue import GOOD_TXT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

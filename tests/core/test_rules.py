@@ -101,7 +101,8 @@ def test_every_rule_is_listed_here() -> None:
     ours = {
         name
         for name in rules.permissions.permissions
-        if name.split(".")[0] in {"core", "players", "periods", "tournaments", "ratings"}
+        if name.split(".")[0]
+        in {"core", "players", "periods", "tournaments", "ratings", "protests", "lists"}
     }
     assert ours == set(MODEL_PERMISSION) | PUBLIC | SIGNED_IN
 

@@ -58,7 +58,7 @@ def test_a_job_whose_message_was_lost_is_requeued_and_runs_once(celery_broker) -
     from django.utils import timezone
 
     from lists.imports.jobs import list_import_requeue
-    from tests.lists.test_import_jobs import GOOD_TXT
+    from tests.lists.test_import_job_requeue import GOOD_TXT
 
     start_worker = celery_broker
     system = make_system()
