@@ -14,7 +14,7 @@ from periods.models import RatingSystem
 
 FORMATS = ("txt", "csv", "xml")
 
-#: Where an import writes the list's ratings (import_sql.TARGET_FIDE, TARGET_SYSTEM).
+#: Where an import writes the list's ratings (sql.TARGET_FIDE, TARGET_SYSTEM).
 TARGETS = ("fide", "system")
 
 

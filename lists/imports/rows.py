@@ -50,7 +50,7 @@ def read_fields(ratings: tuple[str, ...]) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class ListStream:
     labels: dict[str, str]  # field -> its label in the file
-    ratings: tuple[str, ...]  # the rating fields read (import_sql: "rating" or the FIDE ones)
+    ratings: tuple[str, ...]  # the rating fields read (sql.py: "rating" or the FIDE ones)
     sample_ids: list[int]  # FIDE IDs from the first rows (are they new players?)
     chunks: Callable[[bool], Iterator[str]]  # keys? -> COPY text of list_fields
 

@@ -65,7 +65,14 @@ def test_every_admin_shows_status_fields_read_only(rf) -> None:
     request.user = get_user_model()(is_superuser=True, is_staff=True, is_active=True)
     checked = 0
     for model, model_admin in admin.site._registry.items():
-        if model._meta.app_label not in ("players", "periods", "tournaments", "ratings"):
+        if model._meta.app_label not in (
+            "players",
+            "periods",
+            "tournaments",
+            "ratings",
+            "protests",
+            "lists",
+        ):
             continue
         if not model_admin.has_change_permission(request):
             continue  # view-only admin: every field is read-only
