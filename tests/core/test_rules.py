@@ -201,6 +201,9 @@ def test_every_permission_the_code_names_is_registered() -> None:
             "periods",
             "tournaments",
             "ratings",
+            "protests",
+            "lists",
+            "desk",
             "templates",
             "config",
         )
