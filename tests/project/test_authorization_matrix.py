@@ -299,39 +299,41 @@ EXPECTED: dict[str, Case] = {
         PLAYERS,
         lambda w: {"text": "Round 2 was a draw."},
     ),
-    "protests/": Case(lambda w: "/protests/", FOLLOWS, NO_METHOD),
-    "protests/office/": Case(lambda w: "/protests/office/", OFFICERS, NO_METHOD),
-    "protests/<int:pk>/": Case(lambda w: f"/protests/{w.protest.pk}/", OWNS_IT, NO_METHOD),
-    "protests/<int:pk>/attachment/": Case(
-        lambda w: f"/protests/{w.protest.pk}/attachment/", OWNS_IT, NO_METHOD
+    "ratings/protests/": Case(lambda w: "/ratings/protests/", FOLLOWS, NO_METHOD),
+    "ratings/protests/office/": Case(lambda w: "/ratings/protests/office/", OFFICERS, NO_METHOD),
+    "ratings/protests/<int:pk>/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/", OWNS_IT, NO_METHOD
     ),
-    "protests/<int:pk>/request-information/": Case(
-        lambda w: f"/protests/{w.protest.pk}/request-information/",
+    "ratings/protests/<int:pk>/attachment/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/attachment/", OWNS_IT, NO_METHOD
+    ),
+    "ratings/protests/<int:pk>/request-information/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/request-information/",
         NO_METHOD,
         OFFICERS,
         lambda w: {"request": "Which round?"},
     ),
     # The player's own steps (refused with a message while the protest is not in their state).
-    "protests/<int:pk>/answer/": Case(
-        lambda w: f"/protests/{w.protest.pk}/answer/",
+    "ratings/protests/<int:pk>/answer/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/answer/",
         NO_METHOD,
         HIS_OWN,
         lambda w: {"answer": "Round 2."},
     ),
-    "protests/<int:pk>/appeal/": Case(
-        lambda w: f"/protests/{w.protest.pk}/appeal/",
+    "ratings/protests/<int:pk>/appeal/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/appeal/",
         NO_METHOD,
         HIS_OWN,
         lambda w: {"text": "The board should look again."},
     ),
-    "protests/<int:pk>/appeal/decide/": Case(
-        lambda w: f"/protests/{w.protest.pk}/appeal/decide/",
+    "ratings/protests/<int:pk>/appeal/decide/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/appeal/decide/",
         NO_METHOD,
         OFFICERS,
         lambda w: {"upheld": "0", "decision": "The decision stands."},
     ),
-    "protests/<int:pk>/decide/": Case(
-        lambda w: f"/protests/{w.protest.pk}/decide/",
+    "ratings/protests/<int:pk>/decide/": Case(
+        lambda w: f"/ratings/protests/{w.protest.pk}/decide/",
         NO_METHOD,
         OFFICERS,
         lambda w: {"upheld": "0", "decision": "The result stands."},
