@@ -15,7 +15,7 @@ synthetic list in a temp dir in FIDE's single-list TXT layout, and prints:
 
 ``--target system`` (the default) imports into the rating system's ratings (PlayerRating);
 ``--target fide`` into the players' FIDE standard rating, with a history event per changed
-player. The file is read from disk as a stream (import_source.file_source), as the worker
+player. The file is read from disk as a stream (lists.imports.source.file_source), as the worker
 reads it. The import logs the seconds of each of its steps ("list import: …").
 
 The scratch database is dropped at the end unless --keep is given.
@@ -132,10 +132,10 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
+    from lists.imports.importer import list_import
+    from lists.imports.source import file_source
     from periods.models import RatingSystem
     from players.models import Player
-    from ratings.lists.import_source import file_source
-    from ratings.lists.imports import list_import
 
     def run(path: Path) -> Any:
         return list_import(system=system, data=file_source(path), format="txt", target=args.target)

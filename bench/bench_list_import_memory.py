@@ -168,7 +168,7 @@ def child(job_id: int) -> None:
     import config.testing  # noqa: F401  (throw-away SECRET_KEY etc. for a local run)
 
     django.setup()
-    from ratings.lists.import_jobs import list_import_run
+    from lists.imports.jobs import list_import_run
 
     after_setup = _vm("VmRSS")
     t0 = time.perf_counter()
@@ -222,8 +222,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connections
 
+    from lists.imports.jobs import list_import_request
     from periods.models import RatingSystem
-    from ratings.lists.import_jobs import list_import_request
 
     try:
         call_command("migrate", verbosity=0)

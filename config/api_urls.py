@@ -27,13 +27,13 @@ from core import error_views
 from core.api.errors import error_response
 from core.api.permissions import Rule
 from core.errors import RETRY_AFTER_SECONDS, unavailable
+from desk.api import DeskView
 from periods.api import RatingSystemViewSet
+from protests.api import ProtestViewSet
 from ratings.api.calculator import CalculatorView
-from ratings.api.desk import DeskView
 from ratings.api.lists import PublishedListViewSet
 from ratings.api.periods import RatingPeriodViewSet
 from ratings.api.players import PlayerViewSet
-from ratings.api.protests import ProtestViewSet
 from ratings.api.tournaments import TournamentViewSet
 
 CURRENT = "v1"

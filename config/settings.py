@@ -61,6 +61,9 @@ INSTALLED_APPS = [
     "periods",
     "tournaments",
     "ratings",
+    "protests",
+    "lists",
+    "desk",
     "demo",
     "core",  # last: its post_migrate hook grants the roles every app's permissions
 ]
@@ -363,7 +366,7 @@ LIST_IMPORT_REQUEUE_MINUTES = env.get_int("LIST_IMPORT_REQUEUE_MINUTES", 15)
 # watchdog (every minute, below) calls a running job lost when its last beat is older than
 # JOBS_HEARTBEAT_STALE_MINUTES and its advisory lock is free, and queues it again while it has
 # been tried fewer than JOBS_MAX_ATTEMPTS times (calculation runs; a list import keeps its own
-# limit, ratings/lists/import_jobs.py MAX_ATTEMPTS), else fails it.
+# limit, lists/imports/jobs.py MAX_ATTEMPTS), else fails it.
 JOBS_HEARTBEAT_SECONDS = env.get_int("JOBS_HEARTBEAT_SECONDS", 30)
 JOBS_HEARTBEAT_STALE_MINUTES = env.get_int("JOBS_HEARTBEAT_STALE_MINUTES", 5)
 JOBS_MAX_ATTEMPTS = env.get_int("JOBS_MAX_ATTEMPTS", 2)

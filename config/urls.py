@@ -5,7 +5,11 @@ from django.urls import include, path
 from config.health import healthz, healthz_web
 from core import views as core_views
 from core.forms import QueuedPasswordResetForm
+from desk import urls as desk_urls
+from lists import urls as list_urls
 from players import urls as player_urls
+from protests import urls as protest_urls
+from ratings import urls as ratings_urls
 from ratings.views import public
 from tournaments import urls as tournament_urls
 
@@ -82,7 +86,23 @@ urlpatterns = [
             )
         ),
     ),
-    path("ratings/", include("ratings.urls")),
+    # The ratings pages and those of the apps that were ratings pages once (list downloads and
+    # imports, protests, the officer's desk) share the "ratings" namespace: names and paths kept.
+    # Theirs first: the last ratings patterns (<slug:code>/) take any path left.
+    path(
+        "ratings/",
+        include(
+            (
+                [
+                    *list_urls.urlpatterns,
+                    *protest_urls.urlpatterns,
+                    *desk_urls.urlpatterns,
+                    *ratings_urls.urlpatterns,
+                ],
+                "ratings",
+            )
+        ),
+    ),
     path("api/", include("config.api_urls")),
     path("account/tokens/", core_views.api_tokens, name="api_tokens"),
     path("account/tokens/<int:pk>/revoke/", core_views.api_token_revoke, name="api_token_revoke"),

@@ -11,7 +11,19 @@ from pathlib import Path
 from django.conf import settings
 
 #: The folders whose files make what a page or an answer looks like.
-_SOURCES = ("config", "core", "players", "periods", "ratings", "tournaments", "templates", "locale")
+_SOURCES = (
+    "config",
+    "core",
+    "players",
+    "periods",
+    "ratings",
+    "protests",
+    "lists",
+    "desk",
+    "tournaments",
+    "templates",
+    "locale",
+)
 _SUFFIXES = {".py", ".html", ".txt", ".mo"}
 
 

@@ -40,14 +40,14 @@ _GRANTS: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {
         ("ratings", "playerrating", ("view",)),
         ("ratings", "publishedlist", ("add", "view")),
         ("ratings", "listentry", ("view",)),
-        ("ratings", "protest", ("change", "view")),
-        ("ratings", "listimportjob", ("add", "view")),
+        ("protests", "protest", ("change", "view")),
+        ("lists", "listimportjob", ("add", "view")),
         # Login lockouts: deleting an access attempt in the admin unlocks that login.
         ("axes", "accessattempt", ("view", "delete")),
         ("axes", "accesslog", ("view",)),
     ],
     PLAYER: [
-        ("ratings", "protest", ("add", "view")),
+        ("protests", "protest", ("add", "view")),
     ],
 }
 

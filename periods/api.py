@@ -1,14 +1,13 @@
-"""Rating systems and their periods in the API (public reads). The officers' actions on a
-period (calculate, progress, publish) are the ratings app's (ratings/api/periods.py)."""
+"""The /systems/ resource (rating systems, public reads) and the serializer of a rating period.
+The /periods/ resource (public reads and the officers' calculate, progress, publish) is served
+by ratings/api/periods.py, its one home: the actions need the ratings app."""
 
 from __future__ import annotations
 
-import django_filters
-from django.db.models import QuerySet
 from rest_framework import serializers, viewsets
 
 from core.api.permissions import Rule
-from periods.models import LISTED_FIELDS, PeriodStatus, RatingPeriod, RatingSystem
+from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem
 
 BROWSE = Rule("ratings.browse_lists")
 
@@ -55,27 +54,3 @@ class RatingPeriodSerializer(serializers.ModelSerializer[RatingPeriod]):
             "published_at",
         ]
         read_only_fields = fields
-
-
-class RatingPeriodFilter(django_filters.FilterSet):
-    system = django_filters.CharFilter(field_name="system__code", help_text="A system's code.")
-    status = django_filters.ChoiceFilter(choices=PeriodStatus.choices)
-    start_after = django_filters.DateFilter(field_name="start", lookup_expr="gte")
-    start_before = django_filters.DateFilter(field_name="start", lookup_expr="lte")
-
-    class Meta:
-        model = RatingPeriod
-        fields = ["system", "status", "needs_recalculation"]
-
-
-class RatingPeriodViewSet(viewsets.ReadOnlyModelViewSet[RatingPeriod]):
-    """Rating periods: the span of games one list rates, newest first."""
-
-    serializer_class = RatingPeriodSerializer
-    filterset_class = RatingPeriodFilter
-    rules = {"list": BROWSE, "retrieve": BROWSE}
-
-    def get_queryset(self) -> QuerySet[RatingPeriod]:
-        return RatingPeriod.objects.select_related("system").order_by(
-            "-start", "system__code", "id"
-        )

@@ -4,16 +4,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem
-from ratings.models import (
-    PROTEST_SUBMISSION_FIELDS,
-    ListEntry,
-    ListFilterRow,
-    ListRank,
-    PlayerRating,
-    Protest,
-    ProtestAttachment,
-    PublishedList,
-)
+from ratings.models import ListEntry, ListFilterRow, ListRank, PlayerRating, PublishedList
 
 
 @admin.register(RatingSystem)
@@ -109,33 +100,6 @@ class ListEntryAdmin(ReadOnlyAdmin):
     show_full_result_count = False
 
 
-@admin.register(Protest)
-class ProtestAdmin(admin.ModelAdmin):
-    list_display = ("published_list", "player", "submitted_by", "submitted_at", "status")
-    list_filter = ("status", "published_list__system")
-    search_fields = ("player__surname", "player__fed_id", "text")
-    raw_id_fields = ("player", "published_list")
-    # Every step happens on the protest's page (ratings.protests.services: request for
-    # information, answer, decision, appeal), which e-mails the player and, when upheld, marks
-    # the period for recalculation; the admin shows them read-only: every field but what the
-    # player submits.
-    readonly_fields = tuple(
-        f.name
-        for f in Protest._meta.concrete_fields
-        if f.name not in ("id", *PROTEST_SUBMISSION_FIELDS)
-    )
-
-
-@admin.register(ProtestAttachment)
-class ProtestAttachmentAdmin(ReadOnlyAdmin):
-    """Written with its protest (ratings.protests.services.protest_submit); downloaded from the
-    protest's page."""
-
-    list_display = ("protest", "name", "content_type", "size")
-    search_fields = ("name",)
-    exclude = ("data",)
-
-
 # --- Calculation runs and their drafts (rating-period work; read-only: written by the services).
 from ratings.models import CalculationRun, DraftExcluded, DraftResult, DraftTournament  # noqa: E402
 
@@ -190,36 +154,3 @@ class DraftTournamentAdmin(ReadOnlyAdmin):
 class DraftExcludedAdmin(ReadOnlyAdmin):
     list_display = ("run", "tournament", "round", "white_key", "black_key", "code", "article")
     list_filter = ("code", "article")
-
-
-from ratings.models import ListImportChunk, ListImportJob  # noqa: E402
-
-
-@admin.register(ListImportJob)
-class ListImportJobAdmin(ReadOnlyAdmin):
-    """Imports are shown; the file itself (ListImportChunk) is gone once a job finishes."""
-
-    list_display = (
-        "requested_at",
-        "system",
-        "filename",
-        "format",
-        "target",
-        "status",
-        "progress",
-        "rows",
-        "players_created",
-        "ratings_written",
-        "problem_total",
-        "requested_by",
-    )
-    list_filter = ("status", "format", "target", "system")
-
-
-@admin.register(ListImportChunk)
-class ListImportChunkAdmin(ReadOnlyAdmin):
-    """The pieces of files still waiting for (or being read by) a worker."""
-
-    list_display = ("job", "seq")
-    list_filter = ("job__status",)
-    exclude = ("data",)

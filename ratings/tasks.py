@@ -3,7 +3,7 @@
 acks_late + reject_on_worker_lost (also the project defaults, config/settings.py): a worker
 killed mid-run does not lose the message; the draft write is one transaction, so the previous
 draft and every published list stay intact, and the redelivered message runs the period again.
-The same holds for a list import: its writes and the job's outcome are one transaction.
+(The list import tasks are lists/tasks.py.)
 """
 
 from __future__ import annotations
@@ -12,11 +12,6 @@ from celery import shared_task
 
 from ratings.calculation.runs import calculation_run, calculation_runs_watch
 from ratings.lists import ranks
-from ratings.lists.import_jobs import (
-    list_import_jobs_prune,
-    list_import_jobs_watch,
-    list_import_run,
-)
 from ratings.rerating.services import period_rerate
 
 
@@ -30,29 +25,11 @@ def rerate_period(period_id: int, user_id: int | None = None) -> None:
     period_rerate(period_id=period_id, user_id=user_id)
 
 
-@shared_task(name="ratings.import_list", acks_late=True, reject_on_worker_lost=True)
-def import_list(job_id: int) -> None:
-    list_import_run(job_id=job_id)
-
-
-@shared_task(name="ratings.prune_import_jobs")
-def prune_import_jobs(days: int) -> int:
-    """Sent every night by beat (CELERY_BEAT_SCHEDULE, days=LIST_IMPORT_KEEP_DAYS); the same
-    service as `manage.py prune_import_jobs`. Returns the count, which the worker logs."""
-    return list_import_jobs_prune(days=days)
-
-
 @shared_task(name="ratings.watch_runs")
 def watch_runs() -> list[int]:
     """Sent every minute by beat (CELERY_BEAT_SCHEDULE): runs whose worker is gone are marked
     lost and queued again (core/heartbeat.py). Returns their ids, which the worker logs."""
     return [run.pk for run in calculation_runs_watch()]
-
-
-@shared_task(name="ratings.watch_import_jobs")
-def watch_import_jobs() -> list[int]:
-    """Sent every minute by beat: the same for list imports."""
-    return list_import_jobs_watch()
 
 
 @shared_task(name="ratings.fill_list_ranks", acks_late=True)

@@ -11,11 +11,13 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from core.roles import ARBITER, PLAYER, RATING_OFFICER, roles_ensure
+from lists.models import ListImportJob
 from periods import services as period_services
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import Player
+from protests.models import Protest
 from ratings.calculation import runs
-from ratings.models import ListEntry, ListImportJob, PlayerRating, Protest, PublishedList
+from ratings.models import ListEntry, PlayerRating, PublishedList
 from ratings.publication import services as publication
 from tournaments.models import Game, Tournament, TournamentPlayer
 

@@ -10,7 +10,7 @@ Reading is in two steps so the PostgreSQL import can validate in SQL:
    same rows from FIDE's XML list (row = the player's ordinal; ``xml_problems_at_lines`` turns
    those into line numbers when something is reported).
 2. ``validate_rows`` checks numbers, ranges, flags and duplicate IDs in Python (the tests'
-   oracle); ``ratings/lists/imports.py`` runs the same checks in SQL. Both report ``Problem``
+   oracle); ``lists/imports/importer.py`` runs the same checks in SQL. Both report ``Problem``
    objects with the codes and templates of ``TEMPLATES``.
 
 The package: rows.py (rows, problems, limits), render.py (writers), read.py (TXT and CSV),

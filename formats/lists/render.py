@@ -14,6 +14,16 @@ from xml.sax.saxutils import escape as _xml_escape
 
 from formats.lists.rows import CSV_COLUMNS, ListRow
 
+#: The formats a published list is downloaded in (render_csv, render_json, render_txt,
+#: render_xml), each with the content type it is served as: the list downloads (lists/exports.py)
+#: and their links in the API (ratings/api/lists.py).
+CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json; charset=utf-8",
+    "txt": "text/plain; charset=utf-8",
+    "xml": "application/xml; charset=utf-8",
+}
+
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 

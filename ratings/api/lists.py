@@ -34,8 +34,8 @@ from core.api.caching import cached_get, cached_set
 from core.api.pagination import MAX_LIMIT
 from core.api.permissions import Rule
 from core.api.schema import filter_parameters
+from formats.lists.render import CONTENT_TYPES
 from periods.models import RatingSystem
-from ratings.lists import exports
 from ratings.lists.filters import ListEntryFilter
 from ratings.models import EntryStatus, ListEntry, PublishedList
 
@@ -97,12 +97,12 @@ class PublishedListSerializer(serializers.ModelSerializer[PublishedList]):
         return bool(getattr(obj, "current", False)) and not getattr(obj, "superseded_by_date", True)
 
     @extend_schema_field(
-        inline_serializer("ListDownloads", {fmt: serializers.URLField() for fmt in exports.FORMATS})
+        inline_serializer("ListDownloads", {fmt: serializers.URLField() for fmt in CONTENT_TYPES})
     )
     def get_downloads(self, obj: PublishedList) -> dict[str, str]:
         request = self.context.get("request")
         out = {}
-        for fmt in exports.FORMATS:
+        for fmt in CONTENT_TYPES:
             path = reverse("ratings:list_download", kwargs={"pk": obj.pk, "fmt": fmt})
             out[fmt] = request.build_absolute_uri(path) if request is not None else path
         return out

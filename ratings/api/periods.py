@@ -1,12 +1,15 @@
-"""The officers' actions on a rating period: start a calculation, follow it, publish the
-draft (the same services and rules as the period's page)."""
+"""The /periods/ resource, its one home: rating periods (public reads) and the officers' actions
+on one: start a calculation, follow it, publish the draft (the same services and rules as the
+period's page). The serializer of a period is periods/api.py's."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import django_filters
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,6 +17,7 @@ from rest_framework.response import Response
 from core.api.permissions import Rule
 from core.api.serializers import StrictSerializer
 from periods import api as periods_api
+from periods.models import PeriodStatus, RatingPeriod
 from ratings.api.lists import PublishedListSerializer, lists_annotated
 from ratings.calculation import runs
 from ratings.calculation import selectors as calculation_selectors
@@ -37,13 +41,34 @@ class PublishSerializer(StrictSerializer):
     )
 
 
-class RatingPeriodViewSet(periods_api.RatingPeriodViewSet):
+class RatingPeriodFilter(django_filters.FilterSet):
+    system = django_filters.CharFilter(field_name="system__code", help_text="A system's code.")
+    status = django_filters.ChoiceFilter(choices=PeriodStatus.choices)
+    start_after = django_filters.DateFilter(field_name="start", lookup_expr="gte")
+    start_before = django_filters.DateFilter(field_name="start", lookup_expr="lte")
+
+    class Meta:
+        model = RatingPeriod
+        fields = ["system", "status", "needs_recalculation"]
+
+
+class RatingPeriodViewSet(viewsets.ReadOnlyModelViewSet[RatingPeriod]):
+    """Rating periods: the span of games one list rates, newest first."""
+
+    serializer_class = periods_api.RatingPeriodSerializer
+    filterset_class = RatingPeriodFilter
     rules = {
-        **periods_api.RatingPeriodViewSet.rules,
+        "list": periods_api.BROWSE,
+        "retrieve": periods_api.BROWSE,
         "calculate": Rule("periods.manage_period", on_object=True),
         "progress": Rule("periods.manage_period", on_object=True),
         "publish": Rule("ratings.publish_list", on_object=True),
     }
+
+    def get_queryset(self) -> QuerySet[RatingPeriod]:
+        return RatingPeriod.objects.select_related("system").order_by(
+            "-start", "system__code", "id"
+        )
 
     def _progress(self) -> dict[str, Any]:
         period = self.get_object()

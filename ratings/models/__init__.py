@@ -1,23 +1,16 @@
-"""Rating systems, periods, per-player state, published lists and protests.
+"""Per-player rating states, calculation runs and their drafts, and published lists.
 
 A published list is never edited: PostgreSQL refuses UPDATE, DELETE and TRUNCATE on published
 lists and their entries (the triggers declared in their Meta.triggers, IMMUTABLE below), and
 the ORM refuses them too (ImmutableModel). A correction is a
 new version of the list.
 
-One module per kind of record; every model is importable from ``ratings.models``.
+One module per kind of record; every model is importable from ``ratings.models``. Rating
+systems and periods are the periods app's, protests the protests app's, list import jobs the
+lists app's (their tables keep their ratings_ names).
 """
 
 from .calculation import LINE_DTYPE, CalculationRun, DraftExcluded, DraftResult, DraftTournament
-from .imports import ListImportChunk, ListImportJob
-from .protests import (
-    DECIDED_STATUSES,
-    OPEN_STATUSES,
-    PROTEST_SUBMISSION_FIELDS,
-    Protest,
-    ProtestAttachment,
-    ProtestStatus,
-)
 from .published import (
     IMMUTABLE_MESSAGE,
     EntryStatus,
@@ -32,11 +25,8 @@ from .published import (
 from .states import Activity, PlayerRating, RatingKind
 
 __all__ = [
-    "DECIDED_STATUSES",
     "IMMUTABLE_MESSAGE",
     "LINE_DTYPE",
-    "OPEN_STATUSES",
-    "PROTEST_SUBMISSION_FIELDS",
     "Activity",
     "CalculationRun",
     "DraftExcluded",
@@ -48,13 +38,8 @@ __all__ = [
     "ImmutableRowError",
     "ListEntry",
     "ListFilterRow",
-    "ListImportChunk",
-    "ListImportJob",
     "ListRank",
     "PlayerRating",
-    "Protest",
-    "ProtestAttachment",
-    "ProtestStatus",
     "PublishedList",
     "RatingKind",
 ]

@@ -1,5 +1,6 @@
 """Reads for the rating officer: what a period contains, what closing, calculating and
-publishing it will include and leave out, and the officer's desk."""
+publishing it will include and leave out (the officer's desk, which gathers every app's queues,
+is desk/selectors.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,10 @@ from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from core.jobs import ACTIVE_JOB_STATUSES
-from periods.models import PeriodStatus, RatingPeriod
+from periods.models import RatingPeriod
 from ratings.calculation import selectors as calculation_selectors
 from ratings.calculation.states import RATED_TOURNAMENT_STATUSES
-from ratings.models import CalculationRun, DraftResult, ListImportJob, Protest
-from ratings.protests.selectors import protest_list_pending
+from ratings.models import CalculationRun, DraftResult
 from tournaments.models import Game, Tournament, TournamentPlayer, TournamentStatus
 
 
@@ -175,64 +175,6 @@ def period_publish_summary(*, period: RatingPeriod) -> PublishSummary:
 
 
 # --------------------------------------------------------------------------- the desk
-
-
-@dataclass(frozen=True)
-class PeriodCard:
-    period: RatingPeriod
-    contents: PeriodContents
-    run: CalculationRun | None
-
-
-@dataclass(frozen=True)
-class Desk:
-    late_registrations: QuerySet[Tournament]
-    reports_waiting: QuerySet[Tournament]
-    periods: dict[str, list[PeriodCard]]  # by period status, in the order of the cycle
-    recalculation: QuerySet[RatingPeriod]
-    protests: QuerySet[Protest]
-    imports: QuerySet[ListImportJob]
-
-
-DESK_IMPORTS = 8
-
-
-def desk_for_officer() -> Desk:
-    """What waits for the officer: late registrations to approve, reports to validate (the
-    arbiter validates; the officer sees who is behind), periods not yet published with what
-    they contain, periods marked for recalculation, pending protests, recent list imports."""
-    periods: dict[str, list[PeriodCard]] = {}
-    for period in (
-        RatingPeriod.objects.exclude(status=PeriodStatus.PUBLISHED)
-        .select_related("system")
-        .order_by("system__name", "start")
-    ):
-        periods.setdefault(period.status, []).append(
-            PeriodCard(
-                period=period,
-                contents=period_contents(period=period),
-                run=calculation_selectors.run_latest(period=period),
-            )
-        )
-    ordered = {s: periods[s] for s in PeriodStatus.values if s in periods}
-    return Desk(
-        late_registrations=Tournament.objects.filter(
-            late_registration=True, approved_at__isnull=True
-        )
-        .select_related("arbiter", "rating_system")
-        .order_by("start_date"),
-        reports_waiting=Tournament.objects.filter(status=TournamentStatus.REPORT_RECEIVED)
-        .select_related("arbiter", "period")
-        .order_by("report_received_at"),
-        periods=ordered,
-        recalculation=RatingPeriod.objects.filter(needs_recalculation=True)
-        .select_related("system")
-        .order_by("system__name", "start"),
-        protests=protest_list_pending().order_by("submitted_at"),
-        imports=ListImportJob.objects.select_related("system").order_by("-requested_at")[
-            :DESK_IMPORTS
-        ],
-    )
 
 
 # --------------------------------------------------------------------------- games

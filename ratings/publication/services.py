@@ -20,7 +20,8 @@ from periods.models import PeriodStatus, RatingPeriod
 from periods.services import period_open_next
 from ratings.calculation.selectors import run_draft
 from ratings.calculation.states import previous_list
-from ratings.models import CalculationRun, Protest, ProtestStatus, PublishedList
+from ratings.models import CalculationRun, PublishedList
+from ratings.publication.signals import list_published
 from tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,7 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
                 _player_states_advance(cursor=cursor, period=period, run=run, now=now)
                 timer.step("player states")
         _run_period_tournaments_mark(period=period, run=run, published=published, now=now)
-        _upheld_protests_link(period=period, published=published)
+        _list_published_announce(period=period, published=published)
         _next_periods_update(period=period, later=later)
         timer.step("periods and tournaments")
         # The ranks the player card shows, derived once from the list (ratings.lists.ranks).
@@ -284,13 +285,10 @@ def _run_period_tournaments_mark(
     )
 
 
-def _upheld_protests_link(*, period: RatingPeriod, published: PublishedList) -> None:
-    """Upheld protests point at the correction they caused."""
-    # The upheld protests against an earlier version of this list link to the correction
-    # they caused (shown on the player's protest page: docs/protests.md).
-    Protest.objects.filter(
-        published_list__period=period, status=ProtestStatus.UPHELD, corrected_list=None
-    ).exclude(published_list=published).update(corrected_list=published)
+def _list_published_announce(*, period: RatingPeriod, published: PublishedList) -> None:
+    """The apps above hear of the new list in this transaction (the protests app links the
+    upheld protests against an earlier version of this list to this correction)."""
+    list_published.send(sender=PublishedList, published=published, period=period)
 
 
 def _next_periods_update(*, period: RatingPeriod, later: bool) -> None:

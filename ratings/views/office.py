@@ -1,5 +1,5 @@
-"""The rating officer's pages: the desk, close / calculate / publish with a summary to
-confirm, the draft list before publishing, and game corrections. Thin: reads come from
+"""The rating officer's pages: close / calculate / publish with a summary to confirm, the draft
+list before publishing, and game corrections (the desk is desk/views.py). Thin: reads come from
 ratings.office.selectors, writes from the services."""
 
 from __future__ import annotations
@@ -36,12 +36,6 @@ def _period(pk: int) -> RatingPeriod:
 
 def _confirmed(request: HttpRequest) -> bool:
     return request.method == "POST" and request.POST.get("confirm") == "1"
-
-
-@permission_required("periods.manage_period")
-def desk(request: HttpRequest) -> HttpResponse:
-    """The officer's start page: what waits in every period (periods.manage_period)."""
-    return render(request, "ratings/desk.html", {"desk": selectors.desk_for_officer()})
 
 
 @permission_required("periods.manage_period", fn=_period_object)

@@ -18,7 +18,8 @@ from rest_framework.throttling import SimpleRateThrottle
 from core.api.pagination import MAX_LIMIT
 from core.api.tokens import ApiToken
 from players.models import Player
-from ratings.models import ListEntry, Protest
+from protests.models import Protest
+from ratings.models import ListEntry
 from tests.api.conftest import ROLES, client_as
 from tests.factories import make_player
 from tournaments.models import Report, Tournament
@@ -139,7 +140,7 @@ def test_a_player_cannot_read_another_players_protest(world):
     for role in ROLES[1:]:
         user = world.users[role]
         shown = {p["id"] for p in client_as(world, role).get("/api/v1/protests/").json()["results"]}
-        allowed = {p.pk for p in Protest.objects.all() if user.has_perm("ratings.view_protest", p)}
+        allowed = {p.pk for p in Protest.objects.all() if user.has_perm("protests.view_protest", p)}
         assert shown == allowed, role
 
 

@@ -14,11 +14,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.roles import RATING_OFFICER
-from ratings.lists.import_jobs import list_import_request
-from ratings.models import ListImportJob
+from lists.imports.jobs import list_import_request
+from lists.models import ListImportJob
 from tests.factories import make_system, make_user
-from tests.ratings.lists.test_import import BAD_TXT
-from tests.ratings.lists.test_import_jobs import GOOD_TXT
+from tests.lists.test_import import BAD_TXT
+from tests.lists.test_import_job_requeue import GOOD_TXT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

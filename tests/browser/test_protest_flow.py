@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from core.roles import PLAYER, RATING_OFFICER
 from periods import services as period_services
+from protests.models import Protest
 from ratings.calculation import runs
-from ratings.models import Protest
 from ratings.publication import services as publication
 from tests.factories import build, make_player_user, make_user
 from tournaments.models import Game

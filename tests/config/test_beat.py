@@ -11,11 +11,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from ratings import tasks
-from ratings.models import ListImportJob
+from lists import tasks
+from lists.models import ListImportJob
 from tests.config.processes import run_manage, run_settings, without
 from tests.factories import make_system
-from tests.ratings.lists.test_import_jobs import _lost
+from tests.lists.test_import_job_requeue import _lost
 
 
 def test_the_schedule_prunes_import_jobs_nightly_with_the_configured_days() -> None:

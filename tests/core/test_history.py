@@ -14,7 +14,8 @@ from core import roles
 from core.history import history_context, model_history, object_history
 from periods.models import PeriodStatus, RatingPeriod
 from players.models import Player
-from ratings.models import Protest, PublishedList
+from protests.models import Protest
+from ratings.models import PublishedList
 from tests import factories
 from tests.tournaments.test_flow import sample_trf, upload
 from tests.tournaments.test_flow import setup as setup

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 
 from core.roles import ARBITER, PLAYER, RATING_OFFICER
-from ratings.protests import services as protests
+from protests import services as protests
 from tests.factories import (
     make_import_job,
     make_period,
@@ -40,12 +40,12 @@ MODEL_PERMISSION = {
     "periods.manage_period": "periods.change_ratingperiod",
     "periods.open_period": "periods.add_ratingperiod",
     "ratings.publish_list": "ratings.add_publishedlist",
-    "ratings.import_list": "ratings.add_listimportjob",
-    "ratings.submit_protest": "ratings.add_protest",
-    "ratings.view_protest": "ratings.view_protest",
-    "ratings.decide_protest": "ratings.change_protest",
-    "ratings.follow_protests": "ratings.view_protest",
-    "ratings.answer_protest": "ratings.add_protest",
+    "lists.import_list": "lists.add_listimportjob",
+    "protests.submit_protest": "protests.add_protest",
+    "protests.view_protest": "protests.view_protest",
+    "protests.decide_protest": "protests.change_protest",
+    "protests.follow_protests": "protests.view_protest",
+    "protests.answer_protest": "protests.add_protest",
 }
 PUBLIC = {"players.browse_players", "tournaments.browse_tournaments", "ratings.browse_lists"}
 #: Any signed-in user, about what is his own (his API tokens): no model permission needed.
@@ -78,12 +78,12 @@ def office():
         "periods.manage_period": [period],
         "periods.open_period": [system],
         "ratings.publish_list": [period],
-        "ratings.import_list": [None, make_import_job(system)],
-        "ratings.submit_protest": [published],
-        "ratings.view_protest": [protest],
-        "ratings.decide_protest": [None, protest],
-        "ratings.follow_protests": [None],
-        "ratings.answer_protest": [protest],
+        "lists.import_list": [None, make_import_job(system)],
+        "protests.submit_protest": [published],
+        "protests.view_protest": [protest],
+        "protests.decide_protest": [None, protest],
+        "protests.follow_protests": [None],
+        "protests.answer_protest": [protest],
     }
     return {
         "users": users,
@@ -101,7 +101,8 @@ def test_every_rule_is_listed_here() -> None:
     ours = {
         name
         for name in rules.permissions.permissions
-        if name.split(".")[0] in {"core", "players", "periods", "tournaments", "ratings"}
+        if name.split(".")[0]
+        in {"core", "players", "periods", "tournaments", "ratings", "protests", "lists"}
     }
     assert ours == set(MODEL_PERMISSION) | PUBLIC | SIGNED_IN
 
@@ -138,17 +139,17 @@ def test_the_rules_by_role(office) -> None:
     ] == [True, True, True]
     assert not u["arbiter"].has_perm("tournaments.approve_registration", mine)
     protest, published = office["protest"], office["published"]
-    assert u["player"].has_perm("ratings.view_protest", protest)
-    assert not u["other player"].has_perm("ratings.view_protest", protest)
-    assert u["other player"].has_perm("ratings.submit_protest", published)
+    assert u["player"].has_perm("protests.view_protest", protest)
+    assert not u["other player"].has_perm("protests.view_protest", protest)
+    assert u["other player"].has_perm("protests.submit_protest", published)
     # In the player group without a player of the registry, or linked without the role: no.
-    assert not make_user(role=PLAYER).has_perm("ratings.submit_protest", published)
-    assert not make_player_user(make_player()).has_perm("ratings.submit_protest", published)
+    assert not make_user(role=PLAYER).has_perm("protests.submit_protest", published)
+    assert not make_player_user(make_player()).has_perm("protests.submit_protest", published)
     # The protest is about his player even if someone else typed it in: he sees it.
     typed_by_other = make_protest(
         published, office["players"][0], u["officer"], status="rejected"
     )  # (one open protest per entry: his own is open)
-    assert u["player"].has_perm("ratings.view_protest", typed_by_other)
+    assert u["player"].has_perm("protests.view_protest", typed_by_other)
     assert not u["nobody"].has_perm("tournaments.register_tournament")
 
 
@@ -200,6 +201,9 @@ def test_every_permission_the_code_names_is_registered() -> None:
             "periods",
             "tournaments",
             "ratings",
+            "protests",
+            "lists",
+            "desk",
             "templates",
             "config",
         )

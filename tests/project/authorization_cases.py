@@ -27,17 +27,17 @@ NOT_FOUND = (404, 404, 404, 404, 404, 404, 404)
 RUNS_IT = (LOGIN, 403, 403, OK, 403, OK, OK)
 #: tournaments.register_tournament: arbiters and officers.
 ARBITERS = (LOGIN, 403, 403, OK, OK, OK, OK)
-#: periods.*, ratings.publish_list, ratings.import_list, ratings.decide_protest,
+#: periods.*, ratings.publish_list, lists.import_list, protests.decide_protest,
 #: tournaments.approve_registration.
 OFFICERS = (LOGIN, 403, 403, 403, 403, OK, OK)
-#: ratings.submit_protest: players linked to the registry (the superuser passes every rule,
+#: protests.submit_protest: players linked to the registry (the superuser passes every rule,
 #: and the service then refuses him with a message: no player of his own).
 PLAYERS = (LOGIN, OK, OK, 403, 403, 403, OK)
-#: ratings.view_protest on the player's protest: he, officers, the superuser.
+#: protests.view_protest on the player's protest: he, officers, the superuser.
 OWNS_IT = (LOGIN, OK, 403, 403, 403, OK, OK)
-#: ratings.answer_protest on the player's protest (answer, appeal): he alone (and the superuser).
+#: protests.answer_protest on the player's protest (answer, appeal): he alone (and the superuser).
 HIS_OWN = (LOGIN, OK, 403, 403, 403, 403, OK)
-#: ratings.follow_protests ("my protests"): players and officers.
+#: protests.follow_protests ("my protests"): players and officers.
 FOLLOWS = (LOGIN, OK, OK, 403, 403, OK, OK)
 #: DRF, IsAuthenticatedOrReadOnly over read-only viewsets: anonymous writes are refused before
 #: the method is looked at.

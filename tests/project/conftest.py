@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from core.api.tokens import token_create
-from ratings.models import ProtestAttachment
+from protests.models import ProtestAttachment
 from tests.factories import (
     make_import_job,
     make_protest,

@@ -13,15 +13,10 @@ from django.test import Client
 from django.urls import reverse
 
 from core.roles import RATING_OFFICER
+from lists.models import ListImportJob
 from periods.models import RatingPeriod
-from ratings.models import (
-    CalculationRun,
-    ListEntry,
-    ListImportJob,
-    PlayerRating,
-    Protest,
-    PublishedList,
-)
+from protests.models import Protest
+from ratings.models import CalculationRun, ListEntry, PlayerRating, PublishedList
 from tests import factories
 from tournaments.models import Report, Tournament
 
@@ -45,7 +40,7 @@ STATUS_FIELDS = {
     "validated_at",
     "rated_at",
     "report_received_at",
-    # a protest's steps (ratings.protests.services)
+    # a protest's steps (protests.services)
     "information_request",
     "information_requested_at",
     "information_answer",
@@ -70,7 +65,14 @@ def test_every_admin_shows_status_fields_read_only(rf) -> None:
     request.user = get_user_model()(is_superuser=True, is_staff=True, is_active=True)
     checked = 0
     for model, model_admin in admin.site._registry.items():
-        if model._meta.app_label not in ("players", "periods", "tournaments", "ratings"):
+        if model._meta.app_label not in (
+            "players",
+            "periods",
+            "tournaments",
+            "ratings",
+            "protests",
+            "lists",
+        ):
             continue
         if not model_admin.has_change_permission(request):
             continue  # view-only admin: every field is read-only

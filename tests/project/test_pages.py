@@ -86,7 +86,7 @@ def test_admin_has_every_model_with_filters_and_search(admin_client) -> None:
     from django.contrib import admin as django_admin
     from pghistory.models import Event
 
-    for app_label in ("players", "tournaments", "ratings"):
+    for app_label in ("players", "tournaments", "ratings", "protests", "lists"):
         for model in apps.get_app_config(app_label).get_models():
             if issubclass(model, Event):
                 continue  # history (docs/audit.md): shown on the pages, never edited

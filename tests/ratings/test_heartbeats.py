@@ -17,11 +17,12 @@ from django.utils import timezone
 from config.celery import app
 from core.jobs import JobStatus
 from core.roles import RATING_OFFICER
+from lists.imports import jobs as import_jobs
+from lists.models import ListImportJob
 from periods import services as period_services
 from ratings import tasks
 from ratings.calculation import runs
-from ratings.lists import import_jobs
-from ratings.models import CalculationRun, DraftResult, ListImportJob
+from ratings.models import CalculationRun, DraftResult
 from tests.factories import build, make_system, make_user
 from tests.workers import wait_for
 

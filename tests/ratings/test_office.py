@@ -1,6 +1,6 @@
 """The officer's reads and writes: what a period contains, the summaries shown before close,
-calculate and publish, the review totals, the draft of a new player, the desk, and a game
-corrected from the officer's pages (audit trail, recalculation flag)."""
+calculate and publish, the review totals, the draft of a new player, and a game
+corrected from the officer's pages (audit trail, recalculation flag). The desk: tests/desk/."""
 
 from __future__ import annotations
 
@@ -23,8 +23,6 @@ from tests.factories import (
     calculate,
     make_game,
     make_player,
-    make_protest,
-    make_published_list,
     make_tournament,
     make_user,
 )
@@ -208,45 +206,6 @@ def test_game_correction_refusals() -> None:
     period.refresh_from_db()
     assert not period.needs_recalculation
     assert tournament.games.get(pk=game.pk).result == "1-0"
-
-
-def test_desk_lists_what_waits_for_the_officer() -> None:
-    system, period, players, _validated = build()
-    arbiter = make_user("arb", role=ARBITER)
-    pending = make_tournament(system, arbiter, late_registration=True, name="Pending late")
-    make_tournament(
-        system, arbiter, late_registration=True, approved_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
-    )
-    waiting = make_tournament(
-        system, arbiter, status="report_received", period=period, name="Waiting report"
-    )
-    published_period = make_tournament(system, arbiter).rating_system.periods.create(
-        start=dt.date(2026, 10, 1),
-        end=dt.date(2026, 10, 31),
-        closing_date=dt.date(2026, 10, 28),
-        list_date=dt.date(2026, 11, 1),
-        status=PeriodStatus.PUBLISHED,
-    )
-    published = make_published_list(published_period, players[:2])
-    protest = make_protest(published, players[0], make_user("pl"))
-    desk = selectors.desk_for_officer()
-    assert list(desk.late_registrations) == [pending]
-    assert list(desk.reports_waiting) == [waiting]
-    assert list(desk.protests) == [protest]
-    assert list(desk.periods) == ["open"]
-    [card] = desk.periods["open"]
-    assert card.period == period and card.contents.tournaments == 2
-    assert not desk.recalculation
-
-
-def test_officers_have_no_administration_link_staff_do(client) -> None:
-    officer = make_user("officer", role=RATING_OFFICER)
-    client.force_login(officer)
-    page = client.get(reverse("ratings:desk")).content.decode()
-    assert reverse("admin:index") not in page and reverse("ratings:desk") in page
-    officer.is_staff = True
-    officer.save()
-    assert reverse("admin:index") in client.get(reverse("ratings:desk")).content.decode()
 
 
 def test_draft_list_filters_and_pages(client, calc) -> None:

@@ -9,9 +9,10 @@ from core.errors import Refused
 from core.roles import ARBITER, PLAYER, RATING_OFFICER
 from periods import services as period_services
 from periods.models import PeriodStatus
+from protests import services as protests
+from protests.models import Protest
 from ratings.calculation import runs
-from ratings.models import DraftResult, Protest, PublishedList
-from ratings.protests import services as protests
+from ratings.models import DraftResult, PublishedList
 from tests.factories import build, make_published, make_user
 
 pytestmark = pytest.mark.django_db

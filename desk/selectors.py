@@ -1,0 +1,76 @@
+"""The officer's desk: what waits for the rating officer in every app (late registrations,
+reports, periods not yet published, periods to recalculate, pending protests, recent list
+imports). It sits above the apps whose queues it gathers (pyproject's layers contract)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from lists.models import ListImportJob
+from periods.models import PeriodStatus, RatingPeriod
+from protests.models import Protest
+from protests.selectors import protest_list_pending
+from ratings.calculation import selectors as calculation_selectors
+from ratings.models import CalculationRun
+from ratings.office.selectors import PeriodContents, period_contents
+from tournaments.models import Tournament, TournamentStatus
+
+
+@dataclass(frozen=True)
+class PeriodCard:
+    period: RatingPeriod
+    contents: PeriodContents
+    run: CalculationRun | None
+
+
+@dataclass(frozen=True)
+class Desk:
+    late_registrations: QuerySet[Tournament]
+    reports_waiting: QuerySet[Tournament]
+    periods: dict[str, list[PeriodCard]]  # by period status, in the order of the cycle
+    recalculation: QuerySet[RatingPeriod]
+    protests: QuerySet[Protest]
+    imports: QuerySet[ListImportJob]
+
+
+DESK_IMPORTS = 8
+
+
+def desk_for_officer() -> Desk:
+    """What waits for the officer: late registrations to approve, reports to validate (the
+    arbiter validates; the officer sees who is behind), periods not yet published with what
+    they contain, periods marked for recalculation, pending protests, recent list imports."""
+    periods: dict[str, list[PeriodCard]] = {}
+    for period in (
+        RatingPeriod.objects.exclude(status=PeriodStatus.PUBLISHED)
+        .select_related("system")
+        .order_by("system__name", "start")
+    ):
+        periods.setdefault(period.status, []).append(
+            PeriodCard(
+                period=period,
+                contents=period_contents(period=period),
+                run=calculation_selectors.run_latest(period=period),
+            )
+        )
+    ordered = {s: periods[s] for s in PeriodStatus.values if s in periods}
+    return Desk(
+        late_registrations=Tournament.objects.filter(
+            late_registration=True, approved_at__isnull=True
+        )
+        .select_related("arbiter", "rating_system")
+        .order_by("start_date"),
+        reports_waiting=Tournament.objects.filter(status=TournamentStatus.REPORT_RECEIVED)
+        .select_related("arbiter", "period")
+        .order_by("report_received_at"),
+        periods=ordered,
+        recalculation=RatingPeriod.objects.filter(needs_recalculation=True)
+        .select_related("system")
+        .order_by("system__name", "start"),
+        protests=protest_list_pending().order_by("submitted_at"),
+        imports=ListImportJob.objects.select_related("system").order_by("-requested_at")[
+            :DESK_IMPORTS
+        ],
+    )

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from django.contrib import admin
+
+from lists.models import ListImportChunk, ListImportJob
+from ratings.admin import ReadOnlyAdmin
+
+
+@admin.register(ListImportJob)
+class ListImportJobAdmin(ReadOnlyAdmin):
+    """Imports are shown; the file itself (ListImportChunk) is gone once a job finishes."""
+
+    list_display = (
+        "requested_at",
+        "system",
+        "filename",
+        "format",
+        "target",
+        "status",
+        "progress",
+        "rows",
+        "players_created",
+        "ratings_written",
+        "problem_total",
+        "requested_by",
+    )
+    list_filter = ("status", "format", "target", "system")
+
+
+@admin.register(ListImportChunk)
+class ListImportChunkAdmin(ReadOnlyAdmin):
+    """The pieces of files still waiting for (or being read by) a worker."""
+
+    list_display = ("job", "seq")
+    list_filter = ("job__status",)
+    exclude = ("data",)

@@ -1,0 +1,81 @@
+"""manage.py import_list --system CODE [--format txt|csv|xml] [--target fide|system] FILE"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
+
+from core.history import history_context
+from lists.imports.importer import FORMATS, TARGETS, ListImportError, list_import
+from lists.imports.source import file_source
+from periods.models import RatingSystem
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a rating list (FIDE TXT or XML, or CSV): the players' FIDE ratings, or a "
+        "rating system's ratings."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--system", required=True, help="Rating system code.")
+        parser.add_argument(
+            "--format",
+            choices=FORMATS,
+            default=None,
+            help="txt, csv or xml; by default from the file's extension (else txt).",
+        )
+        parser.add_argument(
+            "--target",
+            choices=TARGETS,
+            default=None,
+            help="fide: the players' FIDE ratings (default for txt and xml); system: the "
+            "rating system's ratings (default for csv).",
+        )
+
+    def handle(self, *args: object, **options: Any) -> None:
+        path: Path = options["file"]
+        try:
+            system = RatingSystem.objects.get(code=options["system"])
+        except RatingSystem.DoesNotExist:
+            raise CommandError(
+                _("No rating system with the code %(code)s.") % {"code": options["system"]}
+            ) from None
+        if not path.is_file():
+            raise CommandError(_("No such file: %(path)s") % {"path": path})
+        suffix = path.suffix.lower().lstrip(".")
+        fmt = options["format"] or (suffix if suffix in ("csv", "xml") else "txt")
+        try:
+            with history_context(command="import_list", file=path.name):
+                result = list_import(
+                    system=system,
+                    data=file_source(path),
+                    format=str(fmt),
+                    target=options["target"],
+                )
+        except ListImportError as exc:
+            for problem in exc.problems:
+                self.stderr.write(_(problem.template) % dict(problem.params))
+            if exc.total > len(exc.problems):
+                self.stderr.write(
+                    _("%(count)s problems in all; the first %(shown)s are shown.")
+                    % {"count": exc.total, "shown": len(exc.problems)}
+                )
+            raise CommandError(_("Nothing was imported.")) from None
+        self.stdout.write(
+            _(
+                "%(rows)s rows: %(created)s players created, %(updated)s completed, "
+                "%(ratings)s ratings written (%(method)s)."
+            )
+            % {
+                "rows": result.rows,
+                "created": result.players_created,
+                "updated": result.players_updated,
+                "ratings": result.ratings_written,
+                "method": result.method,
+            }
+        )

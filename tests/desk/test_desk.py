@@ -1,0 +1,60 @@
+"""The officer's desk (desk/): what waits for him in every app, and its page."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from core.roles import ARBITER, RATING_OFFICER
+from desk import selectors
+from periods.models import PeriodStatus
+from tests.factories import (
+    build,
+    make_protest,
+    make_published_list,
+    make_tournament,
+    make_user,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_desk_lists_what_waits_for_the_officer() -> None:
+    system, period, players, _validated = build()
+    arbiter = make_user("arb", role=ARBITER)
+    pending = make_tournament(system, arbiter, late_registration=True, name="Pending late")
+    make_tournament(
+        system, arbiter, late_registration=True, approved_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    )
+    waiting = make_tournament(
+        system, arbiter, status="report_received", period=period, name="Waiting report"
+    )
+    published_period = make_tournament(system, arbiter).rating_system.periods.create(
+        start=dt.date(2026, 10, 1),
+        end=dt.date(2026, 10, 31),
+        closing_date=dt.date(2026, 10, 28),
+        list_date=dt.date(2026, 11, 1),
+        status=PeriodStatus.PUBLISHED,
+    )
+    published = make_published_list(published_period, players[:2])
+    protest = make_protest(published, players[0], make_user("pl"))
+    desk = selectors.desk_for_officer()
+    assert list(desk.late_registrations) == [pending]
+    assert list(desk.reports_waiting) == [waiting]
+    assert list(desk.protests) == [protest]
+    assert list(desk.periods) == ["open"]
+    [card] = desk.periods["open"]
+    assert card.period == period and card.contents.tournaments == 2
+    assert not desk.recalculation
+
+
+def test_officers_have_no_administration_link_staff_do(client) -> None:
+    officer = make_user("officer", role=RATING_OFFICER)
+    client.force_login(officer)
+    page = client.get(reverse("ratings:desk")).content.decode()
+    assert reverse("admin:index") not in page and reverse("ratings:desk") in page
+    officer.is_staff = True
+    officer.save()
+    assert reverse("admin:index") in client.get(reverse("ratings:desk")).content.decode()
