@@ -10,46 +10,16 @@ from collections.abc import Sequence
 from datetime import date
 
 import pytest
-from engine_helpers import by_id, rate_in
+from engine_helpers import by_id
 from engine_helpers import game as g
+from fce_helpers import articles, player, rate, tour
 
 from rating_engine.errors import EngineInputError
 from rating_engine.regulations.fce import modality
 from rating_engine.types import (
-    Game,
-    PeriodResult,
-    PlayerInput,
-    PlayerResult,
     PriorResult,
     TournamentInput,
 )
-
-START, END = date(2026, 3, 1), date(2026, 3, 31)
-ADULT = date(1980, 1, 1)
-
-
-def player(pid: str, rating: int | None, games: int = 50, **kw: object) -> PlayerInput:
-    kw.setdefault("birth_date", ADULT)
-    return PlayerInput(id=pid, rating=rating, games=games, **kw)  # type: ignore[arg-type]
-
-
-def tour(
-    tid: str, games: Sequence[Game], end: date = date(2026, 3, 20), rate: str = "90+30"
-) -> TournamentInput:
-    return TournamentInput(
-        id=tid, system="swiss", end_date=end, rate_of_play=rate, games=tuple(games)
-    )
-
-
-def rate(
-    players: Sequence[PlayerInput], tournaments: Sequence[TournamentInput], **parameters: object
-) -> PeriodResult:
-    return rate_in("fce", START, END, [*players], [*tournaments], parameters=parameters)
-
-
-def articles(p: PlayerResult) -> set[str]:
-    return {d.article for d in p.notes}
-
 
 # ---------------------------------------------------------------- 8.1 / 8.2 forfeits
 

@@ -3,47 +3,15 @@ same helpers); split from it by concern."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import date
-
 import pytest
-from engine_helpers import by_id, rate_in
+from engine_helpers import by_id
 from engine_helpers import game as g
+from fce_helpers import articles, player, rate, tour
 
 from rating_engine.types import (
     Game,
-    PeriodResult,
     PlayerInput,
-    PlayerResult,
-    TournamentInput,
 )
-
-START, END = date(2026, 3, 1), date(2026, 3, 31)
-ADULT = date(1980, 1, 1)
-
-
-def player(pid: str, rating: int | None, games: int = 50, **kw: object) -> PlayerInput:
-    kw.setdefault("birth_date", ADULT)
-    return PlayerInput(id=pid, rating=rating, games=games, **kw)  # type: ignore[arg-type]
-
-
-def tour(
-    tid: str, games: Sequence[Game], end: date = date(2026, 3, 20), rate: str = "90+30"
-) -> TournamentInput:
-    return TournamentInput(
-        id=tid, system="swiss", end_date=end, rate_of_play=rate, games=tuple(games)
-    )
-
-
-def rate(
-    players: Sequence[PlayerInput], tournaments: Sequence[TournamentInput], **parameters: object
-) -> PeriodResult:
-    return rate_in("fce", START, END, [*players], [*tournaments], parameters=parameters)
-
-
-def articles(p: PlayerResult) -> set[str]:
-    return {d.article for d in p.notes}
-
 
 # ---------------------------------------------------------------- issue 16: decided readings
 # RULESETS.md "Decided readings": 8 (only non-appearance), 11.1 (not in the rapid list in

@@ -13,23 +13,11 @@ from datetime import date
 
 import pytest
 from engine_games import MATCH4, RR4, RR6, newcomer, rr6_unrated, x_meets
-from engine_helpers import active, by_id, codes, ending, game, player, prior, rate_in
+from engine_helpers import active, by_id, codes, game, player, prior
+from feda_1996_helpers import RULESET, event, rate
 
 from rating_engine.tables import dp_for_hundredths
-from rating_engine.types import Game, PeriodResult, PlayerInput
-
-RULESET = "feda-1996"
-START, END = date(2000, 7, 1), date(2000, 12, 31)  # the July list's period (8.11)
-T_END = date(2000, 10, 15)
-
-
-def rate(players: list[PlayerInput], tournaments: list, **kw: object) -> PeriodResult:
-    return rate_in(RULESET, START, END, players, tournaments, **kw)
-
-
-def event(tid: str, games: list[Game], **kw: object):
-    return ending(T_END, tid, games, **kw)
-
+from rating_engine.types import PlayerInput
 
 # ---------------------------------------------------------------- tables (9.1b, 9.1c)
 

@@ -7,22 +7,8 @@ from datetime import date
 
 import pytest
 from engine_games import first_performance_pool, newcomer, x_meets
-from engine_helpers import active, by_id, codes, ending, game, player, prior, rate_in
-
-from rating_engine.types import Game, PeriodResult, PlayerInput
-
-RULESET = "feda-1996"
-START, END = date(2000, 7, 1), date(2000, 12, 31)  # the July list's period (8.11)
-T_END = date(2000, 10, 15)
-
-
-def rate(players: list[PlayerInput], tournaments: list, **kw: object) -> PeriodResult:
-    return rate_in(RULESET, START, END, players, tournaments, **kw)
-
-
-def event(tid: str, games: list[Game], **kw: object):
-    return ending(T_END, tid, games, **kw)
-
+from engine_helpers import active, by_id, codes, game, player, prior
+from feda_1996_helpers import event, rate
 
 # ---------------------------------------------------------------- issue 16: decided readings
 # RULESETS.md "Decided readings": 9.1 (no performance from 0 / 100%), 9.1c (D ending in .5),

@@ -13,23 +13,11 @@ from datetime import date
 
 import pytest
 from engine_games import MATCH4, RR4, RR6, rr6_unrated
-from engine_helpers import active, by_id, codes, ending, game, player, prior, rate_in
+from engine_helpers import active, by_id, codes, game, player, prior
+from fide_2000_helpers import rate, swiss
 
 from rating_engine.errors import EngineInputError
-from rating_engine.types import Game, PeriodResult, PlayerInput
-
-RULESET = "fide-2000"
-START, END = date(2000, 10, 1), date(2000, 12, 31)  # a quarterly list (9.1, 9.11)
-T_END = date(2000, 11, 15)
-
-
-def rate(players: list[PlayerInput], tournaments: list, **kw: object) -> PeriodResult:
-    return rate_in(RULESET, START, END, players, tournaments, **kw)
-
-
-def swiss(tid: str, games: list[Game], **kw: object):
-    return ending(T_END, tid, games, **kw)
-
+from rating_engine.types import Game, PlayerInput
 
 # ---------------------------------------------------------------- 10.3 (seed's example)
 

@@ -7,22 +7,10 @@ from datetime import date
 
 import pytest
 from engine_games import first_performance_pool, newcomer, x_meets
-from engine_helpers import active, by_id, codes, ending, game, player, prior, rate_in
+from engine_helpers import active, by_id, codes, game, player, prior
+from fide_2000_helpers import rate, swiss
 
-from rating_engine.types import Game, PeriodResult, PlayerInput
-
-RULESET = "fide-2000"
-START, END = date(2000, 10, 1), date(2000, 12, 31)  # a quarterly list (9.1, 9.11)
-T_END = date(2000, 11, 15)
-
-
-def rate(players: list[PlayerInput], tournaments: list, **kw: object) -> PeriodResult:
-    return rate_in(RULESET, START, END, players, tournaments, **kw)
-
-
-def swiss(tid: str, games: list[Game], **kw: object):
-    return ending(T_END, tid, games, **kw)
-
+from rating_engine.types import Game, PlayerInput
 
 # ---------------------------------------------------------------- issue 16: decided readings
 # RULESETS.md "Decided readings": 10.1 (no performance from 0 / 100%), 10.1b (D ending in .5),
