@@ -29,8 +29,14 @@
   var job = document.querySelector("[data-poll-job]");
   if (job) {
     var jobUrl = job.dataset.pollJob;
+    // A form sent from the page (the re-queue button) navigates away: a poll answering during
+    // that request must not reload the page over its answer (the reload would take the place
+    // of the page the POST redirects to, and its message would be lost).
+    var leaving = false;
+    document.addEventListener("submit", function () { leaving = true; });
     var pollJob = function () {
       fetch(jobUrl, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (d) {
+        if (leaving) { return; }
         paint(document.querySelector("#progress"), d.progress);
         text("#job-percent", d.progress);
         text("#job-phase", d.message);
