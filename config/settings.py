@@ -386,6 +386,8 @@ CELERY_BEAT_SCHEDULE = {
     "watch-calculation-runs": {"task": "ratings.watch_runs", "schedule": 60.0},
     "watch-list-import-jobs": {"task": "ratings.watch_import_jobs", "schedule": 60.0},
     "watch-report-uploads": {"task": "tournaments.watch_uploads", "schedule": 60.0},
+    # A published list whose ranks task was never sent (the broker away at publication).
+    "watch-list-ranks": {"task": "ratings.watch_list_ranks", "schedule": 300.0},
 }
 
 # The federation this office serves (3-letter FIDE code), used for new players and reports.

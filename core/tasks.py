@@ -39,6 +39,24 @@ def task_enqueue_on_commit(name: str, *args: Any) -> None:
     transaction.on_commit(lambda: task.apply_async(args=args, **options))
 
 
+def task_enqueue_or_leave_on_commit(name: str, *args: Any, watchdog: str) -> None:
+    """Send task `name` once the surrounding transaction commits, as task_enqueue_on_commit;
+    when the broker cannot be reached, log a warning and leave the work to `watchdog` (a beat
+    task that finds it undone and sends it again). Why: for work derived from something already
+    committed (a published list's ranks), refusing the request would not undo anything, and the
+    request itself succeeded (issue 28)."""
+    task = current_app.tasks[name]
+    options = _options()
+
+    def send() -> None:
+        try:
+            task.apply_async(args=args, **options)
+        except BrokerError as exc:
+            log.warning("broker unreachable (%s): %s%r left to %s", exc, name, args, watchdog)
+
+    transaction.on_commit(send)
+
+
 def task_chain_on_commit(name: str, calls: list[tuple[Any, ...]]) -> None:
     """Send one chain of task `name`, one link per argument tuple, in order, after commit."""
     task = current_app.tasks[name]

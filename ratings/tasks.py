@@ -32,6 +32,14 @@ def watch_runs() -> list[int]:
     return [run.pk for run in calculation_runs_watch()]
 
 
+@shared_task(name="ratings.watch_list_ranks")
+def watch_list_ranks() -> list[int]:
+    """Sent every five minutes by beat (CELERY_BEAT_SCHEDULE): a published list whose ranks
+    task never ran (the broker was away at publication) gets it sent again. Returns the lists'
+    ids, which the worker logs."""
+    return ranks.list_ranks_watch()
+
+
 @shared_task(name="ratings.fill_list_ranks", acks_late=True)
 def fill_list_ranks(list_id: int) -> int:
     """The ranks of a newly published list (ratings.lists.ranks), for the player card, and

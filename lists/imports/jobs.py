@@ -24,7 +24,8 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import IO, Any
 
 from django.conf import settings
@@ -40,7 +41,7 @@ from core.jobs import ACTIVE_JOB_STATUSES, JobStatus, jobs_stale_ids
 from core.messages import json_ready, stored_message
 from core.pg import locks
 from core.pg.connections import SideWriter
-from core.tasks import task_enqueue_on_commit
+from core.tasks import task_enqueue_or_undo_on_commit
 from formats.problems import Problem
 from lists.imports import importer
 from lists.imports.source import file_source
@@ -139,12 +140,26 @@ def list_import_request(
         ListImportJob.objects.filter(pk=job.pk).update(size=size)
         job.size = size
         if enqueue:
-            _enqueue_on_commit(job.pk)
+            _enqueue_on_commit(job.pk, undo=partial(_job_delete, job.pk))
     return job
 
 
-def _enqueue_on_commit(job_id: int) -> None:
-    task_enqueue_on_commit("ratings.import_list", job_id)
+def _enqueue_on_commit(job_id: int, *, undo: Callable[[], object] | None = None) -> None:
+    """Send the import to the workers after commit. With the broker unreachable the request
+    is refused with 503 (core.errors.Unavailable); `undo` removes what was stored for it (a new
+    job: the job and its file), so nothing waits for a message that was never sent (issue 28).
+    A job queued again (by hand or by the watchdog) keeps its row: its page offers to send it
+    again once the workers answer."""
+    task_enqueue_or_undo_on_commit("ratings.import_list", job_id, undo=undo or _nothing)
+
+
+def _job_delete(job_id: int) -> None:
+    """A new job whose message could not be sent: the job and its file chunks (cascade)."""
+    ListImportJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).delete()
+
+
+def _nothing() -> None:
+    return None
 
 
 def requeue_after() -> dt.timedelta:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -18,7 +19,7 @@ from core.errors import Refused
 from core.heartbeat import Heartbeat
 from core.jobs import ACTIVE_JOB_STATUSES, JobStatus, jobs_stale_ids
 from core.pg import locks
-from core.tasks import task_enqueue_on_commit
+from core.tasks import task_enqueue_on_commit, task_enqueue_or_undo_on_commit
 from periods.models import PeriodStatus, RatingPeriod
 from rating_engine import ENGINE_VERSION
 from rating_engine.registry import get_regulation
@@ -87,8 +88,26 @@ def calculation_request(
         # in it; one made later marks the period again (ratings.office.services).
         RatingPeriod.objects.filter(pk=period.pk).update(needs_recalculation=False)
         if enqueue:
-            task_enqueue_on_commit("ratings.calculate_period", run.pk)
+            # With the broker unreachable: 503 and the run taken back, so the period does not
+            # show a run waiting for a message that was never sent (issue 28).
+            undo = partial(
+                _request_undo,
+                run_id=run.pk,
+                period_id=period.pk,
+                needs_recalculation=period.needs_recalculation,
+            )
+            task_enqueue_or_undo_on_commit("ratings.calculate_period", run.pk, undo=undo)
     return run
+
+
+def _request_undo(*, run_id: int, period_id: int, needs_recalculation: bool) -> None:
+    """Take back a requested run whose message could not be sent: the run (if no worker took
+    it after all) and the period's mark as it was."""
+    with transaction.atomic():
+        if CalculationRun.objects.filter(pk=run_id, status=JobStatus.QUEUED).delete()[0]:
+            RatingPeriod.objects.filter(pk=period_id).update(
+                needs_recalculation=needs_recalculation
+            )
 
 
 def calculation_run(*, run_id: int) -> CalculationRun | None:

@@ -9,10 +9,15 @@ filters and sorts by, for every entry), one INSERT … SELECT as well."""
 
 from __future__ import annotations
 
-from django.db import connection, transaction
+import datetime as dt
 
+from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from core.tasks import task_enqueue_on_commit
 from ratings.lists.filters import ACTIVE_STATUSES
-from ratings.models import ListFilterRow, ListRank, PublishedList
+from ratings.models import ListEntry, ListFilterRow, ListRank, PublishedList
 
 #: Advisory lock namespace (core/pg/locks.py keeps 7301 and 7302).
 LIST_RANKS_LOCK = 7303
@@ -75,3 +80,29 @@ def list_rows_fill(*, list_id: int) -> int:
 def list_rows_filled(*, list_id: int) -> bool:
     """Whether the list's filter rows are written (the task runs after the publication)."""
     return ListFilterRow.objects.filter(published_list_id=list_id).exists()
+
+
+#: A list published longer ago than this without its filter rows lost its task (the broker was
+#: away when it was published, or the message was lost): ratings.watch_list_ranks sends it again.
+#: Longer than the task takes on a large list (about 40 s for 450,000 entries, docs/benchmarks.md).
+RANKS_OVERDUE = dt.timedelta(minutes=10)
+
+
+def list_ranks_overdue_ids(*, now: dt.datetime | None = None) -> list[int]:
+    """Published lists with entries but no filter rows, published over RANKS_OVERDUE ago."""
+    before = (now or timezone.now()) - RANKS_OVERDUE
+    return list(
+        PublishedList.objects.filter(published_at__lt=before)
+        .filter(Exists(ListEntry.objects.filter(published_list=OuterRef("pk"))))
+        .exclude(Exists(ListFilterRow.objects.filter(published_list=OuterRef("pk"))))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def list_ranks_watch(*, now: dt.datetime | None = None) -> list[int]:
+    """Send the ranks task again for every overdue list (the task skips what is written)."""
+    overdue = list_ranks_overdue_ids(now=now)
+    for list_id in overdue:
+        task_enqueue_on_commit("ratings.fill_list_ranks", list_id)
+    return overdue

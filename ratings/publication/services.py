@@ -14,7 +14,7 @@ from core.errors import Refused
 from core.jobs import ACTIVE_JOB_STATUSES
 from core.pg.connections import tune_transaction
 from core.pg.ids import reserve_id
-from core.tasks import task_enqueue_on_commit
+from core.tasks import task_enqueue_or_leave_on_commit
 from core.timing import StepTimer
 from periods.models import PeriodStatus, RatingPeriod
 from periods.services import period_open_next
@@ -102,7 +102,9 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
         _next_periods_update(period=period, later=later)
         timer.step("periods and tournaments")
         # The ranks the player card shows, derived once from the list (ratings.lists.ranks).
-        task_enqueue_on_commit("ratings.fill_list_ranks", published.pk)
+        task_enqueue_or_leave_on_commit(
+            "ratings.fill_list_ranks", published.pk, watchdog="ratings.watch_list_ranks"
+        )
     timer.step("commit")
     return published
 
