@@ -179,7 +179,8 @@ AXES_LOCKOUT_CALLABLE = "core.lockout.lockout_response"
 AXES_VERBOSE = False
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+# After logging in, each role lands on its own page (core.views.landing).
+LOGIN_REDIRECT_URL = "landing"
 LOGOUT_REDIRECT_URL = "home"
 
 # English is the source language; the federation's users read Spanish, Catalan and Portuguese.

@@ -19,6 +19,7 @@ urlpatterns = [
     path("healthz/web", healthz_web, name="healthz-web"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/landing/", core_views.landing, name="landing"),
     # Every signed-in user changes his password; a forgotten one is reset by an e-mailed link
     # (sent by a worker: core.forms). Templates in templates/registration/.
     path(

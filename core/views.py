@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -12,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core.api.tokens import token_create, token_revoke, tokens_of
 from core.errors import Refused
 from core.permissions import permission_required
+from core.rules import is_arbiter, is_officer, is_player
 
 
 @require_http_methods(["GET", "POST"])
@@ -41,3 +43,19 @@ def api_token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.error(request, _("You have no such token."))
     return redirect("api_tokens")
+
+
+@login_required
+def landing(request: HttpRequest) -> HttpResponse:
+    """Where a user lands after logging in (LOGIN_REDIRECT_URL; a `next` address still wins):
+    the page of his work rather than the public home page. A rating officer on his desk, an
+    arbiter on his tournaments, a player on his own card; anyone else on the home page."""
+    user = request.user
+    if is_officer(user):
+        return redirect("ratings:desk")
+    if is_arbiter(user):
+        return redirect("tournaments:desk")
+    player = getattr(user, "player", None)
+    if is_player(user) and player is not None:
+        return redirect("players:detail", player.fed_id)
+    return redirect("home")
