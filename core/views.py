@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.api.tokens import token_create, token_revoke, tokens_of
 from core.errors import Refused
@@ -45,6 +45,7 @@ def api_token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("api_tokens")
 
 
+@require_GET
 @login_required
 def landing(request: HttpRequest) -> HttpResponse:
     """Where a user lands after logging in (LOGIN_REDIRECT_URL; a `next` address still wins):

@@ -324,9 +324,13 @@ def tournament_matching(request: HttpRequest, pk: int) -> HttpResponse:
                 % {"n": len(row_errors)},
             )
         else:
-            messages.success(
-                request, _("%(picked)s players picked, %(created)s new players created.") % done
-            )
+            picked = ngettext(
+                "%(n)s player picked.", "%(n)s players picked.", done["picked"]
+            ) % {"n": done["picked"]}
+            created = ngettext(
+                "%(n)s new player created.", "%(n)s new players created.", done["created"]
+            ) % {"n": done["created"]}
+            messages.success(request, f"{picked} {created}")
             tournament.refresh_from_db()
             if tournament.status == "validated":
                 messages.success(request, _("The tournament is validated."))

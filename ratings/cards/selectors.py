@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
+from django.utils.translation import gettext_lazy as _
 
 from periods.models import RatingSystem
 from players.models import Player
@@ -18,6 +19,7 @@ from ratings.calculation.selectors import draft_player
 from ratings.lists.filters import ACTIVE_STATUSES
 from ratings.lists.selectors import list_current_ids
 from ratings.models import (
+    Activity,
     CalculationRun,
     DraftResult,
     DraftTournament,
@@ -26,6 +28,7 @@ from ratings.models import (
     ListRank,
     PlayerRating,
     PublishedList,
+    RatingKind,
 )
 
 
@@ -74,18 +77,56 @@ class SystemCard:
         """The badges beside the status, each said once: the rating's kind and activity, the
         entry's inactive and provisional marks, leaving out what the status already reads
         (an inactive player's card said "Inactive" three times)."""
+        return [label for label, _meaning in self.explained_flags]
+
+    @property
+    def explained_flags(self) -> list[tuple[str, str]]:
+        """The badges with what each means, for the badge's title and the card's legend (a
+        bare "Effective" beside a status explained nothing)."""
         said = [str(self.entry.get_status_display())] if self.entry else []
-        labels: list[str] = []
+        codes: list[str] = []
         if self.state:
-            labels += [str(self.state.get_kind_display()), str(self.state.get_activity_display())]
+            codes += [self.state.kind, self.state.activity]
         if self.entry and self.entry.inactive:
-            labels.append(str(EntryStatus.INACTIVE.label))
+            codes.append(EntryStatus.INACTIVE)
         if self.entry and self.entry.provisional:
-            labels.append(str(EntryStatus.PROVISIONAL.label))
-        for label in labels:
-            if label not in said:
-                said.append(label)
-        return said[1:] if self.entry else said
+            codes.append(EntryStatus.PROVISIONAL)
+        shown: list[tuple[str, str]] = []
+        for code in codes:
+            label, meaning = FLAG_MEANINGS[str(code)]
+            if str(label) not in said:
+                said.append(str(label))
+                shown.append((str(label), str(meaning)))
+        return shown
+
+
+#: What each badge of the card means (rating kinds, activity, the entry's marks).
+FLAG_MEANINGS: dict[str, tuple[Any, Any]] = {
+    RatingKind.UNRATED: (
+        RatingKind.UNRATED.label,
+        _("No rating yet: not enough rated games against rated opponents."),
+    ),
+    RatingKind.PROVISIONAL: (
+        RatingKind.PROVISIONAL.label,
+        _(
+            "A provisional rating: based on fewer games than the regulation asks for an "
+            "established one; it moves faster."
+        ),
+    ),
+    RatingKind.EFFECTIVE: (
+        RatingKind.EFFECTIVE.label,
+        _("An established rating: based on at least the games the regulation asks for."),
+    ),
+    Activity.ACTIVE: (Activity.ACTIVE.label, _("Has played rated games recently enough.")),
+    Activity.INACTIVE: (
+        Activity.INACTIVE.label,
+        _("Has not played rated games for the time the regulation sets; the rating is kept."),
+    ),
+    Activity.PASSIVE: (
+        Activity.PASSIVE.label,
+        _("Not playing for now (correspondence): left out of the lists, the data kept."),
+    ),
+}
 
 
 def publication_state() -> int:

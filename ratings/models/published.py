@@ -9,6 +9,8 @@ import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.pg.triggers import Refuse
@@ -139,7 +141,16 @@ class PublishedList(ImmutableModel):
         triggers = _published_triggers()
 
     def __str__(self) -> str:
-        return f"{self.system} {self.list_date:%Y-%m-%d} v{self.version}"
+        # As the list's page titles it, in the reader's language: "FEDA Standard — December
+        # 2026", and "(version 2)" for a correction.
+        when = date_format(self.list_date, "YEAR_MONTH_FORMAT")
+        if self.version > 1:
+            return gettext("%(system)s — %(month)s (version %(version)s)") % {
+                "system": self.system,
+                "month": when,
+                "version": self.version,
+            }
+        return f"{self.system} — {when}"
 
 
 class EntryStatus(models.TextChoices):

@@ -118,7 +118,8 @@ API: dict[str, Case] = {
     "api/v1/desk/": Case(lambda w: "/api/v1/desk/", API_OFFICERS, NO_METHOD),
     "api/v1/schema/": Case(lambda w: "/api/v1/schema/", EVERYONE, NO_METHOD),
     "api/v1/docs/": Case(lambda w: "/api/v1/docs/", EVERYONE, NO_METHOD),
-    "api/v1/redoc/": Case(lambda w: "/api/v1/redoc/", EVERYONE, NO_METHOD),
+    # Redoc's old address: a permanent redirect to the docs, for everyone, whatever the method.
+    "api/v1/redoc/": Case(lambda w: "/api/v1/redoc/", EVERYONE, EVERYONE),
     # /api/ without a version: 308 to the same path under /api/v1/, whatever the method.
     "api/^(?P<rest>(?!v[0-9]+/).*)$": Case(lambda w: "/api/players/", UNVERSIONED, UNVERSIONED),
     # ---- API tokens: a signed-in user's own

@@ -34,6 +34,8 @@ PAGES: dict[str, Case] = {
         lambda w: "/accounts/login/", EVERYONE, EVERYONE
     ),  # POST {}: the form again
     "accounts/logout/": Case(lambda w: "/accounts/logout/", NO_METHOD, EVERYONE),
+    # Where a user lands after logging in: a redirect to his role's page.
+    "accounts/landing/": Case(lambda w: "/accounts/landing/", SIGNED_IN, NO_METHOD),
     # Passwords: every signed-in user changes his; anyone may ask for a reset link (POST {}:
     # the form again); a wrong link is a page saying so.
     "accounts/password/change/": Case(lambda w: "/accounts/password/change/", SIGNED_IN, SIGNED_IN),

@@ -4,12 +4,15 @@ one list (game by game), the tournament page, and names rendered as text."""
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from periods import services as period_services
 from ratings.calculation import runs
@@ -325,3 +328,27 @@ def test_the_card_names_each_list_by_its_month_in_the_readers_words(
     card = Client().get(url, HTTP_ACCEPT_LANGUAGE="pt").content.decode()
     assert f"{month} de {published.list_date.year}" in card
     assert f"{month[:3].title()} {published.list_date.year}" not in card
+
+
+def test_a_top_list_says_how_many_of_how_many_it_shows(crowd) -> None:
+    """A top list shows its first page only: "106 entries" above 100 rows would be wrong."""
+    published, _people = crowd
+    page = list_selectors.EntryPage([], total=106, page=1, per_page=100, start=1)
+    context = {"list": published, "page": page, "query": ""}
+    with translation.override("en"):
+        top = render_to_string("ratings/_list_entries.html", {**context, "top": "open"})
+        whole = render_to_string("ratings/_list_entries.html", {**context, "top": ""})
+    assert "The first 100 of 106 entries." in top and "106 entries." not in top.replace(
+        "of 106 entries.", ""
+    )
+    assert "106 entries." in whole and "The first" not in whole
+
+
+def test_a_list_is_named_as_its_page_titles_it(crowd) -> None:
+    """Protests and the admin name a list by its month, as the site does, not "2026-12-01 v2"."""
+    published, _people = crowd
+    month = f"{calendar.month_name[published.list_date.month]} {published.list_date.year}"
+    with translation.override("en"):
+        assert str(published) == f"{published.system.name} — {month}"
+        published.version = 2
+        assert str(published) == f"{published.system.name} — {month} (version 2)"

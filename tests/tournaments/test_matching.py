@@ -86,7 +86,10 @@ def test_registry_search_by_row_and_errors_on_their_row_with_choices_kept(client
     assert response.status_code == 422 and "NOPE-1" in response.content.decode()
     # The search's answer picks the registry player.
     pedro = make_player(surname="Nuevo Jugador", given_name="Pedro", fed_id="E-88")
-    assert client.post(url, {"find_3": "E-88"}).status_code == 302
+    response = client.post(url, {"find_3": "E-88"}, follow=True)
+    assert response.redirect_chain[0][1] == 302
+    # One of each, in the singular (not "1 new players created").
+    assert "1 player picked. 0 new players created." in response.content.decode()
     assert TournamentPlayer.objects.get(tournament=t, start_rank=3).player == pedro
     t.refresh_from_db()
     assert t.status == "validated"
