@@ -324,9 +324,9 @@ def tournament_matching(request: HttpRequest, pk: int) -> HttpResponse:
                 % {"n": len(row_errors)},
             )
         else:
-            picked = ngettext(
-                "%(n)s player picked.", "%(n)s players picked.", done["picked"]
-            ) % {"n": done["picked"]}
+            picked = ngettext("%(n)s player picked.", "%(n)s players picked.", done["picked"]) % {
+                "n": done["picked"]
+            }
             created = ngettext(
                 "%(n)s new player created.", "%(n)s new players created.", done["created"]
             ) % {"n": done["created"]}
