@@ -101,6 +101,12 @@ def backups_list(*, directory: Path, database: str) -> list[Path]:
     return sorted(path for path in directory.iterdir() if pattern.fullmatch(path.name))
 
 
+def backup_taken_at(path: Path) -> dt.datetime:
+    """When a backup was taken, from its name (a copy keeps it; its mtime may not)."""
+    stamp = path.name.removesuffix(".dump").rsplit("-", 1)[-1]
+    return dt.datetime.strptime(stamp, _STAMP).replace(tzinfo=dt.UTC)
+
+
 def backups_rotate(*, directory: Path, database: str, keep: int) -> tuple[Path, ...]:
     """Remove all but the newest `keep` backups of `database`; the ones removed."""
     found = backups_list(directory=directory, database=database)

@@ -165,6 +165,7 @@ def test_the_matcher_follows_docker() -> None:
         ".env",
         ".env.production",
         ".pgdata/PG_VERSION",
+        "backups/rating_office-20260101T030000Z.dump",
         ".celery/beat-schedule",
         "celerybeat-schedule.db",
         "db.sqlite3",

@@ -310,3 +310,19 @@ def test_a_pg_dump_older_than_the_server_is_refused_naming_both_versions(
     message = str(refused.value)
     assert f"pg_dump {server.major - 1}.9" in message
     assert f"PostgreSQL {server.text}" in message
+
+
+@pytest.mark.django_db
+def test_the_health_check_fails_when_the_newest_backup_is_too_old(settings, tmp_path) -> None:
+    settings.BACKUP_INTERVAL = 3600
+    name = connection.settings_dict["NAME"]
+    with pytest.raises(CommandError, match="No backup of"):
+        call_command("db_backup", check=True, directory=tmp_path, stdout=io.StringIO())
+    now = dt.datetime.now(dt.UTC)
+    (tmp_path / backup_name(database=name, at=now - dt.timedelta(hours=2, minutes=1))).touch()
+    with pytest.raises(CommandError, match=r"is 2\.0 hours old"):
+        call_command("db_backup", check=True, directory=tmp_path, stdout=io.StringIO())
+    (tmp_path / backup_name(database=name, at=now - dt.timedelta(minutes=30))).touch()
+    out = io.StringIO()
+    call_command("db_backup", check=True, directory=tmp_path, stdout=out)
+    assert "is 0.5 hours old" in out.getvalue()

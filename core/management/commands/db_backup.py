@@ -1,9 +1,10 @@
-"""manage.py db_backup [--directory DIR] [--keep N] [--loop]
+"""manage.py db_backup [--directory DIR] [--keep N] [--loop | --check]
 
 Backs up the site's database with pg_dump (custom format) into BACKUP_DIR, checked and renamed
 into place, and keeps the newest BACKUP_KEEP backups (core/backups, docs/backups.md). With
 --loop it takes one now and another every BACKUP_INTERVAL seconds until stopped: the `backup`
-service of docker-compose.yml.
+service of docker-compose.yml, whose health check is --check: the newest backup is younger
+than twice BACKUP_INTERVAL.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.backups.services import Backup, backup_create
-from core.backups.tools import BackupError
+from core.backups.services import Backup, backup_create, backup_taken_at, backups_list
+from core.backups.tools import BackupError, conninfo_of_database
 
 
 class Command(BaseCommand):
@@ -40,8 +41,17 @@ class Command(BaseCommand):
             help="Back up now and then every BACKUP_INTERVAL seconds until stopped; a failed "
             "backup is reported and the next one still runs.",
         )
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="Take no backup: fail unless the newest is younger than twice BACKUP_INTERVAL "
+            "(a health check).",
+        )
 
     def handle(self, *args: object, **options: Any) -> None:
+        if options["check"]:
+            self._check(options["directory"] or settings.BACKUP_DIR, options["database"])
+            return
         backup = {
             "alias": options["database"],
             "directory": options["directory"],
@@ -60,6 +70,26 @@ class Command(BaseCommand):
                 self.stderr.write(f"{self._now()} {_('Backup failed:')} {exc}")
             self.stdout.flush()
             time.sleep(settings.BACKUP_INTERVAL)
+
+    def _check(self, directory: Path, alias: str) -> None:
+        database = conninfo_of_database(alias=alias)["dbname"]
+        found = backups_list(directory=Path(directory), database=database)
+        if not found:
+            raise CommandError(
+                _("No backup of %(database)s in %(folder)s.")
+                % {"database": database, "folder": directory}
+            )
+        age = timezone.now() - backup_taken_at(found[-1])
+        hours = f"{age.total_seconds() / 3600:.1f}"
+        if age.total_seconds() > 2 * settings.BACKUP_INTERVAL:
+            raise CommandError(
+                _("The newest backup, %(name)s, is %(hours)s hours old.")
+                % {"name": found[-1].name, "hours": hours}
+            )
+        self.stdout.write(
+            _("The newest backup, %(name)s, is %(hours)s hours old.")
+            % {"name": found[-1].name, "hours": hours}
+        )
 
     def _now(self) -> str:
         return timezone.localtime().strftime("%Y-%m-%d %H:%M:%S")
