@@ -67,7 +67,8 @@ class Command(BaseCommand):
             try:
                 self._report(backup_create(**backup))
             except BackupError as exc:
-                self.stderr.write(f"{self._now()} {_('Backup failed:')} {exc}")
+                failed = _("Backup failed: %(error)s") % {"error": exc}
+                self.stderr.write(f"{self._now()} {failed}")
             self.stdout.flush()
             time.sleep(settings.BACKUP_INTERVAL)
 
