@@ -207,8 +207,9 @@ def backup_create(
             )
         partial = directory / f".{final.name}.partial"
         try:
+            # Owner-only before the first byte is written; pg_dump writes into it.
+            os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             _dump(tools=tools, conninfo=conninfo, path=partial)
-            partial.chmod(0o600)
             archive = archive_read(tools=tools, path=partial)
             _fsync(partial)
             os.replace(partial, final)
@@ -237,7 +238,7 @@ def _relations(conninfo: Conninfo) -> int:
             "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
             "WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f') "
             "AND n.nspname NOT IN ('pg_catalog', 'information_schema') "
-            "AND n.nspname NOT LIKE 'pg\\_toast%%' AND n.nspname NOT LIKE 'pg\\_temp%%'"
+            "AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'"
         ).fetchone()
     return int(row[0]) if row else 0
 
