@@ -1,11 +1,25 @@
-# The production image: the site (gunicorn), Celery workers and beat (docker-compose.yml).
-FROM python:3.11-slim
+# The production image: the site (gunicorn), Celery workers and beat, backups (docker-compose.yml).
+# Debian bookworm, named: the PostgreSQL client below comes from the repository of that release.
+FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONPATH=/app
 WORKDIR /app
+
+# pg_dump and pg_restore for `manage.py db_backup` and `db_restore` (docs/backups.md), of the
+# major version of docker-compose.yml's PostgreSQL: pg_dump refuses to dump a newer server, and
+# bookworm's own client is 15. They come from the PostgreSQL project's apt repository (PGDG),
+# added by the script and signing key that Debian's postgresql-common package ships (no key is
+# fetched from the web). Change PG_MAJOR with the compose file's `postgres` image.
+ARG PG_MAJOR=16
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ca-certificates postgresql-common \
+    && /usr/share/postgresql-common/pgdg/apt.postgresql.org.sh -y \
+    && apt-get install -y --no-install-recommends "postgresql-client-${PG_MAJOR}" \
+    && rm -rf /var/lib/apt/lists/* \
+    && pg_dump --version | grep -q "PostgreSQL) ${PG_MAJOR}\."
 
 # Dependencies first, in a layer of their own: a code change does not reinstall them. They are
 # read from pyproject.toml; the project itself is not installed (PYTHONPATH=/app), so its code
@@ -27,8 +41,11 @@ RUN DEBUG=0 SECRET_KEY=collectstatic-at-build-time-only python manage.py collect
     && test -f staticfiles/staticfiles.json
 
 # Run as an unprivileged user. The code stays root-owned and read-only for it: the site writes
-# nothing to disk (uploads go to PostgreSQL; beat keeps its schedule in /tmp).
-RUN useradd --system --uid 10001 --user-group --no-create-home --home-dir /nonexistent \
+# nothing to disk (uploads go to PostgreSQL; beat keeps its schedule in /tmp). The backups'
+# folder is its own (uid 10001, owner-only): the compose `backups` volume mounted there starts
+# with this owner and mode.
+RUN install -d -o 10001 -m 0700 /var/backups/rating-office \
+    && useradd --system --uid 10001 --user-group --no-create-home --home-dir /nonexistent \
         --shell /usr/sbin/nologin app
 USER app:app
 

@@ -391,6 +391,30 @@ CELERY_BEAT_SCHEDULE = {
     "watch-list-ranks": {"task": "ratings.watch_list_ranks", "schedule": 300.0},
 }
 
+# Backups (docs/backups.md): `manage.py db_backup` writes a pg_dump of the database into
+# BACKUP_DIR and keeps the newest BACKUP_KEEP there; `db_backup --loop` (the compose `backup`
+# service) takes one every BACKUP_INTERVAL seconds. pg_dump and pg_restore are found by version
+# (core/backups/tools.py) unless BACKUP_PG_BIN_DIR names their folder.
+BACKUP_DIR = Path(env.get_str("BACKUP_DIR") or BASE_DIR / "backups")
+BACKUP_KEEP = env.get_int("BACKUP_KEEP", 14)
+BACKUP_INTERVAL = env.get_int("BACKUP_INTERVAL", 24 * 60 * 60)
+BACKUP_PG_BIN_DIR = env.get_str("BACKUP_PG_BIN_DIR") or ""
+if BACKUP_KEEP < 1:
+    raise env.ImproperlyConfigured(f"BACKUP_KEEP must be 1 or more (got {BACKUP_KEEP})")
+if BACKUP_INTERVAL < 60:
+    raise env.ImproperlyConfigured(
+        f"BACKUP_INTERVAL must be 60 seconds or more (got {BACKUP_INTERVAL})"
+    )
+#: What `manage.py db_restore` counts in the database it restored.
+BACKUP_SUMMARY_MODELS = (
+    "ratings.PublishedList",
+    "ratings.ListEntry",
+    "tournaments.Report",
+    "protests.Protest",
+    "protests.ProtestAttachment",
+    "players.Player",
+)
+
 # The federation this office serves (3-letter FIDE code), used for new players and reports.
 FEDERATION_CODE = env.get_str("FEDERATION_CODE", "ESP") or "ESP"
 # Deadlines (protests, appeals: docs/protests.md) end at 23:59:59 of their last day in the

@@ -82,3 +82,26 @@ def test_beat_runs_the_configured_schedule() -> None:
     celery_app.loader.import_default_modules()
     for name, entry in schedule.items():
         assert entry["task"] in celery_app.tasks, name
+
+
+def test_the_backup_service_keeps_its_backups_in_a_volume_with_a_matching_pg_dump() -> None:
+    """The `backup` service (docs/backups.md) writes into a named volume mounted at its
+    BACKUP_DIR, a folder the image makes for its unprivileged user; the image's pg_dump is of
+    the compose PostgreSQL's major version (pg_dump refuses a server newer than itself)."""
+    compose = load()
+    backup = compose["services"]["backup"]
+    assert command_words(backup)[:4] == ["python", "manage.py", "db_backup", "--loop"]
+    assert backup["healthcheck"]["test"][1:] == ["python", "manage.py", "db_backup", "--check"]
+    folder = backup["environment"]["BACKUP_DIR"]
+    volume, mounted = backup["volumes"][0].split(":")[:2]
+    assert mounted == folder and volume in compose["volumes"]
+    assert (
+        backup["environment"]["DATABASE_URL"]
+        == compose["services"]["web"]["environment"]["DATABASE_URL"]
+    )
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(rf"install -d -o 10001 -m 0700 {re.escape(folder)}\b", dockerfile)
+    assert "--uid 10001" in dockerfile
+    server_major = compose["services"]["postgres"]["image"].split(":")[1].split(".")[0]
+    assert re.search(rf"^ARG PG_MAJOR={server_major}$", dockerfile, re.M), server_major
+    assert '"postgresql-client-${PG_MAJOR}"' in dockerfile

@@ -165,6 +165,7 @@ def test_the_matcher_follows_docker() -> None:
         ".env",
         ".env.production",
         ".pgdata/PG_VERSION",
+        "backups/rating_office-20260101T030000Z.dump",
         ".celery/beat-schedule",
         "celerybeat-schedule.db",
         "db.sqlite3",
@@ -189,7 +190,7 @@ def test_local_state_and_secrets_stay_out_of_the_build_context(path: str) -> Non
 
 def _needed_files() -> list[str]:
     needed = ["pyproject.toml", "manage.py"]
-    folders = ("config", "players", "tournaments", "ratings", "protests", "lists", "desk")
+    folders = ("config", "core", "players", "tournaments", "ratings", "protests", "lists", "desk")
     for folder in (*folders, "templates", "static", "locale"):
         for path in (ROOT / folder).rglob("*"):
             if path.is_file() and "__pycache__" not in path.parts:
