@@ -1,5 +1,5 @@
-"""`make run` (config/localrun.py): the port it serves on, its worker's quiet start, and the database
-roles its steps connect as."""
+"""`make run` (config/localrun.py): the port it serves on, its worker's quiet start, and the
+database roles its steps connect as."""
 
 from __future__ import annotations
 
