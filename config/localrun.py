@@ -2,7 +2,11 @@
 (another port: `make run PORT=8080`, or PORT in the environment).
 
 With DATABASE_URL unset it runs on the private PostgreSQL of config/embedded_db.py, stopped
-when this command ends. With CELERY_BROKER_URL unset it sets `filesystem://` (a queue of files
+when this command ends, with two roles as in production (docs/security.md): `migrate` runs as
+the server's superuser (DATABASE_OWNER_URL), which owns the tables, and creates the site's role,
+`ratings_app`; the demo data, runserver and the worker connect as that role. With DATABASE_URL
+set, migrate runs as DATABASE_OWNER_URL's role if that is set too, and the rest as
+DATABASE_URL's. With CELERY_BROKER_URL unset it sets `filesystem://` (a queue of files
 in .celery/, see config/settings.py) and starts a Celery worker in the background, so a
 calculation started from a page runs outside the request and its progress moves; the worker
 is stopped when runserver ends. With a broker configured, your own workers run the tasks.
@@ -65,11 +69,14 @@ def main(argv: Sequence[str]) -> int:
     except embedded_db.EmbeddedDatabaseError as exc:
         print(f"make run: {exc}", file=sys.stderr)
         return 2
+    migrate_env, env = role_envs(env, embedded=embedded_db.started_here())
     manage = [sys.executable, "manage.py"]
-    for step in (["migrate", "--noinput"], ["demo_federation"]):
-        status = embedded_db.run([*manage, *step], env)
-        if status:
-            return status
+    status = embedded_db.run([*manage, "migrate", "--noinput"], migrate_env)
+    if status:
+        return status
+    status = embedded_db.run([*manage, "demo_federation"], env)
+    if status:
+        return status
     worker = None
     if not env.get("CELERY_BROKER_URL"):
         env["CELERY_BROKER_URL"] = LOCAL_BROKER
@@ -80,6 +87,18 @@ def main(argv: Sequence[str]) -> int:
     finally:
         if worker is not None:
             _stop(worker)
+
+
+def role_envs(env: Mapping[str, str], *, embedded: bool) -> tuple[dict[str, str], dict[str, str]]:
+    """The environments of `migrate` and of everything else. On the private server, migrate
+    connects as its superuser (DATABASE_OWNER_URL) and the rest as the site's role; elsewhere as
+    the environment says. The site's processes never get the owner's URL."""
+    migrate = dict(env)
+    if embedded:
+        migrate["DATABASE_OWNER_URL"] = env["DATABASE_URL"]
+        migrate["DATABASE_URL"] = embedded_db.app_url(env["DATABASE_URL"])
+    site = {key: value for key, value in migrate.items() if key != "DATABASE_OWNER_URL"}
+    return migrate, site
 
 
 def port(env: Mapping[str, str]) -> int:

@@ -138,6 +138,15 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # A test database name derived from the URL's, so parallel projects don't collide.
     DATABASES["default"].setdefault("TEST", {})
 
+# The role that owns the tables, for `manage.py migrate` only (core/management/commands/migrate.py);
+# the site connects as DATABASE_URL's role, which owns nothing and gets only the privileges
+# core/pg/roles.py grants it after each migrate (docs/security.md, "Immutability and database
+# roles"). Unset: migrate connects as DATABASE_URL's role, as the site does.
+_owner = env.get_database("DATABASE_OWNER_URL")
+DATABASE_OWNER: dict[str, object] | None = (
+    _owner if _owner["ENGINE"] != env.UNSET_DATABASE["ENGINE"] else None
+)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -28,6 +28,9 @@ os.environ["CACHE_KEY_PREFIX"] = f"test-{os.getpid()}"
 # pytest-django creates its `test_rating_office` database there. CI sets DATABASE_URL, and
 # database_url() refuses to start a private server when CI=true.
 os.environ["DATABASE_URL"] = embedded_db.database_url()
+# The suite connects as DATABASE_URL's role (a superuser: it creates the test databases and
+# flushes them) and migrates as it too; tests/core/test_db_roles.py makes its own site's role.
+os.environ.pop("DATABASE_OWNER_URL", None)
 
 
 def pytest_unconfigure() -> None:

@@ -13,6 +13,13 @@ Kept: the primary key, and any index a foreign key of another table depends on. 
 index takes an ACCESS EXCLUSIVE lock until the transaction ends: readers of the table wait
 for the load (seconds, for an initial import). A unique index rebuilt over duplicates fails
 the CREATE, so the transaction rolls back and nothing is written, as a per-row check would.
+
+Dropping and creating an index takes the table's owner, and the site connects as a role that
+owns nothing (core/pg/roles.py). So the work is done in PostgreSQL by two SECURITY DEFINER
+functions owned by the role that ran the migrations (ratings/migrations/0023):
+`core_indexes_drop(tables)` reads the definitions from the catalogue, keeps them in a table the
+site's role cannot read or write, and drops the indexes; `core_indexes_restore(tables)`
+rebuilds them. A transaction that drops and does not rebuild cannot commit (a deferred check).
 """
 
 from __future__ import annotations
@@ -20,25 +27,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
-
-_SECONDARY = """
-SELECT ic.relname, pg_get_indexdef(i.indexrelid), c.conname, pg_get_constraintdef(c.oid)
-FROM pg_index i
-JOIN pg_class ic ON ic.oid = i.indexrelid
-LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN
-('u', 'x')
-WHERE i.indrelid = %s::regclass AND NOT i.indisprimary
-  AND NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = i.indexrelid)
-ORDER BY ic.relname
-"""
-
-
-def _run_pending_checks(cursor: Any) -> None:
-    """ALTER TABLE and CREATE INDEX refuse a table with pending deferred checks (Django's
-    foreign keys are DEFERRABLE INITIALLY DEFERRED): run them now, then defer again, as
-    Django declares them."""
-    cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-    cursor.execute("SET CONSTRAINTS ALL DEFERRED")
 
 
 def worth_deferring(*, new_rows: int, existing_rows: int) -> bool:
@@ -48,28 +36,15 @@ def worth_deferring(*, new_rows: int, existing_rows: int) -> bool:
 
 
 @contextmanager
-def secondary_indexes_deferred(
-    cursor: Any, table: str, *, defer: bool = True
-) -> Iterator[list[str]]:
-    """Within an open transaction: drop `table`'s secondary indexes, run the block, recreate
-    them. Yields the names of the indexes dropped (empty when `defer` is false)."""
-    if not defer:
+def secondary_indexes_deferred(cursor: Any, *tables: str) -> Iterator[list[str]]:
+    """Within an open transaction: drop the secondary indexes of `tables`, run the block,
+    recreate them. Yields the names of the indexes dropped (nothing is done for no table)."""
+    if not tables:
         yield []
         return
-    cursor.execute(_SECONDARY, [table])
-    saved = cursor.fetchall()
-    _run_pending_checks(cursor)
-    for index, _definition, constraint, _constraint_def in saved:
-        if constraint:
-            cursor.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{constraint}"')
-        else:
-            cursor.execute(f'DROP INDEX "{index}"')
+    cursor.execute("SELECT core_indexes_drop(%s::regclass[])", [list(tables)])
+    dropped = [row[0] for row in cursor.fetchall()]
     # Room to sort the rebuilt indexes in memory (the default 64 MB spills to disk).
     cursor.execute("SET LOCAL maintenance_work_mem = '512MB'")
-    yield [row[0] for row in saved]
-    _run_pending_checks(cursor)
-    for _index, definition, constraint, constraint_def in saved:
-        if constraint:
-            cursor.execute(f'ALTER TABLE {table} ADD CONSTRAINT "{constraint}" {constraint_def}')
-        else:
-            cursor.execute(definition)
+    yield dropped
+    cursor.execute("SELECT core_indexes_restore(%s::regclass[])", [list(tables)])

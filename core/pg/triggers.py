@@ -13,6 +13,13 @@ constraint. Levels, as in Protect:
   is refused outright.
 
 The message may use two ``%``: the operation and the table (``TG_OP``, ``TG_TABLE_NAME``).
+
+A refusal cannot be switched off by a connection: pgtrigger's own functions first ask
+``_pgtrigger_should_ignore``, which reads the setting ``pgtrigger.ignore`` that any role may
+``SET``; ``Refuse`` installs its function without that step (``UnignorableTriggerSql``). Only
+what needs ownership or superuser rights stops it: ``ALTER TABLE … DISABLE TRIGGER`` (the
+owner), ``session_replication_role = replica`` (a superuser; `manage.py flush` uses it). The
+site connects as a role that has neither (core/pg/roles.py, docs/security.md).
 """
 
 from __future__ import annotations
@@ -20,7 +27,30 @@ from __future__ import annotations
 from typing import Any
 
 import pgtrigger
+import pgtrigger.compiler
 from django.db import models
+
+#: pgtrigger's upsert template less the ``_pgtrigger_should_ignore`` block (pgtrigger 4.x; the
+#: test tests/core/test_db_roles.py compares the two, so a change of pgtrigger's shows).
+_IGNORE_BLOCK = """
+                    IF ({ignore_func_name}(TG_NAME) IS TRUE) THEN
+                        IF (TG_OP = 'DELETE') THEN
+                            RETURN OLD;
+                        ELSE
+                            RETURN NEW;
+                        END IF;
+                    END IF;"""
+
+
+class UnignorableTriggerSql(pgtrigger.compiler.UpsertTriggerSql):
+    """A trigger's SQL whose function does not read ``pgtrigger.ignore``. Still creates
+    pgtrigger's ``_pgtrigger_should_ignore`` function (other triggers use it)."""
+
+    def get_template(self) -> str:
+        template = super().get_template()
+        if _IGNORE_BLOCK not in template:
+            raise RuntimeError("pgtrigger's trigger template changed: review core/pg/triggers.py")
+        return template.replace(_IGNORE_BLOCK, "")
 
 
 class Refuse(pgtrigger.Protect):
@@ -30,6 +60,16 @@ class Refuse(pgtrigger.Protect):
         self.message = message
         self.errcode = errcode
         super().__init__(**kwargs)
+
+    def compile(self, model: models.Model) -> pgtrigger.compiler.Trigger:
+        compiled = super().compile(model)
+        sql = compiled.sql
+        return pgtrigger.compiler.Trigger(
+            name=compiled.name,
+            sql=UnignorableTriggerSql(
+                **sql.kwargs
+            ),  # the constructor's arguments, as pgtrigger keeps them
+        )
 
     # pgtrigger annotates the model argument as an instance; it receives the class.
     def get_func(self, model: models.Model) -> str | pgtrigger.Func:

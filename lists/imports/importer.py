@@ -263,18 +263,18 @@ def _insert(
     )
     players_before, ratings_before = cursor.fetchone()
     written = 0
-    with (
-        secondary_indexes_deferred(
-            cursor,
-            "players_player",
-            defer=worth_deferring(new_rows=new, existing_rows=players_before),
-        ) as players_deferred,
-        secondary_indexes_deferred(
-            cursor,
-            "ratings_playerrating",
-            defer=bool(missing) and worth_deferring(new_rows=missing, existing_rows=ratings_before),
-        ) as deferred,
-    ):
+    deferred_tables = [
+        table
+        for table, worth in (
+            ("players_player", worth_deferring(new_rows=new, existing_rows=players_before)),
+            (
+                "ratings_playerrating",
+                bool(missing) and worth_deferring(new_rows=missing, existing_rows=ratings_before),
+            ),
+        )
+        if worth
+    ]
+    with secondary_indexes_deferred(cursor, *deferred_tables) as deferred:
         params.update(first=0, first_row=0)
         if new:
             cursor.execute(
@@ -299,7 +299,7 @@ def _insert(
             cursor.execute(sql.INSERT_RATINGS_SQL, params)
             written = cursor.rowcount
             timer.step("ratings inserted")
-    if players_deferred or deferred:
+    if deferred:
         timer.step("indexes rebuilt")
     return written
 

@@ -15,7 +15,13 @@ from core.pg.triggers import Refuse
 from periods.models import RatingPeriod
 from players.models import Player
 
-from .published import IMMUTABLE_MESSAGE, EntryStatus, PublishedList, _published_run_rows_triggers
+from .published import (
+    IMMUTABLE_MESSAGE,
+    EntryStatus,
+    PublishedList,
+    _published_run_rows_triggers,
+    _truncate_refused,
+)
 
 # A calculation run writes a draft (DraftResult per player, DraftTournament with the counted game
 # lines, DraftExcluded per game left out). Publishing turns the draft of one run into a
@@ -69,6 +75,7 @@ class CalculationRun(Job):
                 operation=pgtrigger.Update | pgtrigger.Delete,
                 condition=pgtrigger.Q(old__published_list__isnull=False),
             ),
+            _truncate_refused(),
         ]
 
     def __str__(self) -> str:

@@ -20,16 +20,30 @@ from players.models import Player
 
 # IMMUTABLE. The published record refuses changes in PostgreSQL itself, so raw SQL is refused
 # as well as the ORM, with a `restrict_violation` (SQLSTATE 23001, IntegrityError in Django):
-# - published lists and list entries: every UPDATE and DELETE (row level, before the change),
-#   and TRUNCATE (statement level). `manage.py flush`, which empties the whole database (the
-#   test runner uses it), is the one exception: ratings/management/commands/flush.py.
+# - published lists, list entries, and a list's ranks and filter rows (written once by the
+#   task ratings.fill_list_ranks after the publication, with INSERT only): every UPDATE and
+#   DELETE (row level, before the change), and TRUNCATE (statement level).
 # - a calculation run once published, and its draft rows (results, game lines, games left
 #   out): UPDATE and DELETE. The run's trigger has a WHEN clause (no call for unpublished
 #   runs); the draft tables' are statement level and read the statement's old rows once, so
-#   replacing a large unpublished draft costs one join, not a trigger call per row.
+#   replacing a large unpublished draft costs one join, not a trigger call per row. TRUNCATE of
+#   the runs and draft tables is refused outright (nothing truncates them).
+# `manage.py flush`, which empties the whole database (the test runner uses it), is the one
+# exception: ratings/management/commands/flush.py. No connection can switch these triggers off
+# with pgtrigger.ignore (core/pg/triggers.py), and the site's database role can neither disable
+# them nor set session_replication_role (core/pg/roles.py, docs/security.md).
 # Declared with django-pgtrigger (core/pg/triggers.py); migration 0011 replaced the
 # hand-written PL/pgSQL triggers of migrations 0002 and 0003 by these.
 IMMUTABLE_MESSAGE = "published lists are immutable: % on % refused; publish a new version instead"
+
+
+def _truncate_refused() -> Refuse:
+    return Refuse(
+        name="immutable_truncate",
+        message=IMMUTABLE_MESSAGE,
+        operation=pgtrigger.Truncate,
+        level=pgtrigger.Statement,
+    )
 
 
 def _published_triggers() -> list[pgtrigger.Trigger]:
@@ -39,12 +53,7 @@ def _published_triggers() -> list[pgtrigger.Trigger]:
             message=IMMUTABLE_MESSAGE,
             operation=pgtrigger.Update | pgtrigger.Delete,
         ),
-        Refuse(
-            name="immutable_truncate",
-            message=IMMUTABLE_MESSAGE,
-            operation=pgtrigger.Truncate,
-            level=pgtrigger.Statement,
-        ),
+        _truncate_refused(),
     ]
 
 
@@ -53,7 +62,7 @@ def _published_run_rows_triggers() -> list[pgtrigger.Trigger]:
         "OLD.run_id IN (SELECT r.id FROM ratings_calculationrun r WHERE r.published_list_id IS NOT "
         "NULL)"
     )
-    return [
+    triggers: list[pgtrigger.Trigger] = [
         Refuse(
             name=f"immutable_{op.name.lower()}",
             message=IMMUTABLE_MESSAGE,
@@ -63,6 +72,7 @@ def _published_run_rows_triggers() -> list[pgtrigger.Trigger]:
         )
         for op in (pgtrigger.Update, pgtrigger.Delete)
     ]
+    return [*triggers, _truncate_refused()]
 
 
 class ImmutableQuerySet(models.QuerySet["Any"]):
@@ -265,6 +275,8 @@ class ListRank(_PerListPlayer):
         constraints = [
             models.UniqueConstraint(fields=["published_list", "player"], name="list_rank_unique")
         ]
+        # Written once (INSERT … ON CONFLICT DO NOTHING), never changed: IMMUTABLE above.
+        triggers = _published_triggers()
 
 
 class ListFilterRow(_PerListPlayer):
@@ -292,6 +304,8 @@ class ListFilterRow(_PerListPlayer):
         constraints = [
             models.UniqueConstraint(fields=["published_list", "player"], name="list_row_unique")
         ]
+        # Written once (INSERT … ON CONFLICT DO NOTHING), never changed: IMMUTABLE above.
+        triggers = _published_triggers()
         # One per filter a page is commonly asked for, by rating as the page sorts by default
         # (with "active" and the birth year last, so a second filter reads the index only;
         # key columns, not INCLUDE, which `manage.py check` warns about without a database),

@@ -6,6 +6,7 @@ import importlib
 import re
 import shlex
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import yaml
 from django.urls import resolve
@@ -28,7 +29,7 @@ def command_words(service: dict) -> list[str]:
 
 def test_every_production_service_is_there_with_a_health_check_or_a_command() -> None:
     services = load()["services"]
-    assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
+    assert {"postgres", "redis", "migrate", "web", "worker", "beat"} <= set(services)
     for name in ("postgres", "redis", "web", "worker"):
         assert "healthcheck" in services[name], name
     assert load()["volumes"].keys() >= {"pgdata", "redisdata"}
@@ -54,8 +55,32 @@ def test_app_services_name_modules_and_settings_that_exist() -> None:
     target = next(w for w in web_words.split() if ":application" in w)
     module_name, attribute = target.split(":")
     assert hasattr(importlib.import_module(module_name), attribute)
-    assert "manage.py migrate" in web_words
+    assert "manage.py migrate" in " ".join(command_words(services["migrate"]))
     assert (ROOT / "Dockerfile").exists()
+
+
+def _user(url: str) -> str:
+    return urlsplit(url).username or ""
+
+
+def test_the_site_connects_as_its_own_role_and_only_migrate_as_the_owner() -> None:
+    """docs/security.md, "Immutability and database roles": POSTGRES_USER (a superuser in the
+    postgres image) owns the tables and runs the migrations; the site's processes connect as
+    another role, and are not given the owner's URL."""
+    services = load()["services"]
+    owner = services["postgres"]["environment"]["POSTGRES_USER"]
+    migrate = services["migrate"]
+    assert _user(migrate["environment"]["DATABASE_OWNER_URL"]) == owner
+    assert migrate.get("restart") == "no"
+    for name in ("web", "worker", "beat"):
+        env = services[name]["environment"]
+        assert "DATABASE_OWNER_URL" not in env, name
+        assert _user(env["DATABASE_URL"]) not in ("", owner), name
+        assert _user(env["DATABASE_URL"]) == _user(migrate["environment"]["DATABASE_URL"])
+        assert services[name]["depends_on"]["migrate"] == {
+            "condition": "service_completed_successfully"
+        }
+        assert "migrate" not in command_words(services[name]), name
 
 
 def test_the_web_health_check_asks_the_web_health_page() -> None:

@@ -1,4 +1,5 @@
-"""`make run` (config/localrun.py): the port it serves on, and its worker's quiet start."""
+"""`make run` (config/localrun.py): the port it serves on, its worker's quiet start, and the
+database roles its steps connect as."""
 
 from __future__ import annotations
 
@@ -74,3 +75,18 @@ def test_the_workers_banner_lists_every_task() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert set(result.stdout.split()) == declared, result.stderr
+
+
+def test_on_the_private_server_migrate_runs_as_the_owner_and_the_site_as_its_role() -> None:
+    owner = "postgres://postgres@%2Fhome%2Fx%2F.pgdata:5432/rating_office"
+    migrate, site = localrun.role_envs({"DATABASE_URL": owner, "PATH": "/bin"}, embedded=True)
+    app = "postgres://ratings_app@%2Fhome%2Fx%2F.pgdata:5432/rating_office"
+    assert migrate == {"DATABASE_URL": app, "DATABASE_OWNER_URL": owner, "PATH": "/bin"}
+    assert site == {"DATABASE_URL": app, "PATH": "/bin"}
+
+
+def test_with_its_own_database_the_environment_decides_and_the_site_never_gets_the_owner() -> None:
+    env = {"DATABASE_URL": "postgres://app:pw@db/x", "DATABASE_OWNER_URL": "postgres://own:pw@db/x"}
+    migrate, site = localrun.role_envs(env, embedded=False)
+    assert migrate == env
+    assert site == {"DATABASE_URL": "postgres://app:pw@db/x"}
