@@ -120,9 +120,15 @@ def test_the_backup_service_keeps_its_backups_in_a_volume_with_a_matching_pg_dum
     folder = backup["environment"]["BACKUP_DIR"]
     volume, mounted = backup["volumes"][0].split(":")[:2]
     assert mounted == folder and volume in compose["volumes"]
+    # As the owner (the migrate service's DATABASE_OWNER_URL): the site's role may not read
+    # every table, and a backup must hold them all.
     assert (
         backup["environment"]["DATABASE_URL"]
-        == compose["services"]["web"]["environment"]["DATABASE_URL"]
+        == compose["services"]["migrate"]["environment"]["DATABASE_OWNER_URL"]
+    )
+    assert (
+        backup["environment"]["DATABASE_URL"]
+        != compose["services"]["web"]["environment"]["DATABASE_URL"]
     )
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert re.search(rf"install -d -o 10001 -m 0700 {re.escape(folder)}\b", dockerfile)
