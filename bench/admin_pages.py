@@ -7,8 +7,9 @@ Creates (and drops, unless --keep) the database ``<name>_admin_pages`` on the se
 DATABASE_URL (``<name>``: its database's), migrates it, builds the world of
 tests/project/admin_scale_world.py (100,000 players, 100,000 games, rows of every model the
 admin shows; committed) and renders every registered admin's list, add and change page as a
-superuser through Django's test client, in-process, with DEBUG off, --repeat times. Prints the slowest pages (median and worst time,
-queries) and the most queries and largest <select> of any page.
+superuser through Django's test client, in-process, with DEBUG off, --repeat times. Prints
+the slowest pages (median and worst time, queries) and the most queries and the largest
+<select> of any page.
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ def run(args: argparse.Namespace) -> None:
         f"{sum(q > QUERY_BUDGET for q in queries.values())}; largest <select>: {widest} "
         f"({selects[widest]} options)"
     )
+
 
 if __name__ == "__main__":
     main()
