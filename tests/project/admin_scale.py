@@ -38,7 +38,7 @@ from ratings.models import CalculationRun, PublishedList
 from tournaments.models import Report, ReportUploadJob, Tournament
 
 #: At most this many SQL statements per page (savepoints included, as assertNumQueries counts
-#: them). A page measures 4–15 today; a query per row of a list page (100 rows) or per option
+#: them). A page measures 3–15 today; a query per row of a list page (100 rows) or per option
 #: of a <select> breaks it at once.
 QUERY_BUDGET = 30
 #: At most this long per page, rendered in-process on the 2-core machine the suite runs on
