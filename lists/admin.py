@@ -25,6 +25,7 @@ class ListImportJobAdmin(ReadOnlyAdmin):
         "requested_by",
     )
     list_filter = ("status", "format", "target", "system")
+    list_select_related = ("system", "requested_by")
 
 
 @admin.register(ListImportChunk)
@@ -33,4 +34,5 @@ class ListImportChunkAdmin(ReadOnlyAdmin):
 
     list_display = ("job", "seq")
     list_filter = ("job__status",)
+    list_select_related = ("job__system",)
     exclude = ("data",)

@@ -3,8 +3,15 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from core.admin import choices_filter, input_filter
 from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem
 from ratings.models import ListEntry, ListFilterRow, ListRank, PlayerRating, PublishedList
+
+# At federation scale (tests/project/test_admin_scale.py) no list follows a foreign key row by
+# row: list_select_related names every relation a column shows and what its __str__ reads (a
+# period's or a list's name reads its system). Players and games are chosen by id
+# (raw_id_fields), never from a <select>; the tables of a list's entries, ranks and filter
+# rows count once per page (show_full_result_count).
 
 
 @admin.register(RatingSystem)
@@ -19,6 +26,7 @@ class RatingPeriodAdmin(admin.ModelAdmin):
     list_display = LISTED_FIELDS
     list_filter = ("system", "status", "needs_recalculation")
     date_hierarchy = "start"
+    list_select_related = ("system",)
     # Closed, calculated, published, to recalculate: the services' business (periods, ratings).
     readonly_fields = (
         "status",
@@ -35,6 +43,8 @@ class PlayerRatingAdmin(admin.ModelAdmin):
     list_filter = ("system", "kind", "activity", "out_of_list", "reached_2400", "reached_2200")
     search_fields = ("player__surname", "player__given_name", "player__fed_id")
     raw_id_fields = ("player",)
+    list_select_related = ("player", "system")
+    show_full_result_count = False
     # The statuses a publication advances (ratings.publication.services).
     readonly_fields = ("kind", "activity", "out_of_list", "flagged_lists")
 
@@ -65,6 +75,7 @@ class PublishedListAdmin(ReadOnlyAdmin):
         "entry_count",
     )
     list_filter = ("system", "ruleset")
+    list_select_related = ("system",)
 
 
 @admin.register(ListRank)
@@ -72,6 +83,8 @@ class ListRankAdmin(ReadOnlyAdmin):
     list_display = ("published_list", "player", "national", "region", "club", "active")
     list_filter = ("published_list__system",)
     raw_id_fields = ("player",)
+    list_select_related = ("published_list__system", "player")
+    show_full_result_count = False
 
 
 @admin.register(ListFilterRow)
@@ -79,6 +92,8 @@ class ListFilterRowAdmin(ReadOnlyAdmin):
     list_display = ("published_list", "player", "rating", "region", "club", "sex", "active")
     list_filter = ("published_list__system", "active")
     raw_id_fields = ("player",)
+    list_select_related = ("published_list__system", "player")
+    show_full_result_count = False
 
 
 @admin.register(ListEntry)
@@ -96,12 +111,18 @@ class ListEntryAdmin(ReadOnlyAdmin):
     )
     list_filter = ("published_list__system", "status", "inactive", "provisional")
     search_fields = ("player__surname", "player__given_name", "player__fed_id")
-    list_select_related = ("published_list", "player")
+    list_select_related = ("published_list__system", "player")
     show_full_result_count = False
 
 
 # --- Calculation runs and their drafts (rating-period work; read-only: written by the services).
-from ratings.models import CalculationRun, DraftExcluded, DraftResult, DraftTournament  # noqa: E402
+from ratings.models import (  # noqa: E402
+    CalculationRun,
+    DraftExcluded,
+    DraftResult,
+    DraftTournament,
+    EntryStatus,
+)
 
 
 @admin.register(CalculationRun)
@@ -120,6 +141,7 @@ class CalculationRunAdmin(ReadOnlyAdmin):
         "published_list",
     )
     list_filter = ("status", "method", "ruleset", "period__system")
+    list_select_related = ("period__system", "published_list__system")
 
 
 @admin.register(DraftResult)
@@ -137,9 +159,15 @@ class DraftResultAdmin(ReadOnlyAdmin):
         "inactive",
         "provisional",
     )
-    list_filter = ("status", "previous_status", "inactive", "provisional", "run__period__system")
+    list_filter = (
+        "status",
+        choices_filter(DraftResult, "previous_status", EntryStatus.choices),
+        "inactive",
+        "provisional",
+        "run__period__system",
+    )
     search_fields = ("player__surname", "player__fed_id")
-    list_select_related = ("run", "player")
+    list_select_related = ("run__period__system", "player")
     show_full_result_count = False
 
 
@@ -148,9 +176,11 @@ class DraftTournamentAdmin(ReadOnlyAdmin):
     list_display = ("run", "tournament", "line_count", "player_count", "change_sum")
     list_filter = ("run__period__system",)
     exclude = ("lines",)
+    list_select_related = ("run__period__system", "tournament")
 
 
 @admin.register(DraftExcluded)
 class DraftExcludedAdmin(ReadOnlyAdmin):
     list_display = ("run", "tournament", "round", "white_key", "black_key", "code", "article")
-    list_filter = ("code", "article")
+    list_filter = (input_filter(DraftExcluded, "code"), input_filter(DraftExcluded, "article"))
+    list_select_related = ("run__period__system", "tournament")

@@ -2,17 +2,22 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from tournaments.models import Game, Report, ReportUploadJob, Tournament, TournamentPlayer
 
 # Statuses and the dates of the lifecycle are read-only here: they change through the services
 # (registration, uploads, approval, calculation, publication), never by hand.
-
-
-class TournamentPlayerInline(admin.TabularInline):
-    model = TournamentPlayer
-    extra = 0
-    raw_id_fields = ("player",)
+#
+# At federation scale (tests/project/test_admin_scale.py: 100,000 players and games) no form
+# lists a large table in a <select> (raw_id_fields: one query for the chosen row's label), no
+# list follows a foreign key row by row (list_select_related, down to what __str__ reads),
+# and no list filter lists a large table. A tournament's report lines are not an inline of its
+# page (an open of 500 players took 1.7 s as read-only rows, and as forms a query per line):
+# the page links to them, a page of the lines' list filtered by the tournament.
 
 
 @admin.register(Tournament)
@@ -37,7 +42,9 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("name", "city", "chief_arbiter")
     date_hierarchy = "end_date"
     raw_id_fields = ("arbiter", "period")
+    list_select_related = ("rating_system",)
     readonly_fields = (
+        "report_lines",
         "status",
         "late_registration",
         "approved_by",
@@ -48,7 +55,18 @@ class TournamentAdmin(admin.ModelAdmin):
         "rated_at",
         "published_at",
     )
-    inlines = [TournamentPlayerInline]
+
+    @admin.display(description=_("report lines"))
+    def report_lines(self, obj: Tournament) -> str:
+        if obj.pk is None:
+            return "–"
+        count = obj.players.count()
+        return format_html(
+            '<a href="{}?tournament__id__exact={}">{}</a>',
+            reverse("admin:tournaments_tournamentplayer_changelist"),
+            obj.pk,
+            ngettext("%(count)d line", "%(count)d lines", count) % {"count": count},
+        )
 
 
 @admin.register(Report)
@@ -57,6 +75,8 @@ class ReportAdmin(admin.ModelAdmin):
     list_filter = ("format", "status")
     search_fields = ("tournament__name", "sha256", "filename")
     exclude = ("data",)
+    raw_id_fields = ("tournament", "uploaded_by")
+    list_select_related = ("tournament",)
     readonly_fields = ("status", "problems", "sha256", "size", "uploaded_at")
 
 
@@ -66,6 +86,12 @@ class TournamentPlayerAdmin(admin.ModelAdmin):
     list_filter = ("tournament__rating_system",)
     search_fields = ("name", "fide_id", "fed_id", "tournament__name")
     raw_id_fields = ("tournament", "player")
+    list_select_related = ("tournament", "player")
+    show_full_result_count = False
+    # By the column, not the model's ordering ("tournament" sorts every line by the
+    # tournament's dates through a join): the newest tournaments first, read from the
+    # (tournament, start_rank) index.
+    ordering = ("-tournament_id", "start_rank")
 
 
 @admin.register(Game)
@@ -74,6 +100,9 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ("kind", "result")
     search_fields = ("tournament__name",)
     raw_id_fields = ("tournament", "white", "black")
+    list_select_related = ("tournament", "white", "black")
+    show_full_result_count = False
+    ordering = ("-tournament_id", "round", "id")  # as the lines' list: no join to sort
 
 
 @admin.register(ReportUploadJob)
@@ -84,6 +113,7 @@ class ReportUploadJobAdmin(admin.ModelAdmin):
     list_filter = ("status",)
     search_fields = ("tournament__name", "filename")
     exclude = ("data",)
+    list_select_related = ("tournament", "report__tournament")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
