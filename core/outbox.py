@@ -21,7 +21,7 @@ import smtplib
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.core.mail import EmailMultiAlternatives
-from django.db import connection, models, transaction
+from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -83,8 +83,22 @@ def retry_delay(*, attempts: int) -> dt.timedelta:
     return dt.timedelta(seconds=min(seconds, settings.OUTBOX_RETRY_MAX_SECONDS))
 
 
+def message_id(mail: OutboxMail) -> str:
+    """The row's own Message-ID, the same on every attempt: if a message is ever sent twice
+    (the worker died between the server's answer and the row's commit), mail programs that
+    recognise the header show it once."""
+    domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")[2].strip("> ") or "localhost"
+    return f"<outbox.{mail.pk}.{int(mail.created_at.timestamp())}@{domain}>"
+
+
 def _message(mail: OutboxMail) -> EmailMultiAlternatives:
-    message = EmailMultiAlternatives(mail.subject, mail.body, None, list(mail.recipients))
+    message = EmailMultiAlternatives(
+        mail.subject,
+        mail.body,
+        None,
+        list(mail.recipients),
+        headers={"Message-ID": message_id(mail)},
+    )
     if mail.html:
         message.attach_alternative(mail.html, "text/html")
     return message
@@ -96,47 +110,69 @@ def outbox_send(*, mail_id: int) -> str:
 
     The row stays locked while the server is asked, so two tasks for the same row (the one
     sent at commit and one from the periodic task, or "Send again" twice) send it once: the
-    second skips the locked row, or finds it sent. A message is sent at most once per attempt;
-    if the worker dies after the server took it but before the row is marked sent, it is sent
-    again later (at least once, never lost)."""
-    with transaction.atomic():
-        mail = OutboxMail.objects.select_for_update(skip_locked=True).filter(pk=mail_id).first()
-        if mail is None:
-            return ""
-        if mail.status != OutboxStatus.PENDING:
-            return mail.status
-        now = timezone.now()
-        mail.attempts += 1
-        mail.last_attempt_at = now
-        try:
-            _message(mail).send(fail_silently=False)
-        except (smtplib.SMTPException, OSError) as exc:
-            _failed(mail, now, f"{type(exc).__name__}: {exc}")
-        except Exception as exc:
-            # Not the server's fault (a header the backend refuses…): recorded like a refusal,
-            # so a message that can never go does not come back every minute for ever.
-            log.exception("outbox mail %s could not be built or sent", mail.pk)
-            _failed(mail, now, f"{type(exc).__name__}: {exc}")
-        else:
-            mail.status = OutboxStatus.SENT
-            mail.sent_at = now
-            mail.last_error = ""
-            # Sent: the text is not kept (a password-reset link must not stay readable in the
-            # database); the row keeps who, what kind, when.
-            mail.body = mail.html = ""
-        mail.save(
-            update_fields=[
-                "status",
-                "attempts",
-                "last_attempt_at",
-                "next_attempt_at",
-                "last_error",
-                "sent_at",
-                "body",
-                "html",
-            ]
+    second skips the locked row, or finds it sent. When the database connection drops after
+    the server took the message, the row is marked sent again on a new connection. Only a
+    worker that dies between the server's answer and that write leaves the row pending, to be
+    sent a second time (at least once: never lost)."""
+    delivered: list[OutboxMail] = []
+    try:
+        with transaction.atomic():
+            mail = OutboxMail.objects.select_for_update(skip_locked=True).filter(pk=mail_id).first()
+            if mail is None:
+                return ""
+            if mail.status != OutboxStatus.PENDING:
+                return mail.status
+            _attempt(mail, delivered)
+            mail.save(update_fields=_ATTEMPT_FIELDS)
+            return mail.status  # once committed
+    except (OperationalError, InterfaceError):
+        if not delivered:
+            raise  # nothing went out: the row is sent by a later attempt
+        log.warning("outbox mail %s sent, its row's connection dropped: marked again", mail_id)
+        connection.close()  # the next query opens a new connection
+        sent = delivered[0]
+        OutboxMail.objects.filter(pk=mail_id, status=OutboxStatus.PENDING).update(
+            **{name: getattr(sent, name) for name in _ATTEMPT_FIELDS}
         )
-    return mail.status
+        return sent.status
+
+
+#: What an attempt changes on a row.
+_ATTEMPT_FIELDS = [
+    "status",
+    "attempts",
+    "last_attempt_at",
+    "next_attempt_at",
+    "last_error",
+    "sent_at",
+    "body",
+    "html",
+]
+
+
+def _attempt(mail: OutboxMail, delivered: list[OutboxMail]) -> None:
+    """Send `mail` and record the attempt on it (not saved); appended to `delivered` once the
+    server took it."""
+    now = timezone.now()
+    mail.attempts += 1
+    mail.last_attempt_at = now
+    try:
+        _message(mail).send(fail_silently=False)
+    except (smtplib.SMTPException, OSError) as exc:
+        _failed(mail, now, f"{type(exc).__name__}: {exc}")
+    except Exception as exc:
+        # Not the server's fault (a header the backend refuses…): recorded like a refusal,
+        # so a message that can never go does not come back every minute for ever.
+        log.exception("outbox mail %s could not be built or sent", mail.pk)
+        _failed(mail, now, f"{type(exc).__name__}: {exc}")
+    else:
+        mail.status = OutboxStatus.SENT
+        mail.sent_at = now
+        mail.last_error = ""
+        # Sent: the text is not kept (a password-reset link must not stay readable in the
+        # database); the row keeps who, what kind, when.
+        mail.body = mail.html = ""
+        delivered.append(mail)
 
 
 def _failed(mail: OutboxMail, now: dt.datetime, error: str) -> None:

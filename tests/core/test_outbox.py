@@ -16,7 +16,7 @@ from celery import current_app
 from django.conf import settings as django_settings
 from django.core import mail
 from django.core.exceptions import PermissionDenied
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
@@ -101,6 +101,10 @@ def test_a_protest_submitted_while_the_mail_server_refuses_is_sent_once_when_it_
     assert (row.status, row.attempts, row.last_error) == ("sent", 3, "")
     (message,) = mail.outbox
     assert message.to == ["ana@example.org"] and message.subject == "Your protest has been received"
+    # Its own Message-ID, the same on every attempt.
+    assert message.message()["Message-ID"] == (
+        f"<outbox.{row.pk}.{int(row.created_at.timestamp())}@localhost>"
+    )
     assert reverse("ratings:protest", args=[protest.pk]) in message.body
 
 
@@ -213,6 +217,30 @@ def test_a_row_a_task_is_sending_is_skipped_by_a_second_task() -> None:
         cursor.execute("RESET lock_timeout")
     assert outbox_send(mail_id=row.pk) == "sent"
     assert len(mail.outbox) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_lost_after_the_server_took_the_message_still_marks_it_sent() -> None:
+    row = OutboxMail.objects.create(
+        kind="test", recipients=["x@example.org"], subject="s", body="b"
+    )
+    lost = OperationalError("terminating connection due to administrator command")
+    with mock.patch.object(OutboxMail, "save", side_effect=lost):
+        assert outbox_send(mail_id=row.pk) == "sent"
+    row.refresh_from_db()
+    assert (row.status, row.attempts, row.body) == ("sent", 1, "")
+    assert outbox_send(mail_id=row.pk) == "sent" and len(mail.outbox) == 1
+    # Lost before the server was asked: the error is the task's, the row waits, unchanged.
+    other = OutboxMail.objects.create(
+        kind="test", recipients=["y@example.org"], subject="s", body="b"
+    )
+    with (
+        mock.patch("core.outbox._attempt", side_effect=lost),
+        pytest.raises(OperationalError),
+    ):
+        outbox_send(mail_id=other.pk)
+    other.refresh_from_db()
+    assert (other.status, other.attempts) == ("pending", 0) and len(mail.outbox) == 1
 
 
 def test_a_mail_that_keeps_failing_is_failed_shown_in_the_admin_and_sent_again(

@@ -80,4 +80,6 @@ def test_the_desk_counts_the_e_mails_that_could_not_be_sent(client) -> None:
     page = client.get(reverse("ratings:desk"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert 'id="mail-trouble"' in page
     assert "2 correos no se pudieron enviar" in page and "1 correo espera" in page
+    page = client.get(reverse("ratings:desk")).content.decode()  # (English again, for the next)
+    assert "2 e-mails could not be sent and were given up." in page
     assert reverse("admin:core_outboxmail_changelist") not in page  # not staff: no admin link
