@@ -375,7 +375,7 @@ def main() -> int:
 
     print(f"{'phase':<11} {'request':<12} answers by status")
     for p in phases:
-        for kind, *_rest in [*requests, ("protest",)]:
+        for kind in [*(r[0] for r in requests), "protest"]:
             row = {s: n for (ph, k, s), n in counts.items() if ph == p and k == kind}
             print(f"{p:<11} {kind:<12} " + ", ".join(f"{s} × {n}" for s, n in sorted(row.items())))
     totals: collections.Counter[str] = collections.Counter()

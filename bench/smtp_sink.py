@@ -5,7 +5,7 @@ RSET, NOOP, QUIT); no TLS, no authentication. Loopback only.
 
     sink = SmtpSink()  # listens on a free port: sink.port
     sink.refusing.set(); ...; sink.refusing.clear()
-    sink.messages  # email.message.Message, in the order received
+    sink.messages  # email.message.EmailMessage, in the order received
     sink.close()
 """
 
@@ -15,7 +15,7 @@ import email
 import email.policy
 import socketserver
 import threading
-from email.message import Message
+from email.message import EmailMessage
 
 
 class _Handler(socketserver.StreamRequestHandler):
@@ -47,6 +47,7 @@ class _Handler(socketserver.StreamRequestHandler):
                 lines: list[bytes] = []
                 while (line := self.rfile.readline()) not in (b".\r\n", b".\n", b""):
                     lines.append(line[1:] if line.startswith(b"..") else line)
+                # policy.default parses into an EmailMessage (get_body, get_content)
                 sink.keep(email.message_from_bytes(b"".join(lines), policy=email.policy.default))
                 self.reply("250 OK queued")
             elif verb == "QUIT":
@@ -65,7 +66,7 @@ class _Server(socketserver.ThreadingTCPServer):
 class SmtpSink:
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.refusing = threading.Event()
-        self.messages: list[Message] = []
+        self.messages: list[EmailMessage] = []
         self.counts: dict[str, int] = {}
         self._lock = threading.Lock()
         self._server = _Server((host, port), _Handler)
@@ -74,7 +75,7 @@ class SmtpSink:
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
 
-    def keep(self, message: Message) -> None:
+    def keep(self, message: EmailMessage) -> None:
         with self._lock:
             self.messages.append(message)
 
