@@ -1,6 +1,7 @@
-"""Probe: what the site answers while Redis is stopped and while its database connections are
-killed (issue 28). Prints the count of answers by phase, by kind of request and by status, and
-fails unless every 5xx is one of the documented 503s (docs/security.md, "Faults").
+"""Probe: what the site answers while Redis is stopped, while its database connections are
+killed and while its mail server refuses (issue 28). Prints the count of answers by phase, by
+kind of request and by status, and fails unless every 5xx is one of the documented 503s
+(docs/security.md, "Faults") and every stored protest's e-mail arrived exactly once.
 
 Run (PostgreSQL up; `redis-server` on the PATH; nothing else of the site needed):
     .venv/bin/python bench/probe_faults.py [--seconds 8] [--redis-port 6390]
@@ -13,21 +14,29 @@ It starts everything it stops, on a site it starts itself:
   with a published list, its players and an arbiter's tournament (tests/factories.py);
 - gunicorn (2 workers, DEBUG=0) on a free loopback port, with REPORT_INLINE_BYTES=100 so every
   upload goes to the worker, and one Celery worker (prefork, one child: its main process
-  answers /healthz's ping while the child works). Each kind of request is made twice before
-  the phases (the workers load the code), and /healthz asked until it answers 200.
+  answers /healthz's ping while the child works) and Celery beat (the outbox's periodic task,
+  every second here). Each kind of request is made twice before the phases (the workers load
+  the code), and /healthz asked until it answers 200;
+- an SMTP server of its own (bench/smtp_sink.py) on a free loopback port, the site's mail
+  server, with the outbox retrying within seconds (bench/probe_smtp.py, site_env).
 
 Three threads make requests without pause, each with a 30 s timeout: the home page, a search, a
 player's card, a published list's page, the API's players and a list's entries (throttled, so
-through the cache), an upload by the API (202 when queued), /healthz and /healthz/web. Phases,
-each --seconds long: `baseline`; `redis-down` (Redis shut down); `redis-back` (started again);
-`db-kills` (every 0.3 s, pg_terminate_backend on every backend of the scratch database but the
-probe's own); `after`.
+through the cache), an upload by the API (202 when queued), /healthz and /healthz/web; a fourth
+submits a protest by the API every 1/--protests-per-second s, each by a player of its own.
+Phases, each --seconds long: `baseline`; `redis-down` (Redis shut down); `redis-back` (started
+again); `db-kills` (every 0.3 s, pg_terminate_backend on every backend of the scratch database
+but the probe's own); `smtp-down` (the mail server answers every connection with 421 and
+closes it); `after`. Then the probe waits for the outbox to empty and checks that every stored
+protest's e-mail was received once (none lost, none twice).
 
 Documented 503s: an upload and /healthz while Redis is away (and /healthz while the worker
 reconnects once Redis is back); any request while its database
 connection is killed under it. A request is counted in the phase it started in, and judged
 by every phase it spanned. Everything else must answer as in `baseline`, and the number of
-upload jobs stored must equal the number of 202 answers (nothing half-written).
+upload jobs stored must equal the number of 202 answers (nothing half-written). A protest
+answers 201 in every phase but `db-kills` (a 503 there): neither Redis away nor the mail server
+refusing fails it.
 """
 
 from __future__ import annotations
@@ -52,10 +61,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import psycopg
 
+from bench import probe_smtp
 from bench.common import scratch_create, scratch_drop
+from bench.smtp_sink import SmtpSink
 
 ROOT = Path(__file__).resolve().parents[1]
-NAME = "probe_faults"
+NAME = os.environ.get("PROBE_FAULTS_DB", "probe_faults")  # a scratch database of its own
 #: (phase, kind) pairs where a 503 is the documented answer.
 DOCUMENTED_503 = {
     ("redis-down", "upload"),
@@ -63,7 +74,8 @@ DOCUMENTED_503 = {
     # The worker reconnects to the restarted Redis within seconds; /healthz names it meanwhile.
     ("redis-back", "healthz"),
     *(("db-kills", kind) for kind in ("home", "search", "card", "list", "api-players",
-                                      "api-entries", "upload", "healthz", "healthz-web")),
+                                      "api-entries", "upload", "healthz", "healthz-web",
+                                      "protest")),
 }  # fmt: skip
 
 
@@ -102,7 +114,7 @@ def redis_stop(port: int) -> None:
     subprocess.run(["redis-cli", "-p", str(port), "shutdown", "nosave"], capture_output=True)
 
 
-def seed() -> dict[str, Any]:
+def seed(protesters: int) -> dict[str, Any]:
     """Migrate the scratch database and fill it (in this process, tasks eager)."""
     import django
 
@@ -121,6 +133,7 @@ def seed() -> dict[str, Any]:
     arbiter = make_user("probe-arbiter", role="arbiter")
     tournament = make_tournament(system, arbiter)
     _token, key = token_create(user=arbiter, name="probe")
+    protest_tokens = probe_smtp.protesters_seed(published, protesters)
     from django.db import connections
 
     connections.close_all()
@@ -131,6 +144,8 @@ def seed() -> dict[str, Any]:
         "upload": f"/api/v1/tournaments/{tournament.pk}/reports/",
         "tournament": tournament.pk,
         "token": key,
+        "published": published.pk,
+        "protest_tokens": protest_tokens,
     }
 
 
@@ -153,6 +168,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--redis-port", type=int, default=6390)
     parser.add_argument("--threads", type=int, default=3)
+    parser.add_argument("--protests-per-second", type=float, default=3.0)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args()
     base_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
@@ -163,14 +179,17 @@ def main() -> int:
     redis_stop(args.redis_port)
     redis_start(args.redis_port)
     admin = scratch_create(admin_url=admin_url, name=NAME)
+    sink = SmtpSink()
     os.environ.pop("CELERY_BROKER_URL", None)  # seeding runs its tasks in-process
     os.environ.pop("CACHE_URL", None)
     os.environ.setdefault("DEBUG", "1")
     site: subprocess.Popen[bytes] | None = None
     worker: subprocess.Popen[bytes] | None = None
+    beat: subprocess.Popen[bytes] | None = None
     log = Path(f"/tmp/probe-faults-{port}.log")
     try:
-        world = seed()
+        phases = ("baseline", "redis-down", "redis-back", "db-kills", "smtp-down", "after")
+        world = seed(int(args.protests_per_second * args.seconds * len(phases) * 1.2) + 20)
         env = {
             **os.environ,
             "PYTHONPATH": str(ROOT),
@@ -186,6 +205,7 @@ def main() -> int:
             # Throttles on (they go through the cache) but never reached by the probe.
             "API_THROTTLE_ANON": "100000/minute",
             "API_THROTTLE_USER": "100000/minute",
+            **probe_smtp.site_env(sink),
         }
         gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
         site = subprocess.Popen(
@@ -198,6 +218,12 @@ def main() -> int:
              "prefork", "--concurrency", "1", "--without-gossip", "--without-mingle",
              "-l", "warning"],
             cwd=ROOT, env=env, stdout=Path(f"/tmp/probe-faults-{port}-worker.log").open("w"),
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        beat = subprocess.Popen(
+            [str(Path(sys.executable).parent / "celery"), "-A", "config", "beat", "-l", "warning",
+             "--schedule", f"/tmp/probe-faults-{port}-beat"],
+            cwd=ROOT, env=env, stdout=Path(f"/tmp/probe-faults-{port}-beat.log").open("w"),
             stderr=subprocess.STDOUT,
         )  # fmt: skip
         deadline = time.monotonic() + 60
@@ -279,7 +305,25 @@ def main() -> int:
                     )
                     time.sleep(0.3)
 
+        protest_answers: collections.Counter[str] = collections.Counter()
+
+        def protest() -> None:
+            """A protest by a player of its own every 1/--protests-per-second seconds."""
+            for token in world["protest_tokens"]:
+                if stop.is_set():
+                    return
+                started = phase[0]
+                status = ask(*probe_smtp.protest_request(world["published"], token))
+                judged = documented("protest", status, {started, phase[0]})
+                with lock:
+                    counts[(started, "protest", status)] += 1
+                    protest_answers[status] += 1
+                    if not judged:
+                        bad[(started, "protest", status)] += 1
+                stop.wait(1 / args.protests_per_second)
+
         threads = [threading.Thread(target=hammer, args=(n,)) for n in range(args.threads)]
+        threads.append(threading.Thread(target=protest))
         for t in threads:
             t.start()
         time.sleep(args.seconds)
@@ -293,12 +337,19 @@ def main() -> int:
         killer = threading.Thread(target=terminate_backends)
         killer.start()
         time.sleep(args.seconds)
-        phase[0] = "after"
+        phase[0] = "smtp-down"
         killer.join()
+        sink.refusing.set()
+        time.sleep(args.seconds)
+        phase[0] = "after"
+        sink.refusing.clear()
         time.sleep(args.seconds)
         stop.set()
         for t in threads:
             t.join()
+        mail = probe_smtp.mail_wait(
+            sink, admin_url.rsplit("/", 1)[0] + "/" + NAME, world["published"], timeout=60
+        )
 
         accepted = warm_accepted + sum(
             n for (_p, kind, status), n in counts.items() if (kind, status) == ("upload", "202")
@@ -313,18 +364,18 @@ def main() -> int:
             )
         jobs = sum(by_status.values())
     finally:
-        for process in (site, worker):
+        for process in (site, worker, beat):
             if process is not None:
                 process.terminate()
                 process.wait(30)
         redis_stop(args.redis_port)
         redis_start(args.redis_port)  # left as it was found: running
         scratch_drop(admin, name=NAME, keep=args.keep)
+        sink.close()
 
-    phases = ("baseline", "redis-down", "redis-back", "db-kills", "after")
     print(f"{'phase':<11} {'request':<12} answers by status")
     for p in phases:
-        for kind, *_rest in requests:
+        for kind in [*(r[0] for r in requests), "protest"]:
             row = {s: n for (ph, k, s), n in counts.items() if ph == p and k == kind}
             print(f"{p:<11} {kind:<12} " + ", ".join(f"{s} × {n}" for s, n in sorted(row.items())))
     totals: collections.Counter[str] = collections.Counter()
@@ -337,11 +388,17 @@ def main() -> int:
     for key, n in sorted(bad.items()):
         print(f"  {key}: {n}")
     print(f"uploads answered 202: {accepted}; upload jobs stored: {jobs} {by_status}")
+    for line in mail.lines(protest_answers["201"]):
+        print(line)
     problems = []
     if undocumented:
         problems.append("answers outside the documented ones")
     if accepted != jobs:
         problems.append("upload jobs stored differ from the uploads accepted (half-written)")
+    if mail.lost or mail.twice or mail.strays:
+        problems.append("protests' e-mails lost, sent twice or unknown")
+    if protest_answers["201"] > len(mail.protests):
+        problems.append("protests answered 201 but not stored")
     if not problems:
         print("OK")
         return 0

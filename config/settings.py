@@ -437,8 +437,12 @@ FEDERATION_TIME_ZONE = env.get_timezone("FEDERATION_TIME_ZONE", TIME_ZONE)
 PROTEST_ATTACHMENT_MAX_BYTES = env.get_int("PROTEST_ATTACHMENT_MAX_BYTES", 2 * 1024 * 1024)
 PROTEST_APPEAL_DEPOSIT = Decimal(env.get_str("PROTEST_APPEAL_DEPOSIT", "30.00") or "30.00")
 
-# E-mail to players (protest changes). Development prints messages on the console; production
-# sets EMAIL_BACKEND to SMTP with Django's EMAIL_HOST… settings.
+# E-mail (protest changes, password resets). Development prints messages on the console;
+# production sets EMAIL_BACKEND to SMTP (the default with DEBUG=0) and the server below. Every
+# message goes through the outbox (core/outbox.py): written with the change that causes it,
+# sent by a worker, retried with backoff, failed (and shown to officers in the admin) after
+# OUTBOX_MAX_ATTEMPTS attempts: with the defaults, 1, 2, 4… minutes, then every 30, for about
+# a day.
 EMAIL_BACKEND = (
     env.get_str(
         "EMAIL_BACKEND",
@@ -450,7 +454,46 @@ EMAIL_BACKEND = (
 )
 EMAIL_HOST = env.get_str("EMAIL_HOST", "localhost") or "localhost"
 EMAIL_PORT = env.get_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env.get_str("EMAIL_HOST_USER", "") or ""
+EMAIL_HOST_PASSWORD = env.get_str("EMAIL_HOST_PASSWORD", "") or ""
+EMAIL_USE_TLS = env.get_bool("EMAIL_USE_TLS", False)  # STARTTLS, usually port 587
+EMAIL_USE_SSL = env.get_bool("EMAIL_USE_SSL", False)  # TLS from the start, usually port 465
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise env.ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL: set one of them, not both")
+# Seconds a worker waits for the mail server (Django's default waits for ever, holding the
+# worker and the outbox row).
+EMAIL_TIMEOUT = env.get_int("EMAIL_TIMEOUT", 30)
 DEFAULT_FROM_EMAIL = env.get_str("DEFAULT_FROM_EMAIL", "ratings@localhost") or "ratings@localhost"
+OUTBOX_RETRY_SECONDS = env.get_int("OUTBOX_RETRY_SECONDS", 60)
+OUTBOX_RETRY_MAX_SECONDS = env.get_int("OUTBOX_RETRY_MAX_SECONDS", 1800)
+OUTBOX_MAX_ATTEMPTS = env.get_int("OUTBOX_MAX_ATTEMPTS", 50)
+OUTBOX_FLUSH_SECONDS = env.get_int("OUTBOX_FLUSH_SECONDS", 60)
+OUTBOX_KEEP_DAYS = env.get_int("OUTBOX_KEEP_DAYS", 90)
+if (
+    min(
+        OUTBOX_RETRY_SECONDS,
+        OUTBOX_RETRY_MAX_SECONDS,
+        OUTBOX_MAX_ATTEMPTS,
+        OUTBOX_FLUSH_SECONDS,
+        OUTBOX_KEEP_DAYS,
+    )
+    < 1
+):
+    raise env.ImproperlyConfigured(
+        "OUTBOX_RETRY_SECONDS, OUTBOX_RETRY_MAX_SECONDS, OUTBOX_MAX_ATTEMPTS, "
+        "OUTBOX_FLUSH_SECONDS and OUTBOX_KEEP_DAYS must be 1 or more"
+    )
+# The outbox's periodic tasks: the rows whose send is due again; at night, old sent rows.
+CELERY_BEAT_SCHEDULE["flush-outbox"] = {
+    "task": "core.flush_outbox",
+    "schedule": float(OUTBOX_FLUSH_SECONDS),
+}
+CELERY_BEAT_SCHEDULE["prune-outbox"] = {
+    "task": "core.prune_outbox",
+    "schedule": crontab(hour=3, minute=40),
+    "kwargs": {"days": OUTBOX_KEEP_DAYS},
+}
+
 # The site's address, for links in e-mails.
 SITE_URL = (env.get_str("SITE_URL", "http://localhost:8000") or "").rstrip("/")
 

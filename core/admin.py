@@ -1,5 +1,5 @@
-"""List filters that stay cheap on large tables, and the login-lockout admins (django-axes)
-with them.
+"""List filters that stay cheap on large tables, the login-lockout admins (django-axes) with
+them, and the outbox's admin.
 
 Django's filter for a column without choices (AllValuesFieldListFilter) lists the column's
 values with a ``SELECT DISTINCT`` over the whole table on every list page: a scan of the
@@ -14,11 +14,15 @@ from typing import Any
 
 from axes import admin as axes_admin
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.views.main import PAGE_VAR, ChangeList
 from django.db.models import Field, Model, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from core.mail import outbox_send_again
+from core.outbox import OutboxMail
 
 
 class InputFilter(admin.SimpleListFilter):
@@ -108,3 +112,54 @@ if admin.site.is_registered(AccessLog):
     class AccessFailureLogAdmin(axes_admin.AccessFailureLogAdmin):
         list_filter = ["attempt_time", "locked_out", input_filter(AccessFailureLog, "path_info")]
         show_full_result_count = False
+
+
+# The outbox: officers see the e-mails that wait or failed, with the server's last answer, and
+# queue them again ("Send again", core.mail.outbox_send_again). The rows are written and changed
+# by the outbox alone, so the admin only shows them.
+@admin.register(OutboxMail)
+class OutboxMailAdmin(admin.ModelAdmin):
+    list_display = (
+        "created_at",
+        "kind",
+        "recipient_list",
+        "subject",
+        "status",
+        "attempts",
+        "last_error",
+        "next_attempt_at",
+        "sent_at",
+    )
+    list_filter = ("status", input_filter(OutboxMail, "kind"))
+    search_fields = ("recipients", "subject")
+    date_hierarchy = "created_at"
+    # The text is not shown: a password-reset e-mail carries a link that signs its reader in
+    # as the account's owner. It is dropped once sent (core.outbox.outbox_send).
+    exclude = ("body", "html")
+    actions = ["send_again"]
+
+    @admin.display(description=_("recipients"))
+    def recipient_list(self, mail: OutboxMail) -> str:
+        return ", ".join(mail.recipients)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_resend_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("core.resend_mail")
+
+    @admin.action(description=_("Send again"), permissions=["resend"])
+    def send_again(self, request: HttpRequest, queryset: QuerySet[OutboxMail]) -> None:
+        queued = outbox_send_again(mails=queryset, user=request.user)
+        self.message_user(
+            request,
+            ngettext("%(n)s e-mail queued again.", "%(n)s e-mails queued again.", queued)
+            % {"n": queued},
+            messages.SUCCESS if queued else messages.WARNING,
+        )

@@ -13,7 +13,7 @@ from core.mail import mail_enqueue
 
 class QueuedPasswordResetForm(PasswordResetForm):
     """Django's password-reset form, whose e-mail is rendered here (in the request's
-    language) and sent by a worker (core.mail), never in the request. The link starts with
+    language) and sent through the outbox (core.mail), never in the request. The link starts with
     SITE_URL, the address users know, not the request's host."""
 
     def send_mail(
@@ -33,4 +33,4 @@ class QueuedPasswordResetForm(PasswordResetForm):
             if html_email_template_name
             else None
         )
-        mail_enqueue(subject=subject, body=body, to=[to_email], html=html)
+        mail_enqueue(kind="password.reset", subject=subject, body=body, to=[to_email], html=html)

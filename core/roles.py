@@ -45,6 +45,8 @@ _GRANTS: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {
         # Login lockouts: deleting an access attempt in the admin unlocks that login.
         ("axes", "accessattempt", ("view", "delete")),
         ("axes", "accesslog", ("view",)),
+        # The outbox (core/outbox.py): e-mails that keep failing, and "Send again".
+        ("core", "outboxmail", ("view", "change")),
     ],
     PLAYER: [
         ("protests", "protest", ("add", "view")),

@@ -26,3 +26,5 @@ is_player = rules.Predicate(rules.is_group_member(PLAYER), name="is_player")
 
 # The API tokens page (core/views.py): any signed-in user manages his own tokens.
 rules.add_perm("core.manage_api_tokens", rules.is_authenticated)
+# The outbox's "Send again" (core.mail.outbox_send_again, the admin's action): officers.
+rules.add_perm("core.resend_mail", is_officer)

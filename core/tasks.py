@@ -9,19 +9,18 @@ mode in tests still runs it in-process.
 from __future__ import annotations
 
 import logging
-import smtplib
 from collections.abc import Callable
 from typing import Any
 
 from celery import current_app, shared_task
 from celery.canvas import Signature, chain
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils.translation import gettext
 from kombu.exceptions import OperationalError as BrokerError
 
 from core.errors import Unavailable
+from core.outbox import outbox_claim_due, outbox_prune, outbox_send
 
 log = logging.getLogger(__name__)
 
@@ -92,19 +91,41 @@ def task_enqueue_or_undo_on_commit(name: str, *args: Any, undo: Callable[[], obj
     transaction.on_commit(send)
 
 
-@shared_task(
-    name="core.send_mail",
-    # A mail server that refuses or does not answer: try again, waiting longer each time
-    # (1, 2, 4… minutes, at most 30), for about a day.
-    autoretry_for=(smtplib.SMTPException, OSError),
-    retry_backoff=60,
-    retry_backoff_max=1800,
-    retry_jitter=True,
-    max_retries=50,
-)
-def send_mail(subject: str, body: str, to: list[str], html: str | None = None) -> None:
-    """Send one e-mail (core.mail.mail_enqueue) from DEFAULT_FROM_EMAIL."""
-    message = EmailMultiAlternatives(subject, body, None, to)
-    if html:
-        message.attach_alternative(html, "text/html")
-    message.send(fail_silently=False)
+def task_enqueue_or_leave_on_commit(name: str, *args: Any) -> None:
+    """Send task `name` once the surrounding transaction commits, as task_enqueue_on_commit;
+    when the broker cannot be reached, log a warning and carry on. For work whose rows a
+    periodic task finds and sends again (the outbox: core/outbox.py), so the request that
+    wrote them answers as usual and nothing is lost (issue 28)."""
+    task = current_app.tasks[name]
+    options = _options()
+
+    def send() -> None:
+        try:
+            task.apply_async(args=args, **options)
+        except BrokerError as exc:
+            log.warning("broker unreachable (%s): %s%r left for the periodic task", exc, name, args)
+
+    transaction.on_commit(send)
+
+
+@shared_task(name="core.send_outbox_mail")
+def send_outbox_mail(mail_id: int) -> str:
+    """Send one outbox row (core.mail.mail_enqueue); a failure is recorded on the row and
+    retried by core.flush_outbox."""
+    return outbox_send(mail_id=mail_id)
+
+
+@shared_task(name="core.flush_outbox")
+def flush_outbox() -> int:
+    """Celery beat, every OUTBOX_FLUSH_SECONDS: a task for each outbox row that is due (sent
+    neither at commit nor by its last attempt)."""
+    claimed = outbox_claim_due()
+    for mail_id in claimed:
+        send_outbox_mail.apply_async(args=(mail_id,), **_options())
+    return len(claimed)
+
+
+@shared_task(name="core.prune_outbox")
+def prune_outbox(days: int) -> int:
+    """Celery beat, nightly: sent outbox rows older than OUTBOX_KEEP_DAYS are deleted."""
+    return outbox_prune(days=days)

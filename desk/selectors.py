@@ -1,6 +1,7 @@
 """The officer's desk: what waits for the rating officer in every app (late registrations,
 reports, periods not yet published, periods to recalculate, pending protests, recent list
-imports). It sits above the apps whose queues it gathers (pyproject's layers contract)."""
+imports, e-mails that keep failing). It sits above the apps whose queues it gathers
+(pyproject's layers contract)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from core.outbox import outbox_trouble
 from lists.models import ListImportJob
 from periods.models import PeriodStatus, RatingPeriod
 from protests.models import Protest
@@ -33,6 +35,7 @@ class Desk:
     recalculation: QuerySet[RatingPeriod]
     protests: QuerySet[Protest]
     imports: QuerySet[ListImportJob]
+    mail: dict[str, int]  # e-mails "failed" for good and "retrying" (core.outbox)
 
 
 DESK_IMPORTS = 8
@@ -41,7 +44,8 @@ DESK_IMPORTS = 8
 def desk_for_officer() -> Desk:
     """What waits for the officer: late registrations to approve, reports to validate (the
     arbiter validates; the officer sees who is behind), periods not yet published with what
-    they contain, periods marked for recalculation, pending protests, recent list imports."""
+    they contain, periods marked for recalculation, pending protests, recent list imports,
+    e-mails that could not be sent."""
     periods: dict[str, list[PeriodCard]] = {}
     for period in (
         RatingPeriod.objects.exclude(status=PeriodStatus.PUBLISHED)
@@ -73,4 +77,5 @@ def desk_for_officer() -> Desk:
         imports=ListImportJob.objects.select_related("system").order_by("-requested_at")[
             :DESK_IMPORTS
         ],
+        mail=outbox_trouble(),
     )

@@ -1,15 +1,16 @@
 """E-mails to the player about his protest, one per change, in his language (the one he
-wrote the protest in; the site's otherwise). Sent after the change is committed."""
+wrote the protest in; the site's otherwise). Written into the outbox (core.mail) in the
+change's transaction, sent by a worker after it commits: a mail server that refuses does not
+fail the player's request, and the message waits until the server answers."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.mail import send_mail
-from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core.mail import mail_enqueue
 from protests.models import Protest
 
 #: Changes a player is told about (untranslated keys; the texts below are translated).
@@ -65,8 +66,8 @@ def _texts(protest: Protest, change: str) -> tuple[str, str]:
 
 
 def protest_notify(*, protest: Protest, change: str) -> None:
-    """E-mail the player about ``change`` once the transaction commits (none if he has no
-    address)."""
+    """E-mail the player about ``change`` (none if he has no address): an outbox row, to be
+    written in the transaction of the change, sent once that commits."""
     recipient = _recipient(protest)
     if not recipient:
         return
@@ -75,6 +76,4 @@ def protest_notify(*, protest: Protest, change: str) -> None:
         link = settings.SITE_URL + reverse("ratings:protest", args=[protest.pk])
         follow = _("Follow it here: %(link)s") % {"link": link}
         message = f"{body}\n\n{follow}\n"
-    transaction.on_commit(
-        lambda: send_mail(subject, message, None, [recipient], fail_silently=False)
-    )
+    mail_enqueue(kind=f"protest.{change}", subject=subject, body=message, to=[recipient])

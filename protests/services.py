@@ -110,6 +110,7 @@ def protest_submit(
         published_list=published, player=player, status__in=OPEN_STATUSES
     ).exists():
         raise _duplicate()
+    # One transaction: the protest, its attachment and its e-mail (the outbox row) together.
     try:
         with transaction.atomic():
             protest = Protest.objects.create(
@@ -122,19 +123,19 @@ def protest_submit(
                 subject=subject.strip()[:200],
                 language=language[:8],
             )
+            if checked is not None:
+                ProtestAttachment.objects.create(
+                    protest=protest,
+                    name=checked.name,
+                    content_type=checked.content_type,
+                    data=checked.data,
+                    size=len(checked.data),
+                )
+            notify.protest_notify(protest=protest, change=notify.SUBMITTED)
     except IntegrityError as exc:  # a second submission raced past the check above
         if "protest_one_open_per_entry" in str(exc):
             raise _duplicate() from exc
         raise
-    if checked is not None:
-        ProtestAttachment.objects.create(
-            protest=protest,
-            name=checked.name,
-            content_type=checked.content_type,
-            data=checked.data,
-            size=len(checked.data),
-        )
-    notify.protest_notify(protest=protest, change=notify.SUBMITTED)
     return protest
 
 
@@ -155,15 +156,16 @@ def protest_request_information(*, protest: Protest, user: Any, request: str) ->
     protest.information_requested_at = timezone.now()
     protest.information_answer = ""
     protest.information_answered_at = None
-    _save(
-        protest,
-        "status",
-        "information_request",
-        "information_requested_at",
-        "information_answer",
-        "information_answered_at",
-    )
-    notify.protest_notify(protest=protest, change=notify.INFORMATION_REQUESTED)
+    with transaction.atomic():  # the change and its e-mail (the outbox row) together
+        _save(
+            protest,
+            "status",
+            "information_request",
+            "information_requested_at",
+            "information_answer",
+            "information_answered_at",
+        )
+        notify.protest_notify(protest=protest, change=notify.INFORMATION_REQUESTED)
     return protest
 
 
@@ -178,8 +180,9 @@ def protest_answer(*, protest: Protest, user: Any, answer: str) -> Protest:
     protest.status = ProtestStatus.SUBMITTED
     protest.information_answer = answer.strip()
     protest.information_answered_at = timezone.now()
-    _save(protest, "status", "information_answer", "information_answered_at")
-    notify.protest_notify(protest=protest, change=notify.ANSWERED)
+    with transaction.atomic():  # the change and its e-mail (the outbox row) together
+        _save(protest, "status", "information_answer", "information_answered_at")
+        notify.protest_notify(protest=protest, change=notify.ANSWERED)
     return protest
 
 
@@ -199,10 +202,11 @@ def protest_decide(*, protest: Protest, user: Any, upheld: bool, decision: str) 
     protest.decided_by = user
     protest.decided_at = timezone.now()
     protest.decision = decision.strip()
-    _save(protest, "status", "decided_by", "decided_at", "decision")
-    if upheld:
-        period_mark_for_recalculation(period=protest.published_list.period)
-    notify.protest_notify(protest=protest, change=notify.DECIDED)
+    with transaction.atomic():  # the decision, its consequence and its e-mail together
+        _save(protest, "status", "decided_by", "decided_at", "decision")
+        if upheld:
+            period_mark_for_recalculation(period=protest.published_list.period)
+        notify.protest_notify(protest=protest, change=notify.DECIDED)
     return protest
 
 
@@ -233,13 +237,13 @@ def protest_appeal(*, protest: Protest, user: Any, text: str) -> Protest:
         settings.PROTEST_APPEAL_DEPOSIT if appeal_deposit_required(protest=protest) else None
     )
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # the appeal and its e-mail (the outbox row) together
             _save(protest, "status", "appealed_at", "appeal_text", "appeal_deposit")
+            notify.protest_notify(protest=protest, change=notify.APPEALED)
     except IntegrityError as exc:  # a new protest on the same entry is open meanwhile
         if "protest_one_open_per_entry" in str(exc):
             raise _duplicate() from exc
         raise
-    notify.protest_notify(protest=protest, change=notify.APPEALED)
     return protest
 
 
@@ -259,17 +263,18 @@ def protest_decide_appeal(*, protest: Protest, user: Any, upheld: bool, decision
     protest.appeal_decided_at = now
     protest.appeal_decision = decision.strip()
     protest.deposit_returned_at = now if upheld and protest.appeal_deposit is not None else None
-    _save(
-        protest,
-        "status",
-        "appeal_decided_by",
-        "appeal_decided_at",
-        "appeal_decision",
-        "deposit_returned_at",
-    )
-    if upheld:
-        period_mark_for_recalculation(period=protest.published_list.period)
-    notify.protest_notify(protest=protest, change=notify.APPEAL_DECIDED)
+    with transaction.atomic():  # the decision, its consequence and its e-mail together
+        _save(
+            protest,
+            "status",
+            "appeal_decided_by",
+            "appeal_decided_at",
+            "appeal_decision",
+            "deposit_returned_at",
+        )
+        if upheld:
+            period_mark_for_recalculation(period=protest.published_list.period)
+        notify.protest_notify(protest=protest, change=notify.APPEAL_DECIDED)
     return protest
 
 

@@ -46,6 +46,7 @@ MODEL_PERMISSION = {
     "protests.decide_protest": "protests.change_protest",
     "protests.follow_protests": "protests.view_protest",
     "protests.answer_protest": "protests.add_protest",
+    "core.resend_mail": "core.change_outboxmail",
 }
 PUBLIC = {"players.browse_players", "tournaments.browse_tournaments", "ratings.browse_lists"}
 #: Any signed-in user, about what is his own (his API tokens): no model permission needed.
@@ -84,6 +85,7 @@ def office():
         "protests.decide_protest": [None, protest],
         "protests.follow_protests": [None],
         "protests.answer_protest": [protest],
+        "core.resend_mail": [None],
     }
     return {
         "users": users,

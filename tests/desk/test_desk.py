@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
+from core.outbox import OutboxMail
 from core.roles import ARBITER, RATING_OFFICER
 from desk import selectors
 from periods.models import PeriodStatus
@@ -58,3 +59,27 @@ def test_officers_have_no_administration_link_staff_do(client) -> None:
     officer.is_staff = True
     officer.save()
     assert reverse("admin:index") in client.get(reverse("ratings:desk")).content.decode()
+
+
+def test_the_desk_counts_the_e_mails_that_could_not_be_sent(client) -> None:
+    officer = make_user("officer", role=RATING_OFFICER)
+    client.force_login(officer)
+    assert 'id="mail-trouble"' not in client.get(reverse("ratings:desk")).content.decode()
+    for status, attempts in [("failed", 50), ("failed", 50), ("pending", 3), ("pending", 0)]:
+        OutboxMail.objects.create(
+            kind="test",
+            recipients=["x@example.org"],
+            subject="s",
+            body="b",
+            status=status,
+            attempts=attempts,
+        )
+    OutboxMail.objects.create(kind="test", recipients=["y@example.org"], subject="s", body="")
+    OutboxMail.objects.filter(recipients=["y@example.org"]).update(status="sent", attempts=1)
+    assert selectors.desk_for_officer().mail == {"failed": 2, "retrying": 1}
+    page = client.get(reverse("ratings:desk"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert 'id="mail-trouble"' in page
+    assert "2 correos no se pudieron enviar" in page and "1 correo espera" in page
+    page = client.get(reverse("ratings:desk")).content.decode()  # (English again, for the next)
+    assert "2 e-mails could not be sent and were given up." in page
+    assert reverse("admin:core_outboxmail_changelist") not in page  # not staff: no admin link
