@@ -18,6 +18,7 @@ from django.db import connection
 from django.db.models import Model
 from django.utils import timezone
 
+from core.outbox import OutboxMail
 from demo.synthetic import federation_generate
 from lists.models import ListImportChunk, ListImportJob
 from periods.models import RatingPeriod, RatingSystem
@@ -437,3 +438,20 @@ def _more_rows(ctx: _Ctx) -> None:
     )
     insert_select(AccessLog, attempt, each, (MIN_ROWS,))
     insert_select(AccessFailureLog, attempt, each, (MIN_ROWS,))
+    insert_select(
+        OutboxMail,
+        {
+            "kind": "'protest.submitted'",
+            "recipients": "ARRAY['player-' || g || '@example.org']",
+            "subject": "'Your protest has been received'",
+            "body": "''",
+            "html": "''",
+            "status": "CASE WHEN g %% 3 = 0 THEN 'failed' ELSE 'sent' END",
+            "attempts": "1",
+            "last_error": "''",
+            "created_at": "now()",
+            "next_attempt_at": "now()",
+        },
+        each,
+        (MIN_ROWS,),
+    )
