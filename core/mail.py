@@ -17,6 +17,8 @@ from core.tasks import task_enqueue_or_leave_on_commit
 
 #: The task that sends one outbox row (core/tasks.py).
 SEND_TASK = "core.send_outbox_mail"
+#: The beat task that sends again what is pending (config/settings.py CELERY_BEAT_SCHEDULE).
+FLUSH_TASK = "core.flush_outbox"
 
 
 def mail_enqueue(
@@ -36,7 +38,7 @@ def mail_enqueue(
         # if that task never came (the broker was away).
         next_attempt_at=timezone.now() + retry_delay(attempts=0),
     )
-    task_enqueue_or_leave_on_commit(SEND_TASK, mail.pk)
+    task_enqueue_or_leave_on_commit(SEND_TASK, mail.pk, watchdog=FLUSH_TASK)
     return mail
 
 
@@ -58,5 +60,5 @@ def outbox_send_again(*, mails: QuerySet[OutboxMail], user: Any) -> int:
             next_attempt_at=timezone.now() + retry_delay(attempts=0),
         )
         for mail_id in ids:
-            task_enqueue_or_leave_on_commit(SEND_TASK, mail_id)
+            task_enqueue_or_leave_on_commit(SEND_TASK, mail_id, watchdog=FLUSH_TASK)
     return len(ids)

@@ -42,8 +42,9 @@ def task_enqueue_or_leave_on_commit(name: str, *args: Any, watchdog: str) -> Non
     """Send task `name` once the surrounding transaction commits, as task_enqueue_on_commit;
     when the broker cannot be reached, log a warning and leave the work to `watchdog` (a beat
     task that finds it undone and sends it again). Why: for work derived from something already
-    committed (a published list's ranks), refusing the request would not undo anything, and the
-    request itself succeeded (issue 28)."""
+    committed (a published list's ranks; an e-mail's outbox row, core/outbox.py), refusing the
+    request would not undo anything, and the request itself succeeded; nothing is lost, the
+    watchdog finds the rows (issue 28)."""
     task = current_app.tasks[name]
     options = _options()
 
@@ -87,23 +88,6 @@ def task_enqueue_or_undo_on_commit(name: str, *args: Any, undo: Callable[[], obj
                     "received. Send it again in a minute."
                 )
             ) from exc
-
-    transaction.on_commit(send)
-
-
-def task_enqueue_or_leave_on_commit(name: str, *args: Any) -> None:
-    """Send task `name` once the surrounding transaction commits, as task_enqueue_on_commit;
-    when the broker cannot be reached, log a warning and carry on. For work whose rows a
-    periodic task finds and sends again (the outbox: core/outbox.py), so the request that
-    wrote them answers as usual and nothing is lost (issue 28)."""
-    task = current_app.tasks[name]
-    options = _options()
-
-    def send() -> None:
-        try:
-            task.apply_async(args=args, **options)
-        except BrokerError as exc:
-            log.warning("broker unreachable (%s): %s%r left for the periodic task", exc, name, args)
 
     transaction.on_commit(send)
 
