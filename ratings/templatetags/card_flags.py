@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from django import template
-
-from ratings.cards.selectors import SystemCard
 
 register = template.Library()
 
 
 @register.filter
-def card_flag_legend(cards: Iterable[SystemCard]) -> list[tuple[str, str]]:
-    """(badge, meaning) for every badge on the cards, each once, in the order first shown."""
+def card_flag_legend(cards: Iterable[Any]) -> list[tuple[str, str]]:
+    """(badge, meaning) for every badge on the cards (ratings.cards.selectors.SystemCard, which
+    this layer does not import), each once, in the order first shown."""
     seen: dict[str, str] = {}
     for card in cards:
         for flag, meaning in card.explained_flags:

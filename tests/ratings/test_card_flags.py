@@ -8,6 +8,7 @@ from django.utils import translation
 from periods.models import RatingSystem
 from ratings.cards.selectors import SystemCard
 from ratings.models import ListEntry, PlayerRating
+from ratings.templatetags.card_flags import card_flag_legend
 
 
 @pytest.fixture(autouse=True)
@@ -51,3 +52,15 @@ def test_flags_compare_in_the_readers_language() -> None:
     with translation.override("es"):
         card = _card(status="inactive", kind="effective", activity="inactive")
         assert card.flags == ["Efectivo"]
+
+
+def test_each_badge_says_what_it_means_and_the_legend_lists_each_once() -> None:
+    first = _card(status="rated", kind="effective", activity="active")
+    second = _card(status="rated", kind="provisional", activity="active")
+    assert [flag for flag, _meaning in first.explained_flags] == ["Effective", "Active"]
+    meaning = dict(first.explained_flags)["Effective"]
+    assert meaning.startswith("An established rating")
+    legend = card_flag_legend([first, second])
+    assert [flag for flag, _m in legend] == ["Effective", "Active", "Provisional"]
+    with translation.override("es"):
+        assert dict(first.explained_flags)["Efectivo"].startswith("Un elo consolidado")
