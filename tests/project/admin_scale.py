@@ -41,9 +41,12 @@ from tournaments.models import Report, ReportUploadJob, Tournament
 #: them). A page measures 3–15 today; a query per row of a list page (100 rows) or per option
 #: of a <select> breaks it at once.
 QUERY_BUDGET = 30
-#: At most this long per page, rendered in-process on the 2-core machine the suite runs on
-#: (shared with other jobs); the slowest page takes a fraction of it.
-SECONDS_BUDGET = 2.0
+#: At most this long per page, rendered in-process on the 2-core machine the suite runs on,
+#: shared with the other xdist worker and whatever else runs: the slowest page takes 0.2 s
+#: alone (bench/admin_pages.py, docs/benchmarks.md) and was seen at 2.8 s under a load of 5.
+#: The budget catches what the issue saw (120 s for one page), not a few hundred ms: the query
+#: budget and the <select> check are what bind; the medians are the benchmark's business.
+SECONDS_BUDGET = 5.0
 #: No <select> of a rendered page has more options than this: the largest legitimate one is
 #: the permissions of the user and group forms (one per model and action).
 SELECT_OPTIONS_LIMIT = 1_000
