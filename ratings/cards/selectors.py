@@ -93,7 +93,8 @@ class SystemCard:
             codes.append(EntryStatus.PROVISIONAL)
         shown: list[tuple[str, str]] = []
         for code in codes:
-            label, meaning = FLAG_MEANINGS[str(code)]
+            # A code without a meaning here (a state written by hand) still shows its own text.
+            label, meaning = FLAG_MEANINGS.get(str(code), (str(code), ""))
             if str(label) not in said:
                 said.append(str(label))
                 shown.append((str(label), str(meaning)))
