@@ -287,3 +287,35 @@ def test_nothing_is_computed_once_the_period_is_closed() -> None:
     RatingPeriod.objects.filter(pk=period.pk).update(status=PeriodStatus.CLOSED)
     assert live.live_ratings_update(tournament_id=t.pk) == 0
     assert not LiveRating.objects.exists()
+
+
+@pytest.mark.parametrize("uploaded", ["fide-2024"], indirect=True)
+def test_card_live_page_and_api_show_the_live_rating(
+    uploaded, client, django_capture_on_commit_callbacks
+) -> None:
+    t, period, ana = uploaded["tournament"], uploaded["period"], uploaded["ana"]
+    before = client.get(f"/players/{ana.fed_id}/").content.decode()  # kept by the page cache
+    validate(django_capture_on_commit_callbacks, t, uploaded["arbiter"], sample_trf())
+    live = LiveRating.objects.get(period=period, player=ana)
+    shown = f"{live.rating_after} ({live.change:+d})"
+    # The other tournaments' figure was cached; the validated one's enters the card at once.
+    assert f"/tournaments/{t.pk}/" not in before
+    card = client.get(f"/players/{ana.fed_id}/").content.decode()
+    assert f'id="live-{period.system.code}"' in card and shown in card
+    assert "provisional" in card and f"/tournaments/{t.pk}/" in card
+    assert f"/players/{ana.fed_id}/live/{period.pk}/" in card
+    page = client.get(f"/players/{ana.fed_id}/live/{period.pk}/").content.decode()
+    assert 'id="provisional"' in page and f'id="rating-after">{live.rating_after}<' in page
+    assert page.count('class="calculation"') == len({g["tournament"] for g in live.lines})
+    data = client.get(f"/api/v1/players/{ana.fed_id}/").json()
+    (mine,) = [r for r in data["ratings"] if r["system"] == period.system.code]
+    assert mine["live"]["provisional"] is True
+    assert (mine["live"]["rating_after"], mine["live"]["change"], mine["live"]["games"]) == (
+        live.rating_after,
+        live.change,
+        live.games,
+    )
+    assert t.pk in [x["tournament"] for x in mine["live"]["tournaments"]]
+    # Once published, the period's live figures leave the card (the list speaks).
+    RatingPeriod.objects.filter(pk=period.pk).update(status=PeriodStatus.PUBLISHED)
+    assert client.get(f"/players/{ana.fed_id}/live/{period.pk}/").status_code == 404
