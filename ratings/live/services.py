@@ -4,12 +4,12 @@ calculation (ratings.calculation.engine_path and states: the same inputs, the sa
 (ratings.models.LiveRating).
 
 The scope (`live_scope`): every validated tournament of the period a player of the batch
-played, whole (a round robin's average, a tournament's count of rated players read all its
-entrants), and, for each player without a rating before the period among their entrants, his
-other tournaments too (a first rating is made of all his games), until none is added. Every
-other player enters only through his state at the start of the period, which does not depend
-on the period's games: so the engine gives each player of the batch what it gives him over the
-whole period (tests/ratings/test_live.py compares them with the period's draft)."""
+played, whole: his games, and his tournaments' other entrants (a round robin's average, a
+tournament's count of rated players read them all). What the engine gives a player reads
+nothing else: his state at the start of the period, his games, and his opponents' and
+fellow entrants' states at the start of the period (the list in force), which the period's
+games do not change (a first rating made in the period is not an opponent's rating until the
+list). So the engine gives each player of the batch what it gives him over the whole period (tests/ratings/test_live.py compares them with the period's draft)."""
 
 from __future__ import annotations
 
@@ -95,27 +95,17 @@ def live_ratings_compute(*, period: RatingPeriod, player_ids: Iterable[int]) -> 
 def live_scope(
     *, period: RatingPeriod, player_ids: set[int]
 ) -> tuple[dict[int, Tournament], dict[int, PlayerState]]:
-    """The tournaments the results of `player_ids` depend on and the states of their
-    registry entrants (the module's docstring says why these)."""
-    tournaments: set[int] = set()
-    states: dict[int, PlayerState] = {}
-    expanded: set[int] = set()
-    frontier = set(player_ids)
+    """The tournaments the results of `player_ids` depend on (every validated tournament of
+    the period one of them played, whole) and the states of their registry entrants (the
+    module's docstring says why these)."""
     with connection.cursor() as cursor:
-        while frontier:
-            expanded |= frontier
-            cursor.execute(
-                _TOURNAMENTS_OF, [period.pk, list(RATED_TOURNAMENT_STATUSES), sorted(frontier)]
-            )
-            new_t = {r[0] for r in cursor.fetchall()} - tournaments
-            tournaments |= new_t
-            cursor.execute(_PLAYERS_OF, [sorted(new_t)])
-            entrants = {r[0] for r in cursor.fetchall()} | frontier
-            states.update(read_states_for(period=period, ids=entrants - set(states)))
-            # Unrated before the period: his first rating counts all his games of the period.
-            frontier = {
-                pid for pid in entrants if pid in states and states[pid].rating is None
-            } - expanded
+        cursor.execute(
+            _TOURNAMENTS_OF, [period.pk, list(RATED_TOURNAMENT_STATUSES), sorted(player_ids)]
+        )
+        tournaments = sorted(r[0] for r in cursor.fetchall())
+        cursor.execute(_PLAYERS_OF, [tournaments])
+        entrants = {r[0] for r in cursor.fetchall()} | player_ids
+    states = read_states_for(period=period, ids=entrants)
     found = Tournament.objects.filter(pk__in=tournaments)
     return {t.pk: t for t in found}, states
 

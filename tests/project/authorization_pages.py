@@ -59,8 +59,7 @@ PAGES: dict[str, Case] = {
     "players/<str:fed_id>/": Case(lambda w: f"/players/{w.players[0].fed_id}/", EVERYONE, EVERYONE),
     # A live rating (ratings.live): public, of a period not yet published.
     "players/<str:fed_id>/live/<int:period_id>/": Case(
-        lambda w: f"/players/{w.players[0].fed_id}/live/"
-        f"{w.system.periods.get(status='open').pk}/",
+        lambda w: f"/players/{w.players[0].fed_id}/live/{w.system.periods.get(status='open').pk}/",
         EVERYONE,
         EVERYONE,
     ),
