@@ -9,7 +9,8 @@ tournament's count of rated players read them all). What the engine gives a play
 nothing else: his state at the start of the period, his games, and his opponents' and
 fellow entrants' states at the start of the period (the list in force), which the period's
 games do not change (a first rating made in the period is not an opponent's rating until the
-list). So the engine gives each player of the batch what it gives him over the whole period (tests/ratings/test_live.py compares them with the period's draft)."""
+list). So the engine gives each player of the batch what it gives him over the whole period
+(tests/ratings/test_live.py compares them with the period's draft; docs/live-ratings.md)."""
 
 from __future__ import annotations
 
