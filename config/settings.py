@@ -398,6 +398,8 @@ CELERY_BEAT_SCHEDULE = {
     "watch-report-uploads": {"task": "tournaments.watch_uploads", "schedule": 60.0},
     # A published list whose ranks task was never sent (the broker away at publication).
     "watch-list-ranks": {"task": "ratings.watch_list_ranks", "schedule": 300.0},
+    # A validated tournament whose live ratings task was never sent (docs/live-ratings.md).
+    "watch-live-ratings": {"task": "ratings.watch_live_ratings", "schedule": 300.0},
 }
 
 # Backups (docs/backups.md): `manage.py db_backup` writes a pg_dump of the database into

@@ -68,6 +68,11 @@ urlpatterns = [
                         public.player_calculation,
                         name="calculation",
                     ),
+                    path(
+                        "<str:fed_id>/live/<int:period_id>/",
+                        public.player_live,
+                        name="live",
+                    ),
                 ],
                 "players",
             )

@@ -12,6 +12,7 @@ from celery import shared_task
 
 from ratings.calculation.runs import calculation_run, calculation_runs_watch
 from ratings.lists import ranks
+from ratings.live.services import live_ratings_update, live_ratings_watch
 from ratings.rerating.services import period_rerate
 
 
@@ -47,3 +48,18 @@ def fill_list_ranks(list_id: int) -> int:
     written = ranks.list_ranks_fill(list_id=list_id)
     ranks.list_rows_fill(list_id=list_id)
     return written
+
+
+@shared_task(name="ratings.update_live_ratings", acks_late=True)
+def update_live_ratings(tournament_id: int) -> int:
+    """A tournament's report was validated or its games changed: its players' live ratings in
+    its open period (ratings.live.services). Returns the rows written."""
+    return live_ratings_update(tournament_id=tournament_id)
+
+
+@shared_task(name="ratings.watch_live_ratings")
+def watch_live_ratings() -> list[int]:
+    """Sent every five minutes by beat (CELERY_BEAT_SCHEDULE): a tournament whose live ratings
+    task was never sent (the broker away at validation) gets it sent again. Returns the
+    tournaments' ids, which the worker logs."""
+    return live_ratings_watch()

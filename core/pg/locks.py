@@ -15,6 +15,7 @@ from django.db import connection
 #: Namespaces (first key of the two-key lock): one per kind of job.
 CALCULATION = 7301  # a run of a rating period (key: period id)
 LIST_IMPORT = 7302  # an import into a rating system (key: system id)
+LIVE_RATINGS = 7303  # the live ratings of a rating period (key: period id)
 
 
 def advisory_try_lock(namespace: int, key: int) -> bool:

@@ -55,6 +55,40 @@ class HistoryPointSerializer(serializers.Serializer[Any]):
     )
 
 
+class LiveTournamentSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField(source="tournament_id")
+    name = serializers.CharField()
+    games = serializers.IntegerField(help_text="His games counted in it.")
+    score = serializers.FloatField()
+    change = serializers.FloatField(help_text="The sum of his games' changes, before rounding.")
+
+
+class LiveSerializer(serializers.Serializer[Any]):
+    """ratings.live.selectors.LiveFigure: his pending change in a period not yet published,
+    over the tournaments of it validated so far (docs/live-ratings.md)."""
+
+    provisional = serializers.SerializerMethodField(
+        help_text="Always true: final only when the period's list is published."
+    )
+    period = serializers.IntegerField(source="live.period_id")
+    period_start = serializers.DateField(source="live.period.start")
+    period_end = serializers.DateField(source="live.period.end")
+    rating_before = serializers.IntegerField(source="live.rating_before", allow_null=True)
+    rating_after = serializers.IntegerField(source="live.rating_after", allow_null=True)
+    change = serializers.IntegerField(source="live.change")
+    games = serializers.IntegerField(source="live.games")
+    score = serializers.FloatField(source="live.score")
+    expected = serializers.FloatField(source="live.expected")
+    k = serializers.IntegerField(source="live.k", allow_null=True)
+    status = serializers.CharField(source="live.status")
+    regulation_version = serializers.CharField(source="live.regulation_version")
+    computed_at = serializers.DateTimeField(source="live.computed_at")
+    tournaments = LiveTournamentSerializer(many=True)
+
+    def get_provisional(self, figure: Any) -> bool:
+        return True
+
+
 class SystemCardSerializer(serializers.Serializer[Any]):
     """ratings.cards.selectors.SystemCard: the state, the newest current list's entry, ranks
     there, and the history over the current versions (oldest first)."""
@@ -86,6 +120,10 @@ class SystemCardSerializer(serializers.Serializer[Any]):
     change = serializers.IntegerField(source="entry.change", allow_null=True, default=None)
     ranks = RanksSerializer()
     history = HistoryPointSerializer(many=True)
+    live = LiveSerializer(
+        allow_null=True,
+        help_text="His live rating (provisional) in a period not yet published; null if none.",
+    )
 
 
 class PlayerDetailSerializer(players_api.PlayerSerializer):

@@ -21,6 +21,7 @@ from rating_engine.registry import get_regulation
 from ratings.calculation.draft import draft_write, result_row, tournament_rows
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.states import (
+    GAMES_OF_TOURNAMENTS_SQL,
     GAMES_SQL,
     RESULT,
     PlayerState,
@@ -66,14 +67,18 @@ def calculate_engine(*, run: CalculationRun) -> None:
 
 
 def games_read(
-    *, period: RatingPeriod, tournaments: dict[int, Any]
+    *, period: RatingPeriod, tournaments: dict[int, Any], only: bool = False
 ) -> tuple[dict[int, list[et.Game]], dict[str, et.PlayerInput]]:
     """The games of the period's rated tournaments, by tournament, and the players outside the
-    registry."""
+    registry. `only`: read the games of `tournaments` alone (a live rating reads a few
+    tournaments of a period of 300,000 games: ratings.live), not the whole period's."""
     games_by_t: dict[int, list[et.Game]] = defaultdict(list)
     extra: dict[str, et.PlayerInput] = {}
     with connection.cursor() as cursor:
-        cursor.execute(GAMES_SQL, [period.pk])
+        if only:
+            cursor.execute(GAMES_OF_TOURNAMENTS_SQL, [period.pk, list(tournaments)])
+        else:
+            cursor.execute(GAMES_SQL, [period.pk])
         rows = cursor.fetchall()
     for t_id, rnd, kind, result, w_tp, w_pid, _w_r, b_tp, b_pid, _b_r in rows:
         if t_id not in tournaments:
@@ -163,10 +168,12 @@ def period_input_build(
     return period_input
 
 
-def games_last_year_add(*, period: RatingPeriod, period_input: et.PeriodInput) -> et.PeriodInput:
+def games_last_year_add(
+    *, period: RatingPeriod, period_input: et.PeriodInput, ids: list[int] | None = None
+) -> et.PeriodInput:
     """The registry players' rated games of the 12 months before the period, for regulations
-    that count games per year."""
-    year = games_last_year(period=period)
+    that count games per year (`ids`: only these players are in the input)."""
+    year = games_last_year(period=period, ids=ids)
     if year:
         period_input = replace(
             period_input,

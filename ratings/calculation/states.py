@@ -288,6 +288,10 @@ GAMES_SQL = """
       AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')
     ORDER BY g.tournament_id, g.round, g.id
 """
+#: The same games, of some tournaments of the period only (ratings.live).
+GAMES_OF_TOURNAMENTS_SQL = GAMES_SQL.replace(
+    "WHERE t.period_id = %s", "WHERE t.period_id = %s AND g.tournament_id = ANY(%s)"
+)
 RESULT = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "+-": "1-0", "-+": "0-1"}
 
 
@@ -336,20 +340,25 @@ def player_input(*, state: PlayerState) -> et.PlayerInput:
     )
 
 
-def games_last_year(*, period: RatingPeriod) -> dict[int, int]:
+def games_last_year(*, period: RatingPeriod, ids: Sequence[int] | None = None) -> dict[int, int]:
     """Rated games of each player in the lists of the 12 months before the period (the latest
-    version of each), for regulations that count games per year."""
+    version of each), for regulations that count games per year; of `ids` only, if given."""
     sql = """
         SELECT e.player_id, SUM(e.games) FROM ratings_listentry e
         JOIN ratings_publishedlist pl ON pl.id = e.published_list_id
         JOIN ratings_ratingperiod p ON p.id = pl.period_id
         WHERE p.system_id = %s AND p.start >= %s AND p.start < %s AND e.games > 0
           AND pl.version = (SELECT MAX(version) FROM ratings_publishedlist x WHERE x.period_id =
-          pl.period_id)
+          pl.period_id) {only}
         GROUP BY e.player_id
     """
+    params: list[Any] = [period.system_id, period.start - dt.timedelta(days=365), period.start]
+    if ids is not None:
+        params.append(list(ids))
     with connection.cursor() as cursor:
-        cursor.execute(sql, [period.system_id, period.start - dt.timedelta(days=365), period.start])
+        cursor.execute(
+            sql.format(only="AND e.player_id = ANY(%s)" if ids is not None else ""), params
+        )
         return {pid: int(n) for pid, n in cursor.fetchall()}
 
 

@@ -18,6 +18,7 @@ from players.models import Player
 from ratings.calculation.selectors import draft_player
 from ratings.lists.filters import ACTIVE_STATUSES
 from ratings.lists.selectors import list_current_ids
+from ratings.live.selectors import LiveFigure, player_live
 from ratings.models import (
     Activity,
     CalculationRun,
@@ -71,6 +72,8 @@ class SystemCard:
     entry: ListEntry | None  # his entry in the system's newest current list
     ranks: Ranks = field(default_factory=Ranks)
     history: list[HistoryPoint] = field(default_factory=list)
+    #: His live rating in a period not yet published (ratings.live), provisional.
+    live: LiveFigure | None = None
 
     @property
     def flags(self) -> list[str]:
@@ -144,7 +147,8 @@ def publication_state() -> int:
 CARD_STATE_SQL = """
     SELECT p.id, p.updated_at,
            (SELECT max(r.updated_at) FROM ratings_playerrating r WHERE r.player_id = p.id),
-           (SELECT max(l.id) FROM ratings_publishedlist l)
+           (SELECT max(l.id) FROM ratings_publishedlist l),
+           (SELECT max(lr.computed_at) FROM ratings_liverating lr WHERE lr.player_id = p.id)
     FROM players_player p WHERE p.fed_id = %s
 """
 
@@ -154,15 +158,16 @@ def card_state(*, fed_id: str) -> str | None:
     when there is no such player. It changes when a list (or a correction, a new version) is
     published (the newest list id: published lists are never updated nor deleted), when the
     player's record changes, and when one of his rating states does (publication and list
-    imports set their `updated_at`). A card kept under this state is the card of now."""
+    imports set their `updated_at`), and when one of his live ratings is computed (ratings.live).
+    A card kept under this state is the card of now."""
     with connection.cursor() as cursor:
         cursor.execute(CARD_STATE_SQL, [fed_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    player_id, changed, rated, newest = row
-    stamps = [f"{t.timestamp():.6f}" if t else "-" for t in (changed, rated)]
-    return f"{player_id}.{stamps[0]}.{stamps[1]}.{newest or 0}"
+    player_id, changed, rated, newest, live = row
+    stamps = [f"{t.timestamp():.6f}" if t else "-" for t in (changed, rated, live)]
+    return f"{player_id}.{stamps[0]}.{stamps[1]}.{newest or 0}.{stamps[2]}"
 
 
 def entry_ranks(*, entry: ListEntry, player: Player) -> Ranks:
@@ -221,7 +226,8 @@ def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[Sy
         ).values_list("published_list_id", flat=True)
     )
     states = {s.system_id: s for s in PlayerRating.objects.filter(player_id=player.pk)}
-    system_ids = set(states) | {e.published_list.system_id for e in entries}
+    live = player_live(player_id=player.pk)
+    system_ids = set(states) | {e.published_list.system_id for e in entries} | set(live)
     cards = []
     for system in RatingSystem.objects.filter(id__in=system_ids).order_by("name"):
         mine = [e for e in entries if e.published_list.system_id == system.pk]
@@ -232,6 +238,7 @@ def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[Sy
                 state=states.get(system.pk),
                 entry=latest,
                 ranks=entry_ranks(entry=latest, player=player) if latest else Ranks(),
+                live=live.get(system.pk),
                 history=[
                     HistoryPoint(
                         list_id=e.published_list_id,

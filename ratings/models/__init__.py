@@ -11,6 +11,7 @@ lists app's (their tables keep their ratings_ names).
 """
 
 from .calculation import LINE_DTYPE, CalculationRun, DraftExcluded, DraftResult, DraftTournament
+from .live import LiveRating
 from .published import (
     IMMUTABLE_MESSAGE,
     EntryStatus,
@@ -39,6 +40,7 @@ __all__ = [
     "ListEntry",
     "ListFilterRow",
     "ListRank",
+    "LiveRating",
     "PlayerRating",
     "PublishedList",
     "RatingKind",

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import Refused
 from core.history import history_context
+from core.tasks import task_enqueue_or_leave_on_commit
 from periods.models import PeriodStatus, RatingPeriod
 from periods.services import period_mark_for_recalculation
 from tournaments.models import Game, GameKind, GameResult
@@ -53,6 +54,9 @@ def game_correct(*, game: Game, result: str, reason: str, user: Any) -> Game:
         )
         if period is not None:
             period_recalculation_mark(period=period)
+            task_enqueue_or_leave_on_commit(
+                "ratings.update_live_ratings", tournament.pk, watchdog="ratings.watch_live_ratings"
+            )
     game.refresh_from_db()
     return game
 

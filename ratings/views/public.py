@@ -16,10 +16,11 @@ from django.utils.translation import get_language
 from core import history as record_history
 from core.caching import page_cached
 from core.permissions import permission_required
-from periods.models import RatingSystem
+from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import Player
 from ratings.cards import selectors as card_selectors
 from ratings.lists import selectors as list_selectors
+from ratings.live import selectors as live_selectors
 from ratings.models import PublishedList
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Tournament
@@ -119,6 +120,22 @@ def player_calculation(request: HttpRequest, fed_id: str, list_id: int) -> HttpR
             "current": list_selectors.list_current_version(published=published),
             "calc": calculation,
         },
+    )
+
+
+@permission_required("players.browse_players")
+def player_live(request: HttpRequest, fed_id: str, period_id: int) -> HttpResponse:
+    """A player's live rating in a period not yet published, game by game (provisional)."""
+    player = get_object_or_404(Player, fed_id=fed_id)
+    period = get_object_or_404(
+        RatingPeriod.objects.select_related("system").exclude(status=PeriodStatus.PUBLISHED),
+        pk=period_id,
+    )
+    calculation = live_selectors.live_calculation(player=player, period=period)
+    return render(
+        request,
+        "players/live_calculation.html",
+        {"player": player, "period": period, "calc": calculation},
     )
 
 

@@ -57,6 +57,12 @@ PAGES: dict[str, Case] = {
     # ---- players (public; the views do not restrict methods)
     "players/": Case(lambda w: "/players/", EVERYONE, EVERYONE),
     "players/<str:fed_id>/": Case(lambda w: f"/players/{w.players[0].fed_id}/", EVERYONE, EVERYONE),
+    # A live rating (ratings.live): public, of a period not yet published.
+    "players/<str:fed_id>/live/<int:period_id>/": Case(
+        lambda w: f"/players/{w.players[0].fed_id}/live/{w.system.periods.get(status='open').pk}/",
+        EVERYONE,
+        EVERYONE,
+    ),
     "players/<str:fed_id>/lists/<int:list_id>/": Case(
         lambda w: f"/players/{w.players[0].fed_id}/lists/{w.published.pk}/", EVERYONE, EVERYONE
     ),

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from core.pg.copy import copy_in_rows
+from core.tasks import task_enqueue_or_leave_on_commit
 from formats.reports import ParsedReport, Problem, decode_report, parse_report
 from players.models import Player
 from players.names import fold
@@ -353,4 +354,10 @@ def tournament_revalidate(
             tournament.status = TournamentStatus.REPORT_RECEIVED
             tournament.validated_at = None
         tournament.save(update_fields=fields)
+        if tournament.period_id is not None:
+            # Its players' live ratings (docs/live-ratings.md), also when it stops counting.
+            # With the broker away the validation stands; ratings.watch_live_ratings finds it.
+            task_enqueue_or_leave_on_commit(
+                "ratings.update_live_ratings", tournament.pk, watchdog="ratings.watch_live_ratings"
+            )
     return tournament
