@@ -106,6 +106,17 @@ PAGES: dict[str, Case] = {
     # ---- rating systems and published lists (public)
     "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
     "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),
+    # The calculator (a GET form: the address is the calculation) and its autocomplete.
+    "ratings/calculator/": Case(
+        lambda w: f"/ratings/calculator/?system={w.system.code}&opp1=1900&res1=1",
+        EVERYONE,
+        NO_METHOD,
+    ),
+    "ratings/calculator/players/": Case(
+        lambda w: f"/ratings/calculator/players/?q=surname&system={w.system.code}",
+        EVERYONE,
+        NO_METHOD,
+    ),
     "ratings/lists/<int:pk>/": Case(
         lambda w: f"/ratings/lists/{w.published.pk}/", EVERYONE, EVERYONE
     ),
