@@ -13,10 +13,11 @@ import zipfile
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache, caches
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from core.errors import Refused
 from core.api.tokens import token_create
+from core.errors import Refused
 from core.models import ApiToken
 from core.roles import PLAYER, RATING_OFFICER
 from players import services
@@ -161,8 +162,6 @@ def test_erasure_refusal_needs_a_reason_and_an_officer(office):
     officer = make_user(role=RATING_OFFICER)
     with pytest.raises(Refused):
         services.erasure_refuse(request=request, officer=officer, outcome=" ")
-    from django.core.exceptions import PermissionDenied
-
     with pytest.raises(PermissionDenied):
         services.erasure_refuse(request=request, officer=office["user"], outcome="No.")
     services.erasure_refuse(request=request, officer=officer, outcome="Under protest.")
