@@ -27,6 +27,7 @@ from core.api.permissions import Rule
 from core.errors import RETRY_AFTER_SECONDS, unavailable
 from desk.api import DeskView
 from periods.api import RatingSystemViewSet
+from players.api import MyDataView, MyErasureView, MyPrivacyView
 from protests.api import ProtestViewSet
 from ratings.api.calculator import CalculatorView
 from ratings.api.lists import PublishedListViewSet
@@ -64,6 +65,10 @@ v1 = [
     *router.urls,
     path("calculator/", CalculatorView.as_view(), name="calculator"),
     path("desk/", DeskView.as_view(), name="desk"),
+    # The signed-in player's own data (docs/privacy.md).
+    path("me/data/", MyDataView.as_view(), name="me-data"),
+    path("me/privacy/", MyPrivacyView.as_view(), name="me-privacy"),
+    path("me/erasure/", MyErasureView.as_view(), name="me-erasure"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-v1:schema"), name="docs"),
     # Redoc's bundle asks for its footer logo from Redocly's CDN on every view, with no option

@@ -8,6 +8,7 @@ from core.forms import QueuedPasswordResetForm
 from desk import urls as desk_urls
 from lists import urls as list_urls
 from players import urls as player_urls
+from players import views as player_views
 from protests import urls as protest_urls
 from ratings import urls as ratings_urls
 from ratings.views import public
@@ -110,6 +111,9 @@ urlpatterns = [
         ),
     ),
     path("api/", include("config.api_urls")),
+    # Privacy (docs/privacy.md): the page everyone reads, and a player's own data.
+    path("privacy/", player_views.privacy, name="privacy"),
+    path("account/data/", include((player_urls.account_urlpatterns, "mydata"))),
     path("account/tokens/", core_views.api_tokens, name="api_tokens"),
     path("account/tokens/<int:pk>/revoke/", core_views.api_token_revoke, name="api_token_revoke"),
     path("admin/", admin.site.urls),

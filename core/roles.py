@@ -35,6 +35,8 @@ _GRANTS: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {
         ("tournaments", "tournamentplayer", ("add", "change", "view")),
         ("tournaments", "game", ("add", "change", "delete", "view")),
         ("players", "player", ("add", "change", "view")),
+        # Players' erasure requests (docs/privacy.md), decided by the admin's actions.
+        ("players", "erasurerequest", ("view", "change")),
         ("periods", "ratingsystem", ("view", "change")),
         ("periods", "ratingperiod", ("add", "change", "view")),
         ("ratings", "playerrating", ("view",)),

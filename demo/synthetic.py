@@ -141,6 +141,8 @@ def federation_generate(
                 "iccf_rating",
                 "fpx_rating",
                 "affiliated",
+                # docs/privacy.md: hidden unless the player chooses to show it.
+                "birth_year_public",
                 "user_id",
                 "name_key",
                 "created_at",
@@ -207,6 +209,7 @@ def federation_generate(
                     None,
                     None,
                     True,
+                    False,
                     None,
                     key,
                     now,

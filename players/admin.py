@@ -1,7 +1,15 @@
-from django.contrib import admin
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from core.admin import input_filter
-from players.models import PUBLIC_FIELDS, Player
+from core.errors import Refused
+from players import services
+from players.models import PUBLIC_FIELDS, ErasureRequest, Player
 
 
 @admin.register(Player)
@@ -24,3 +32,50 @@ class PlayerAdmin(admin.ModelAdmin):
     # The registry is the federation's largest table (150,000+ rows): one count per page, not
     # two (tests/project/test_admin_scale.py).
     show_full_result_count = False
+
+
+@admin.register(ErasureRequest)
+class ErasureRequestAdmin(admin.ModelAdmin):
+    """Erasure requests (docs/privacy.md): the officer writes the outcome (the reason, for a
+    refusal) and decides with an action; the status changes only through players.services."""
+
+    list_display = ("created_at", "player", "user", "status", "decided_by", "decided_at")
+    list_filter = ("status",)
+    search_fields = ("player__fed_id", "player__surname")
+    raw_id_fields = ("player", "user")
+    readonly_fields = ("player", "user", "note", "status", "decided_by", "decided_at", "created_at")
+    actions = ["approve", "refuse"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_decide_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("players.decide_erasure")
+
+    def _decide(self, request: HttpRequest, queryset: QuerySet[ErasureRequest], how: Any) -> None:
+        done = 0
+        for erasure in queryset:
+            try:
+                how(request=erasure, officer=request.user, outcome=erasure.outcome)
+                done += 1
+            except Refused as refused:
+                self.message_user(request, f"{erasure}: {refused}", messages.ERROR)
+        if done:
+            self.message_user(
+                request,
+                ngettext("%(n)s request decided.", "%(n)s requests decided.", done) % {"n": done},
+                messages.SUCCESS,
+            )
+
+    @admin.action(
+        description=_("Approve: erase what the lists do not need"), permissions=["decide"]
+    )
+    def approve(self, request: HttpRequest, queryset: QuerySet[ErasureRequest]) -> None:
+        self._decide(request, queryset, services.erasure_approve)
+
+    @admin.action(description=_("Refuse (the outcome gives the reason)"), permissions=["decide"])
+    def refuse(self, request: HttpRequest, queryset: QuerySet[ErasureRequest]) -> None:
+        self._decide(request, queryset, services.erasure_refuse)

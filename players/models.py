@@ -111,6 +111,15 @@ class Player(models.Model):
             "Foreign players not affiliated are rated with their FIDE rating (feda-1996 9.56)."
         ),
     )
+    # docs/privacy.md: the card, the search and the API's player show the birth year only if
+    # the player chose so; the published lists keep the column their regulation requires.
+    birth_year_public = models.BooleanField(
+        _("birth year public"),
+        # db_default too: list imports and the synthetic federation insert players in SQL.
+        default=False,
+        db_default=False,
+        help_text=_("The player chose to show his birth year on his card and in the API."),
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("user account"),
@@ -154,3 +163,59 @@ class Player(models.Model):
         if self.birth_date:
             self.birth_year = self.birth_date.year
         super().save(*args, **kwargs)
+
+
+class ErasureStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    APPROVED = "approved", _("Approved")
+    REFUSED = "refused", _("Refused")
+
+
+class ErasureRequest(models.Model):
+    """A player's request to erase his data (docs/privacy.md): decided by an officer; on
+    approval players.services.erasure_approve removes or pseudonymises what the published
+    lists do not need."""
+
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="erasure_requests", verbose_name=_("player")
+    )
+    # Kept when the account is pseudonymised on approval (SET_NULL only if it is deleted).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="erasure_requests",
+        verbose_name=_("user account"),
+    )
+    note = models.TextField(_("note"), blank=True, max_length=2000)
+    status = models.CharField(
+        _("status"), max_length=10, choices=ErasureStatus.choices, default=ErasureStatus.PENDING
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    outcome = models.TextField(_("outcome"), blank=True)
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("erasure request")
+        verbose_name_plural = _("erasure requests")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # One open request per player at a time.
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=models.Q(status="pending"),
+                name="erasure_one_pending_per_player",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} — {self.get_status_display()}"

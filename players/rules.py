@@ -6,6 +6,8 @@ from typing import Any
 
 import rules
 
+from core.rules import is_officer
+
 
 @rules.predicate
 def has_player_record(user: Any) -> bool:
@@ -15,3 +17,9 @@ def has_player_record(user: Any) -> bool:
 
 # The public pages: the player search and a player's card.
 rules.add_perm("players.browse_players", rules.always_allow)
+
+# His own data (docs/privacy.md): the birth year's visibility, the download, the erasure
+# request. Always his own record (request.user.player): no object to test.
+rules.add_perm("players.manage_own_data", has_player_record)
+# Deciding an erasure request (the admin's actions, players.services): officers.
+rules.add_perm("players.decide_erasure", is_officer)

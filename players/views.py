@@ -1,17 +1,25 @@
 import hashlib
 from typing import Any
 
+from django.contrib import messages
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
 from core.caching import CSRF_PLACEHOLDER, page_cached
+from core.errors import Refused
 from core.html import escape_text
 from core.permissions import permission_required
 from core.skeleton import skeleton_render
+from players import services
+from players.forms import BirthYearForm, ErasureForm
+from players.models import ErasureStatus, Player
+from players.personal_data import personal_data_collect, personal_data_zip
 from players.selectors import player_search
 
 PER_PAGE = 50
@@ -77,3 +85,90 @@ def _player_list(request: HttpRequest, extra: dict[str, Any]) -> HttpResponse:
     return render(
         request, "players/list.html", {"results": mark_safe(results), "q": query, **extra}
     )
+
+
+@require_GET
+@permission_required("players.browse_players")
+def privacy(request: HttpRequest) -> HttpResponse:
+    """What the office keeps about players and why (docs/privacy.md), in the reader's
+    language."""
+    return render(request, "players/privacy.html")
+
+
+def _own(request: HttpRequest) -> Player:
+    """His record; a superuser passes every rule but may have none: 404."""
+    player = getattr(request.user, "player", None)
+    if player is None:
+        raise Http404
+    assert isinstance(player, Player)
+    return player
+
+
+@permission_required("players.manage_own_data")
+def my_data(request: HttpRequest) -> HttpResponse:
+    """His data: the birth year's visibility, the downloads, the erasure request and what it
+    does (docs/privacy.md)."""
+    player = _own(request)
+    return render(
+        request,
+        "players/my_data.html",
+        {
+            "player": player,
+            "birth_form": BirthYearForm(initial={"birth_year_public": player.birth_year_public}),
+            "erasure_form": ErasureForm(),
+            "requests": player.erasure_requests.all(),
+            "pending": player.erasure_requests.filter(status=ErasureStatus.PENDING).exists(),
+        },
+    )
+
+
+@require_POST
+@permission_required("players.manage_own_data")
+def my_birth_year(request: HttpRequest) -> HttpResponse:
+    _own(request)
+    form = BirthYearForm(request.POST)
+    form.is_valid()  # a checkbox: always valid (absent = not public)
+    public = bool(form.cleaned_data.get("birth_year_public"))
+    services.birth_year_visibility_set(user=request.user, public=public)
+    messages.success(
+        request,
+        _("Your birth year is now shown on your card.")
+        if public
+        else _("Your birth year is now hidden on your card."),
+    )
+    return redirect("mydata:page")
+
+
+@require_POST
+@permission_required("players.manage_own_data")
+def my_erasure(request: HttpRequest) -> HttpResponse:
+    _own(request)
+    form = ErasureForm(request.POST)
+    if form.is_valid():
+        try:
+            services.erasure_request(user=request.user, note=form.cleaned_data["note"])
+        except Refused as refused:
+            messages.error(request, str(refused))
+        else:
+            messages.success(request, _("Your erasure request was sent to the rating office."))
+    return redirect("mydata:page")
+
+
+@require_GET
+@permission_required("players.manage_own_data")
+def my_data_json(request: HttpRequest) -> HttpResponse:
+    player = _own(request)
+    data = personal_data_collect(player=player)
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="my-data-{player.fed_id}.json"'
+    return response
+
+
+@require_GET
+@permission_required("players.manage_own_data")
+def my_data_csv(request: HttpRequest) -> HttpResponse:
+    player = _own(request)
+    body = personal_data_zip(data=personal_data_collect(player=player))
+    response = HttpResponse(body, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="my-data-{player.fed_id}.zip"'
+    return response

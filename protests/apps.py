@@ -9,4 +9,9 @@ class ProtestsConfig(AppConfig):
     def ready(self) -> None:
         # Connect the receivers of the signals of the apps below (ratings.publication.signals),
         # as Django's documentation advises.
+        from players.personal_data import personal_data_provider_register
         from protests import receivers  # noqa: F401
+        from protests.personal_data import protests_rows
+
+        # The sections of a player's own data they keep (players.personal_data).
+        personal_data_provider_register(section="protests", provider=protests_rows)

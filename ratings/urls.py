@@ -1,5 +1,6 @@
 from django.urls import path
 
+from ratings.views import calculator as views_calculator
 from ratings.views import office as views_office
 from ratings.views import periods as views
 
@@ -8,6 +9,9 @@ from ratings.views import periods as views
 # protests (protests/urls.py), the officer's desk (desk/urls.py).
 urlpatterns = [
     path("", views.system_list, name="systems"),
+    # The calculator page (public) and its registry autocomplete.
+    path("calculator/", views_calculator.calculator, name="calculator"),
+    path("calculator/players/", views_calculator.calculator_players, name="calculator_players"),
     path("lists/<int:pk>/", views.list_detail, name="list"),
     path("lists/<int:pk>/diff/", views.list_diff, name="list_diff"),
     # Rating periods (officers): close, calculate, review, publish, re-rate.

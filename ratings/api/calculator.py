@@ -19,9 +19,8 @@ from rest_framework.views import APIView
 
 from core.api.permissions import Rule
 from core.api.throttles import SignedInRateThrottle
-from rating_engine import rate_period
 from rating_engine.errors import EngineInputError
-from rating_engine.jsonio import loads_period, result_to_dict
+from ratings.calculation.calculator import calculator_error_message, calculator_rate
 
 
 class TooLarge(exceptions.APIException):
@@ -76,16 +75,13 @@ class CalculatorView(APIView):
     )
     def post(self, request: Request) -> Response:
         """Rate a period given as the calculator's JSON (docs/calculator.md); the answer is
-        the engine's result, every decision with its article."""
+        the engine's result, every decision with its article. The calculator page makes the
+        same call (ratings.calculation.calculator)."""
         text = request.data if isinstance(request.data, str) else ""
         try:
-            result = rate_period(loads_period(text))
+            result = calculator_rate(period=text)
         except EngineInputError as err:
-            try:
-                message = _(err.template) % dict(err.params) if err.params else _(err.template)
-            except (KeyError, TypeError, ValueError):
-                message = err.problem
             raise exceptions.ValidationError(
-                {err.location or "non_field_errors": [message]}
+                {err.location or "non_field_errors": [calculator_error_message(error=err)]}
             ) from None
-        return Response(result_to_dict(result))
+        return Response(result)

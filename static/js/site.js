@@ -51,4 +51,44 @@
     };
     setTimeout(pollJob, 500);
   }
+  // The calculator page: a line's federation ID field searches the registry by name while
+  // typing (suggestions: federation IDs labelled with name and rating in the chosen system);
+  // picking one fills the opponent's rating. Without JavaScript both stay plain inputs.
+  var calc = document.getElementById("calculator-form");
+  if (calc) {
+    var searchUrl = calc.dataset.searchUrl;
+    var system = calc.querySelector("select[name=system]");
+    var found = {};
+    var timers = {};
+    calc.querySelectorAll("input.calc-pick").forEach(function (input) {
+      var list = document.getElementById(input.getAttribute("list"));
+      var rating = document.getElementById(input.dataset.ratingInput);
+      input.addEventListener("input", function () {
+        var query = input.value.trim();
+        if (found[query] !== undefined && found[query] !== null && rating) {
+          rating.value = found[query];
+          return;
+        }
+        clearTimeout(timers[input.id]);
+        if (query.length < 3) { return; }
+        timers[input.id] = setTimeout(function () {
+          var url = searchUrl + "?q=" + encodeURIComponent(query) + "&system=" + encodeURIComponent(system ? system.value : "");
+          fetch(url, {headers: {"Accept": "application/json"}, credentials: "same-origin"})
+            .then(function (r) { return r.ok ? r.json() : {results: []}; })
+            .then(function (data) {
+              list.textContent = "";
+              (data.results || []).forEach(function (p) {
+                found[p.fed_id] = p.rating;
+                var option = document.createElement("option");
+                option.value = p.fed_id;
+                option.label = p.name + (p.rating !== null ? " · " + p.rating : "");
+                option.textContent = option.label;
+                list.appendChild(option);
+              });
+            })
+            .catch(function () { /* offline: typing the rating still works */ });
+        }, 250);
+      });
+    });
+  }
 })();

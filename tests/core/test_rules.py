@@ -47,10 +47,13 @@ MODEL_PERMISSION = {
     "protests.follow_protests": "protests.view_protest",
     "protests.answer_protest": "protests.add_protest",
     "core.resend_mail": "core.change_outboxmail",
+    "players.decide_erasure": "players.change_erasurerequest",
 }
 PUBLIC = {"players.browse_players", "tournaments.browse_tournaments", "ratings.browse_lists"}
 #: Any signed-in user, about what is his own (his API tokens): no model permission needed.
 SIGNED_IN = {"core.manage_api_tokens"}
+#: A player with an account linked to his record, about his own data: no model permission.
+HIS_RECORD = {"players.manage_own_data"}
 
 
 @pytest.fixture
@@ -86,6 +89,7 @@ def office():
         "protests.follow_protests": [None],
         "protests.answer_protest": [protest],
         "core.resend_mail": [None],
+        "players.decide_erasure": [None],
     }
     return {
         "users": users,
@@ -106,7 +110,15 @@ def test_every_rule_is_listed_here() -> None:
         if name.split(".")[0]
         in {"core", "players", "periods", "tournaments", "ratings", "protests", "lists"}
     }
-    assert ours == set(MODEL_PERMISSION) | PUBLIC | SIGNED_IN
+    assert ours == set(MODEL_PERMISSION) | PUBLIC | SIGNED_IN | HIS_RECORD
+
+
+def test_his_record_rules_need_a_linked_account(office) -> None:
+    users = office["users"]
+    for name in HIS_RECORD:
+        assert users["player"].has_perm(name) and users["other player"].has_perm(name)
+        assert not any(users[r].has_perm(name) for r in ("arbiter", "officer", "nobody"))
+        assert not AnonymousUser().has_perm(name)
 
 
 def test_signed_in_rules_need_a_user(office) -> None:

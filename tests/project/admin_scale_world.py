@@ -22,7 +22,7 @@ from core.outbox import OutboxMail
 from demo.synthetic import federation_generate
 from lists.models import ListImportChunk, ListImportJob
 from periods.models import RatingPeriod, RatingSystem
-from players.models import Player
+from players.models import ErasureRequest, Player
 from protests.models import Protest, ProtestAttachment
 from ratings.models import (
     CalculationRun,
@@ -438,6 +438,19 @@ def _more_rows(ctx: _Ctx) -> None:
     )
     insert_select(AccessLog, attempt, each, (MIN_ROWS,))
     insert_select(AccessFailureLog, attempt, each, (MIN_ROWS,))
+    # Players' erasure requests (docs/privacy.md): one per player, a third pending.
+    insert_select(
+        ErasureRequest,
+        {
+            "player_id": f"(SELECT id FROM {_t(Player)} ORDER BY id OFFSET g LIMIT 1)",
+            "note": "'Please erase my data.'",
+            "status": "CASE WHEN g %% 3 = 0 THEN 'pending' ELSE 'refused' END",
+            "outcome": "''",
+            "created_at": "now()",
+        },
+        each,
+        (MIN_ROWS,),
+    )
     insert_select(
         OutboxMail,
         {

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from tests.project.authorization_cases import (
+    API_MY_DATA,
     API_OFFICERS,
     API_OWNS_IT,
     API_RUNS_IT,
@@ -114,6 +115,16 @@ API: dict[str, Case] = {
     ),
     "api/v1/calculator/": Case(
         lambda w: "/api/v1/calculator/", NO_METHOD, EVERYONE, json_body(lambda w: CALCULATOR)
+    ),
+    # The signed-in player's own data (docs/privacy.md); PATCH of me/privacy/ in
+    # tests/players/test_privacy.py.
+    "api/v1/me/data/": Case(lambda w: "/api/v1/me/data/", API_MY_DATA, NO_METHOD),
+    "api/v1/me/privacy/": Case(lambda w: "/api/v1/me/privacy/", API_MY_DATA, NO_METHOD),
+    "api/v1/me/erasure/": Case(
+        lambda w: "/api/v1/me/erasure/",
+        API_MY_DATA,
+        API_MY_DATA,
+        json_body(lambda w: {"note": "Please."}),
     ),
     "api/v1/desk/": Case(lambda w: "/api/v1/desk/", API_OFFICERS, NO_METHOD),
     "api/v1/schema/": Case(lambda w: "/api/v1/schema/", EVERYONE, NO_METHOD),

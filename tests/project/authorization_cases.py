@@ -47,6 +47,9 @@ API_OFFICERS = (401, 403, 403, 403, 403, OK, OK)
 API_RUNS_IT = (401, 403, 403, OK, 403, OK, OK)
 API_OWNS_IT = (401, OK, 403, 403, 403, OK, OK)
 UNVERSIONED = (308, 308, 308, 308, 308, 308, 308)
+#: players.manage_own_data: a player linked to his record; the superuser has none (404).
+MY_DATA = (LOGIN, OK, OK, 403, 403, 403, 404)
+API_MY_DATA = (401, OK, OK, 403, 403, 403, 404)
 #: Any signed-in user (the API tokens page, the password change).
 SIGNED_IN = (LOGIN, OK, OK, OK, OK, OK, OK)
 

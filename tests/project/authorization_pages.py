@@ -13,6 +13,7 @@ from tests.project.authorization_cases import (
     FOLLOWS,
     HIS_OWN,
     LOGIN,
+    MY_DATA,
     NO_METHOD,
     NOT_FOUND,
     OFFICERS,
@@ -66,6 +67,21 @@ PAGES: dict[str, Case] = {
     "players/<str:fed_id>/lists/<int:list_id>/": Case(
         lambda w: f"/players/{w.players[0].fed_id}/lists/{w.published.pk}/", EVERYONE, EVERYONE
     ),
+    # ---- privacy (docs/privacy.md): the page everyone reads; a player's own data, his only
+    # (the superuser passes every rule but has no record: 404).
+    "privacy/": Case(lambda w: "/privacy/", EVERYONE, NO_METHOD),
+    "account/data/": Case(lambda w: "/account/data/", MY_DATA, MY_DATA),
+    "account/data/birth-year/": Case(
+        lambda w: "/account/data/birth-year/",
+        NO_METHOD,
+        MY_DATA,
+        lambda w: {"birth_year_public": "on"},
+    ),
+    "account/data/erasure/": Case(
+        lambda w: "/account/data/erasure/", NO_METHOD, MY_DATA, lambda w: {"note": "Please."}
+    ),
+    "account/data/json/": Case(lambda w: "/account/data/json/", MY_DATA, NO_METHOD),
+    "account/data/csv/": Case(lambda w: "/account/data/csv/", MY_DATA, NO_METHOD),
     # ---- tournaments
     "tournaments/": Case(lambda w: "/tournaments/?mine=1", EVERYONE, EVERYONE),
     "tournaments/register/": Case(
@@ -112,6 +128,17 @@ PAGES: dict[str, Case] = {
     # ---- rating systems and published lists (public)
     "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
     "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),
+    # The calculator (a GET form: the address is the calculation) and its autocomplete.
+    "ratings/calculator/": Case(
+        lambda w: f"/ratings/calculator/?system={w.system.code}&opp1=1900&res1=1",
+        EVERYONE,
+        NO_METHOD,
+    ),
+    "ratings/calculator/players/": Case(
+        lambda w: f"/ratings/calculator/players/?q=surname&system={w.system.code}",
+        EVERYONE,
+        NO_METHOD,
+    ),
     "ratings/lists/<int:pk>/": Case(
         lambda w: f"/ratings/lists/{w.published.pk}/", EVERYONE, EVERYONE
     ),
