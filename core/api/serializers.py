@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.validators import ProhibitNullCharactersValidator
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -26,8 +27,15 @@ _JSON_TYPES: list[tuple[type[serializers.Field[Any, Any, Any, Any]], tuple[type,
 ]
 
 
+#: PostgreSQL cannot hold a NUL character (DRF's CharField refuses it; a slug looked up with
+#: one would be a server error): refused in any text, as the schema's patterns say.
+_NO_NUL = ProhibitNullCharactersValidator()
+
+
 def _wrong_json_type(field: Any, value: Any) -> ErrorDetail | None:
     """The field's message when ``value`` is not of the JSON type the schema declares."""
+    if isinstance(value, str) and "\x00" in value:
+        return ErrorDetail(str(_NO_NUL.message), code=_NO_NUL.code)
     for kind, types, key in _JSON_TYPES:
         if isinstance(field, kind):
             if isinstance(value, types) and not (isinstance(value, bool) and bool not in types):
