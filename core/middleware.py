@@ -20,7 +20,10 @@ from core.api.errors import error_response
 
 # C0 controls and DEL; tab, LF and CR are allowed in form values (a textarea holds lines).
 _IN_PATH = re.compile(r"[\x00-\x1f\x7f]")
-_IN_VALUE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_VALUE_CONTROLS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
+_IN_VALUE = re.compile(f"[{_VALUE_CONTROLS}]")
+#: The same rule as a pattern of the API's schema (core.api.query): a text parameter's value.
+ALLOWED_IN_VALUES = f"^[^{_VALUE_CONTROLS}]*$"
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 

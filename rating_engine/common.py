@@ -56,6 +56,10 @@ _RESULT_ALIASES: Mapping[str, str] = {
 }
 
 
+#: Every spelling of a result the reader takes (inner spaces and surrounding whitespace aside).
+RESULT_SPELLINGS: tuple[str, ...] = tuple(_RESULT_ALIASES)
+
+
 def normalise_result(code: str) -> str | None:
     """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"`` (``"½-½"``, ``"0.5-0.5"`` accepted); None if bad."""
     return _RESULT_ALIASES.get(code.strip().replace(" ", ""))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import types as _pytypes
 import typing
 from collections.abc import Mapping
@@ -36,9 +37,11 @@ __all__ = [
     "result_to_dict",
 ]
 
+#: A date is written YYYY-MM-DD (date.fromisoformat alone also reads 20261001 or 2026-W40-1).
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 #: str fields that also accept a JSON integer (ids are often numeric in exports).
-_ID_FIELDS = frozenset({"id", "white", "black", "tournament"})
-_TOP_KEYS = ("ruleset", "period", "parameters", "players", "tournaments")
+ID_FIELDS = frozenset({"id", "white", "black", "tournament"})
+TOP_KEYS = ("ruleset", "period", "parameters", "players", "tournaments")
 
 
 def _type_name(value: object) -> str:
@@ -80,7 +83,7 @@ def _convert(item: str, field: str, tp: Any, value: object) -> object:
     if tp is str:
         if isinstance(value, str):
             return value
-        if field in _ID_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+        if field in ID_FIELDS and isinstance(value, int) and not isinstance(value, bool):
             return str(value)
         raise _wrong_type(item, field, "a string", value)
     if tp is bool:
@@ -101,6 +104,8 @@ def _convert(item: str, field: str, tp: Any, value: object) -> object:
         if not isinstance(value, str):
             raise _wrong_type(item, field, "a date YYYY-MM-DD", value)
         try:
+            if not _DATE.fullmatch(value):
+                raise ValueError(value)
             return date.fromisoformat(value)
         except ValueError:
             raise EngineInputError(
@@ -158,9 +163,9 @@ def period_from_dict(data: object) -> PeriodInput:
             "", "", _("the input must be a JSON object (got %(type)s)"), {"type": _type_name(data)}
         )
     for key in data:
-        if key not in _TOP_KEYS:
+        if key not in TOP_KEYS:
             raise EngineInputError(
-                "", str(key), _("unknown field (known: %(known)s)"), {"known": ", ".join(_TOP_KEYS)}
+                "", str(key), _("unknown field (known: %(known)s)"), {"known": ", ".join(TOP_KEYS)}
             )
     if "ruleset" not in data:
         raise EngineInputError("", "ruleset", _("is required"))

@@ -18,7 +18,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
+from core.api.filters import IntegerFilter
 from core.api.permissions import Rule
+from core.api.query import MAX_ID
 from core.api.serializers import RefuseUnknownFields
 from core.rules import is_officer
 from periods.models import RatingSystem
@@ -85,8 +87,10 @@ class TournamentRegistrationSerializer(
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["end_date"] < attrs["start_date"]:
+            # Well formed, not consistent: 422 (core.api.errors.UNPROCESSABLE_CODES).
             raise serializers.ValidationError(
-                {"end_date": [_("The tournament cannot end before it starts.")]}
+                {"end_date": [_("The tournament cannot end before it starts.")]},
+                code="inconsistent",
             )
         return attrs
 
@@ -102,9 +106,12 @@ class TournamentFilter(django_filters.FilterSet):
         help_text="Only the tournaments the user may manage (all of them for an officer).",
     )
 
+    # By id: an id of no period finds no tournament (200, empty).
+    period = IntegerFilter(field_name="period_id", min_value=1, max_value=MAX_ID)
+
     class Meta:
         model = Tournament
-        fields = ["period"]
+        fields: list[str] = []
 
     def filter_q(self, qs: QuerySet[Tournament], name: str, value: str) -> QuerySet[Tournament]:
         value = value.strip()[:100]

@@ -4,11 +4,14 @@
      "errors": [{"field": "start_date", "code": "required", "message": "This field is required."}]}
 
 ``errors`` names each field at fault (``players[3].rating`` for a nested one; ``null`` for the
-request as a whole). A refusal of the office (``core.errors.Refused``) is 409 with its
-translated sentence; Django's ValidationError from a service is 400 with its fields; 429
-keeps DRF's ``Retry-After`` header. A part of the office away for a moment
-(``core.errors.Unavailable``: the workers' broker) is 503 with ``Retry-After`` and the code
-``unavailable``; so is a lost database connection (config.api_urls.server_error)."""
+request as a whole). Invalid input is 400 when the request does not match the schema, and 422
+when it does but names nothing that exists or does not hold together (every error's code in
+UNPROCESSABLE_CODES: an unknown list id, an end before the start). A refusal of the office
+(``core.errors.Refused``) is 409 with its translated sentence; Django's ValidationError from
+a service is 400 with its fields; 429 keeps DRF's ``Retry-After`` header. A part of the
+office away for a moment (``core.errors.Unavailable``: the workers' broker) is 503 with
+``Retry-After`` and the code ``unavailable``; so is a lost database connection
+(config.api_urls.server_error)."""
 
 from __future__ import annotations
 
@@ -35,6 +38,11 @@ class ErrorSerializer(serializers.Serializer[Any]):
     code = serializers.CharField()
     message = serializers.CharField()
     errors = FieldErrorSerializer(many=True)  # type: ignore[assignment]  # a field named errors
+
+
+#: Error codes of a request that matches the schema yet cannot be processed (422, not 400):
+#: the schema cannot know which ids exist, nor compare two fields.
+UNPROCESSABLE_CODES = frozenset({"does_not_exist", "inconsistent", "unknown_cursor"})
 
 
 class Conflict(exceptions.APIException):
@@ -105,6 +113,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.ValidationError):
         errors = _flatten(exc.detail)
         code, message = "invalid", str(_("Invalid input."))
+        if errors and all(e["code"] in UNPROCESSABLE_CODES for e in errors):
+            response.status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
     else:
         detail = getattr(exc, "detail", None) or str(exc)
         code = str(getattr(detail, "code", None) or getattr(exc, "default_code", "error"))

@@ -27,10 +27,18 @@ NO_HANDLER = Rule("")
 
 
 def _rule(request: Request, view: Any) -> Rule | None:
-    method = (request.method or "").lower()
+    return rule_of(view, request.method or "")
+
+
+def rule_of(view: Any, method: str) -> Rule | None:
+    """The rule a view asks for one HTTP method (a viewset: for its current action); the
+    schema asks it too (core.api.schema: which operations are public)."""
+    method = method.lower()
     if method == "options":
         return NO_HANDLER  # no metadata is served (DEFAULT_METADATA_CLASS is None): 405
-    if hasattr(view, "action_map"):  # a viewset: its action for this method, if any
+    # A viewset (its action for this method, if any); the schema's copy of an APIView may
+    # carry an action_map too, but no action.
+    if hasattr(view, "action_map") and hasattr(view, "action"):
         action = view.action
         if action is None or action == "metadata":
             return NO_HANDLER
@@ -68,3 +76,8 @@ class RulePermission(BasePermission):
 def _public(rule: Rule) -> bool:
     """An object rule that lets an anonymous visitor in (e.g. browsing)."""
     return bool(AnonymousUser().has_perm(rule.name))
+
+
+def rule_is_public(rule: Rule | None) -> bool:
+    """Whether an anonymous client passes the rule: the operation needs no credentials."""
+    return rule is not None and rule is not NO_HANDLER and _public(rule)

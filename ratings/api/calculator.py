@@ -1,16 +1,22 @@
 """The rating calculator over HTTP: POST the engine's JSON (docs/calculator.md), get the
 result. The body is size-limited (413) and the calls rate-limited (the ``calculator``
-throttle); a bad input is 400 naming the item and the field (``players[3].rating``)."""
+throttle); a bad input names the item and the field (``players[3].rating``): 400 when the
+body does not match the input's schema (rating_engine.input_schema, the one the API's schema
+shows), 422 when it does and the engine refuses what it says (a game of an unknown player)."""
 
 from __future__ import annotations
 
+import json
+from functools import cache
 from typing import Any
 
+import jsonschema
 from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,6 +26,7 @@ from rest_framework.views import APIView
 from core.api.permissions import Rule
 from core.api.throttles import SignedInRateThrottle
 from rating_engine.errors import EngineInputError
+from rating_engine.input_schema import period_input_schema
 from ratings.calculation.calculator import calculator_error_message, calculator_rate
 
 
@@ -62,6 +69,22 @@ EXAMPLE = {
 }
 
 
+@cache
+def _input_validator() -> Any:
+    schema = period_input_schema(nullable="json-schema")
+    return jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def _matches_schema(text: str) -> bool:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return bool(_input_validator().is_valid(data))
+
+
 class CalculatorView(APIView):
     parser_classes = [RawJSONParser]
     throttle_classes = [AnonRateThrottle, SignedInRateThrottle, ScopedRateThrottle]
@@ -69,7 +92,7 @@ class CalculatorView(APIView):
     rules = {"post": Rule("ratings.browse_lists")}
 
     @extend_schema(
-        request={"application/json": OpenApiTypes.OBJECT},
+        request={"application/json": period_input_schema()},
         responses={200: OpenApiTypes.OBJECT},
         examples=[OpenApiExample("A two-player period", value=EXAMPLE, request_only=True)],
     )
@@ -81,7 +104,10 @@ class CalculatorView(APIView):
         try:
             result = calculator_rate(period=text)
         except EngineInputError as err:
+            message = calculator_error_message(error=err)
+            # Refused by the engine for what it says (422), or not of the input's shape (400).
+            code = "inconsistent" if _matches_schema(text) else "invalid"
             raise exceptions.ValidationError(
-                {err.location or "non_field_errors": [calculator_error_message(error=err)]}
+                {err.location or "non_field_errors": [ErrorDetail(message, code=code)]}
             ) from None
         return Response(result)

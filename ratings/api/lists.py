@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -31,9 +30,11 @@ from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
 from core.api.caching import cached_get, cached_set
+from core.api.errors import ErrorSerializer
+from core.api.filters import IntegerFilter, filter_parameters, filterset_schemas
 from core.api.pagination import MAX_LIMIT
 from core.api.permissions import Rule
-from core.api.schema import filter_parameters
+from core.api.query import MAX_ID, integer_schema, query_check, query_int, query_text
 from formats.lists.render import CONTENT_TYPES
 from periods.models import RatingSystem
 from ratings.lists.filters import ListEntryFilter
@@ -113,10 +114,13 @@ class PublishedListFilter(django_filters.FilterSet):
     current = django_filters.BooleanFilter(help_text="Only current versions (or only older).")
     list_date_after = django_filters.DateFilter(field_name="list_date", lookup_expr="gte")
     list_date_before = django_filters.DateFilter(field_name="list_date", lookup_expr="lte")
+    # By id: an id of no period finds no list (200, empty), as any filter that matches nothing.
+    period = IntegerFilter(field_name="period_id", min_value=1, max_value=MAX_ID)
+    version = IntegerFilter(min_value=1, max_value=32767)
 
     class Meta:
         model = PublishedList
-        fields = ["period", "version"]
+        fields: list[str] = []
 
 
 # ------------------------------------------------------------------------------- entries
@@ -130,17 +134,17 @@ class EntryFilter(ListEntryFilter):
     sort = None  # removed from the page's filter set
     status = django_filters.ChoiceFilter(choices=EntryStatus.choices)
     federation = django_filters.CharFilter(field_name="player__federation", lookup_expr="iexact")
-    born_from = django_filters.NumberFilter(
+    born_from = IntegerFilter(
         field_name="player__birth_year", lookup_expr="gte", min_value=0, max_value=9999
     )
-    born_until = django_filters.NumberFilter(
+    born_until = IntegerFilter(
         field_name="player__birth_year", lookup_expr="lte", min_value=0, max_value=9999
     )
-    rating_min = django_filters.NumberFilter(
-        field_name="rating", lookup_expr="gte", min_value=0, max_value=4000
-    )
-    rating_max = django_filters.NumberFilter(
-        field_name="rating", lookup_expr="lte", min_value=0, max_value=4000
+    rating_min = IntegerFilter(field_name="rating", lookup_expr="gte", min_value=0, max_value=4000)
+    rating_max = IntegerFilter(field_name="rating", lookup_expr="lte", min_value=0, max_value=4000)
+    # The page's checkbox reads any value as "on"; the API reads true or false.
+    active = django_filters.BooleanFilter(
+        method="filter_active", help_text="Only active players (rated, new or provisional)."
     )
 
     class Meta(ListEntryFilter.Meta):
@@ -196,14 +200,20 @@ def _cursor_encode(rating: int, player_id: int) -> str:
     return base64.urlsafe_b64encode(f"{rating}:{player_id}".encode()).decode().rstrip("=")
 
 
+#: A cursor is URL-safe base64 (unpadded); one that is, but was not made by this API, names no
+#: place in the list: 422 (core.api.errors.UNPROCESSABLE_CODES), as an id of nothing.
+CURSOR_SCHEMA = {"type": "string", "pattern": "^[A-Za-z0-9_-]*$"}
+
+
 def _cursor_decode(raw: str) -> tuple[int, int]:
+    unknown = ValidationError({"cursor": [_("Invalid cursor.")]}, code="unknown_cursor")
     try:
         text = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode("ascii")
         rating, player_id = (int(x) for x in text.split(":"))
     except (ValueError, UnicodeDecodeError):
-        raise ValidationError({"cursor": [_("Invalid cursor.")]}) from None
+        raise unknown from None
     if not (-1 <= rating <= 32767 and 0 < player_id < 2**63):
-        raise ValidationError({"cursor": [_("Invalid cursor.")]})
+        raise unknown
     return rating, player_id
 
 
@@ -251,11 +261,11 @@ def entries_page(
 
 ENTRY_PARAMETERS = [
     *filter_parameters(EntryFilter),
-    OpenApiParameter("cursor", OpenApiTypes.STR, description="From `next` of the page before."),
+    OpenApiParameter("cursor", CURSOR_SCHEMA, description="From `next` of the page before."),
     OpenApiParameter(
         "limit",
-        OpenApiTypes.INT,
-        description=f"Entries per page (default 100, at most {MAX_LIMIT}).",
+        integer_schema(1, MAX_LIMIT),
+        description=f"Entries per page ({ENTRY_PAGE_DEFAULT} by default).",
     ),
 ]
 
@@ -284,6 +294,7 @@ class PublishedListViewSet(viewsets.ReadOnlyModelViewSet[PublishedList]):
                 },
             ),
             304: OpenApiResponse(description="Not modified (If-None-Match / If-Modified-Since)."),
+            422: OpenApiResponse(ErrorSerializer, description="A cursor this API did not make."),
         },
     )
     @action(detail=True, pagination_class=None, filter_backends=[])
@@ -315,8 +326,11 @@ class PublishedListViewSet(viewsets.ReadOnlyModelViewSet[PublishedList]):
     def _entries_page(self, request: Request, pk: str | None) -> tuple[str, float, bytes]:
         """(ETag, Last-Modified, the JSON body) of one page."""
         published = _published_or_404(pk)
-        limit = _limit(request)
-        raw_cursor = request.query_params.get("cursor", "")
+        query_check(request.query_params, filterset_schemas(EntryFilter))
+        limit = query_int(
+            request.query_params, "limit", default=ENTRY_PAGE_DEFAULT, minimum=1, maximum=MAX_LIMIT
+        )
+        raw_cursor = query_text(request.query_params, "cursor", CURSOR_SCHEMA)
         cursor = _cursor_decode(raw_cursor) if raw_cursor else None
         filterset = EntryFilter(
             request.query_params,
@@ -349,17 +363,6 @@ def _published_or_404(pk: str | None) -> PublishedList:
     if published is None:
         raise Http404
     return published
-
-
-def _limit(request: Request) -> int:
-    raw = request.query_params.get("limit", "")
-    if not raw:
-        return ENTRY_PAGE_DEFAULT
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValidationError({"limit": [_("A whole number is required.")]}) from None
-    return max(1, min(value, MAX_LIMIT))
 
 
 def _cache_headers(response: HttpResponseBase, etag: str, last_modified: float) -> Any:

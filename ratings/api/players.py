@@ -11,8 +11,6 @@ from django.core.cache import caches
 from django.db.models import Max
 from django.http import HttpResponse, HttpResponseBase
 from django.utils.cache import patch_cache_control
-from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.renderers import JSONRenderer
@@ -23,6 +21,7 @@ from rest_framework.utils.urls import replace_query_param
 from core.api.caching import cached_get, cached_set
 from core.api.pagination import LimitOffset
 from core.api.permissions import Rule
+from core.api.query import STRING_SCHEMA, query_text
 from players import api as players_api
 from players.models import Player
 from players.selectors import player_search
@@ -141,7 +140,7 @@ class PlayerDetailSerializer(players_api.PlayerSerializer):
 SEARCH_PARAMETERS = [
     OpenApiParameter(
         "q",
-        OpenApiTypes.STR,
+        STRING_SCHEMA,
         description="Name in any order (accents and commas optional), initials, federation "
         "ID or FIDE ID; empty: every player by name.",
     ),
@@ -162,15 +161,6 @@ class PlayerSearchPagination(LimitOffset):
         return paged
 
 
-def _int(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name, "")
-    try:
-        value = int(raw) if raw.strip() else default
-    except ValueError:
-        raise serializers.ValidationError({name: [_("A whole number is required.")]}) from None
-    return max(low, min(value, high))
-
-
 class PlayerViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet[Player]):
     """Players: the site's search, and a player's card with every rating system's rating,
     status, K, ranks and history (the card's selector, ratings.cards.selectors)."""
@@ -189,10 +179,11 @@ class PlayerViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet[Player]):
     @extend_schema(parameters=SEARCH_PARAMETERS, responses=players_api.PlayerSerializer(many=True))
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """The site's player search (players.selectors.player_search), best match first."""
-        limit = _int(request, "limit", LimitOffset.default_limit, 1, LimitOffset.max_limit)
-        offset = _int(request, "offset", 0, 0, 10**9)
+        paginator = PlayerSearchPagination()
+        limit = paginator.get_limit(request)
+        offset = paginator.get_offset(request)
         found = player_search(
-            query=request.query_params.get("q", "")[:200],
+            query=query_text(request.query_params, "q")[:200],
             page=offset // limit + 1,
             per_page=limit,
         )

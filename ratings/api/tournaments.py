@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
@@ -32,7 +31,9 @@ class TournamentChangeSerializer(serializers.Serializer[Any]):
 
 
 class TournamentChangesSerializer(serializers.Serializer[Any]):
-    list = serializers.IntegerField(help_text="The published list that carries them.")
+    list = serializers.IntegerField(
+        allow_null=True, help_text="The published list that carries them; null: none yet."
+    )
     players = TournamentChangeSerializer(many=True, help_text="Largest gain first.")
 
 
@@ -64,11 +65,13 @@ class TournamentViewSet(tournaments_api.TournamentViewSet):
     @extend_schema(responses=TournamentChangesSerializer)
     @action(detail=True, filter_backends=[], pagination_class=None)
     def changes(self, request: Request, pk: str | None = None) -> Response:
-        """Each rated player's change in this tournament, in the current list of its period."""
+        """Each rated player's change in this tournament, in the current list of its period;
+        none (`list` null) until a published list rates it: the tournament exists, its changes
+        are not there yet (a 404 would say the tournament is not)."""
         tournament = self.get_object()
         found = tournament_rating_changes(tournament=tournament)
         if found.published is None or not found.rows:
-            raise Http404(_("This tournament is not rated in a published list yet."))
+            return Response(TournamentChangesSerializer({"list": None, "players": []}).data)
         ranks = dict(
             tournament.players.filter(player__isnull=False).values_list("player_id", "start_rank")
         )
