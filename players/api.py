@@ -85,12 +85,14 @@ class MyPrivacyView(APIView):
 
     @extend_schema(request=BirthYearVisibilitySerializer, responses=BirthYearVisibilitySerializer)
     def patch(self, request: Request) -> Response:
-        _own(request)
-        data = BirthYearVisibilitySerializer(data=request.data)
+        player = _own(request)
+        # A PATCH: what it leaves out stays as it is (an empty body changes nothing).
+        data = BirthYearVisibilitySerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        player = birth_year_visibility_set(
-            user=request.user, public=data.validated_data["birth_year_public"]
-        )
+        if "birth_year_public" in data.validated_data:
+            player = birth_year_visibility_set(
+                user=request.user, public=data.validated_data["birth_year_public"]
+            )
         return Response({"birth_year_public": player.birth_year_public})
 
 

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache, caches
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from core.api.tokens import token_create
 from core.errors import Refused
@@ -221,3 +222,14 @@ def test_privacy_page_in_four_languages_linked_from_the_footer(client, language,
     assert 'id="privacy-link" href="/privacy/"' in client.get("/").content.decode() or (
         'href="/privacy/" id="privacy-link"' in client.get("/").content.decode()
     )
+
+
+def test_an_empty_patch_of_the_birth_year_choice_changes_nothing() -> None:
+    """A PATCH leaves out what it does not change (schemathesis sent `{}` and got 400)."""
+    player = make_player(birth_year=1990)
+    client = APIClient()
+    client.force_authenticate(make_player_user(player, "patcher", role=PLAYER))
+    response = client.patch("/api/v1/me/privacy/", {}, format="json")
+    assert response.status_code == 200 and response.json() == {"birth_year_public": False}
+    response = client.patch("/api/v1/me/privacy/", {"birth_year_public": True}, format="json")
+    assert response.json() == {"birth_year_public": True}
