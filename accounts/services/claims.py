@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import notify
-from accounts.limits import limit_exceeded
+from accounts.limits import limit_count, limit_reached
 from accounts.models import ClaimMethod, ClaimRequest, RequestStatus
 from core.errors import Refused
 from core.roles import PLAYER
@@ -74,15 +74,14 @@ def claim_submit(
         raise Refused(_("Your account is linked to a player of the registry already."))
     if ClaimRequest.objects.filter(user=user, status=RequestStatus.PENDING).exists():
         raise _pending_already()
+    # Checked before the match: past the limit even the right details are not tried, or the
+    # one that is accepted would tell them.
+    failures = {"scope": "claim", "who": str(user.pk)}
+    if limit_reached(**failures, limit=settings.ACCOUNTS_CLAIM_FAILURES_PER_DAY):
+        raise Refused(_("Too many claims that match nothing today. Try again tomorrow."))
     player = _matching_player(method=method, fed_id=fed_id, birth_date=birth_date, fide_id=fide_id)
     if player is None:
-        if limit_exceeded(
-            scope="claim",
-            who=str(user.pk),
-            limit=settings.ACCOUNTS_CLAIM_FAILURES_PER_DAY,
-            seconds=86400,
-        ):
-            raise Refused(_("Too many claims that match nothing today. Try again tomorrow."))
+        limit_count(**failures, seconds=86400)
         raise _no_match()
     if player.user_id is not None:
         raise Refused(
