@@ -122,7 +122,9 @@ def correction_decide(
         if correction.status != RequestStatus.PENDING:
             raise Refused(_("This request has been decided already."))
         player = (
-            Player.objects.select_for_update().select_related("user").get(pk=correction.player_id)
+            Player.objects.select_for_update(of=("self",))
+            .select_related("user")
+            .get(pk=correction.player_id)
         )
         if approve:
             _check(player, correction.changes)
