@@ -107,7 +107,10 @@ def claim_page(request: HttpRequest) -> HttpResponse:
 @permission_required("accounts.request_correction")
 def corrections_page(request: HttpRequest) -> HttpResponse:
     """My correction requests: the form with my record's values, and my requests."""
-    player = request.user.player  # type: ignore[union-attr]  # the rule: a linked player
+    player = getattr(request.user, "player", None)
+    if player is None:  # a superuser passes every rule; he has no record to correct
+        messages.error(request, _("Your account is not linked to a player of the registry."))
+        return redirect("home")
     form = CorrectionForm(request.POST or None, player=player)
     if request.method == "POST" and form.is_valid():
         try:

@@ -47,6 +47,13 @@ API_OFFICERS = (401, 403, 403, 403, 403, OK, OK)
 API_RUNS_IT = (401, 403, 403, OK, 403, OK, OK)
 API_OWNS_IT = (401, OK, 403, 403, 403, OK, OK)
 UNVERSIONED = (308, 308, 308, 308, 308, 308, 308)
+#: accounts.sign_up: visitors not signed in (the superuser passes every rule).
+NOT_SIGNED_IN = (OK, 403, 403, 403, 403, 403, OK)
+#: accounts.claim_player: signed-in users without a record of their own (the two players have
+#: theirs).
+NO_RECORD = (LOGIN, 403, 403, OK, OK, OK, OK)
+#: accounts.view_claim on the arbiter's claim: he and officers.
+CLAIMED_IT = (401, 403, 403, OK, 403, OK, OK)
 #: Any signed-in user (the API tokens page, the password change).
 SIGNED_IN = (LOGIN, OK, OK, OK, OK, OK, OK)
 
