@@ -136,6 +136,10 @@ class CorrectionRequest(models.Model):
     def change_rows(self) -> list[tuple[str, str, str]]:
         """(the field's name in the reader's language, the value before, the value asked)."""
         return [
-            (str(Player._meta.get_field(f).verbose_name), self.previous.get(f, ""), value)
+            (
+                str(getattr(Player._meta.get_field(f), "verbose_name", f)),
+                self.previous.get(f, ""),
+                value,
+            )
             for f, value in self.changes.items()
         ]

@@ -33,7 +33,7 @@ def _sign_up(client: Client, capture, username: str = "ana", email: str = "ana@e
 
 def _confirmation_link(email: str) -> str:
     [message] = [m for m in mail.outbox if m.to == [email]]
-    found = re.search(r"http://\S+(/accounts/signup/confirm/\S+/)", message.body)
+    found = re.search(r"http://\S+(/accounts/signup/confirm/\S+/)", str(message.body))
     assert found, message.body
     return found.group(1)
 
@@ -126,7 +126,7 @@ def test_a_claim_that_matches_nothing_a_second_claim_and_a_linked_record() -> No
     make_player(fed_id="EF789", birth_date=BIRTH)
     year_only = make_player(fed_id="GH000", birth_year=1990)
     linked = make_player(fed_id="IJ111", birth_date=BIRTH)
-    make_player_user(linked, "owner", role=PLAYER)
+    owner_user = make_player_user(linked, "owner", role=PLAYER)
     client = Client()
     user = make_user("joan")
     client.force_login(user)
@@ -147,7 +147,7 @@ def test_a_claim_that_matches_nothing_a_second_claim_and_a_linked_record() -> No
     assert ClaimRequest.objects.count() == 1
     # A player already linked may not claim (the rule): 403.
     owner = Client()
-    owner.force_login(linked.user)
+    owner.force_login(owner_user)
     assert owner.get("/accounts/claim/").status_code == 403
 
 
