@@ -21,6 +21,7 @@ from rest_framework.reverse import reverse
 from rest_framework.routers import SimpleRouter
 from rest_framework.views import APIView
 
+from accounts.api import ClaimViewSet, CorrectionViewSet, SignupView
 from core import error_views
 from core.api.errors import error_response
 from core.api.permissions import Rule
@@ -44,6 +45,8 @@ router.register("periods", RatingPeriodViewSet, basename="period")
 router.register("lists", PublishedListViewSet, basename="list")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("protests", ProtestViewSet, basename="protest")
+router.register("accounts/claims", ClaimViewSet, basename="claim")
+router.register("accounts/corrections", CorrectionViewSet, basename="correction")
 
 
 class ApiRoot(APIView):
@@ -53,9 +56,12 @@ class ApiRoot(APIView):
 
     @extend_schema(exclude=True)
     def get(self, request: Request) -> Response:
-        names = ["player", "system", "period", "list", "tournament", "protest"]
+        names = [
+            *("player", "system", "period", "list", "tournament", "protest"),
+            *("claim", "correction"),
+        ]
         links = {f"{n}s": reverse(f"api-v1:{n}-list", request=request) for n in names}
-        for name in ("calculator", "desk", "schema", "docs"):
+        for name in ("calculator", "desk", "signup", "schema", "docs"):
             links[name] = reverse(f"api-v1:{name}", request=request)
         return Response(links)
 
@@ -69,6 +75,7 @@ v1 = [
     path("me/data/", MyDataView.as_view(), name="me-data"),
     path("me/privacy/", MyPrivacyView.as_view(), name="me-privacy"),
     path("me/erasure/", MyErasureView.as_view(), name="me-erasure"),
+    path("accounts/signup/", SignupView.as_view(), name="signup"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-v1:schema"), name="docs"),
     # Redoc's bundle asks for its footer logo from Redocly's CDN on every view, with no option

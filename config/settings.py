@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "ratings",
     "protests",
     "lists",
+    "accounts",  # sign-up, claims of player records, correction requests
     "desk",
     "demo",
     "core",  # last: its post_migrate hook grants the roles every app's permissions
@@ -498,6 +499,15 @@ CELERY_BEAT_SCHEDULE["prune-outbox"] = {
 
 # The site's address, for links in e-mails.
 SITE_URL = (env.get_str("SITE_URL", "http://localhost:8000") or "").rstrip("/")
+
+# Accounts (docs/accounts.md): how long a sign-up's confirmation link works; how many sign-ups
+# one address may ask for in an hour, and how many confirmation e-mails one e-mail address gets
+# in an hour (a bot cannot use the site to flood a mailbox); how many claims of a player record
+# that match nothing a user may try in a day (a birth date cannot be guessed by trying them all).
+ACCOUNTS_CONFIRM_DAYS = env.get_int("ACCOUNTS_CONFIRM_DAYS", 3)
+ACCOUNTS_SIGNUPS_PER_HOUR = env.get_int("ACCOUNTS_SIGNUPS_PER_HOUR", 10)
+ACCOUNTS_MAILS_PER_ADDRESS_PER_HOUR = env.get_int("ACCOUNTS_MAILS_PER_ADDRESS_PER_HOUR", 3)
+ACCOUNTS_CLAIM_FAILURES_PER_DAY = env.get_int("ACCOUNTS_CLAIM_FAILURES_PER_DAY", 5)
 
 # Production hardening; `check --deploy --fail-level WARNING` passes with DEBUG=0.
 if not DEBUG:

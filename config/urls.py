@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from accounts import urls as account_urls
 from config.health import healthz, healthz_web
 from core import views as core_views
 from core.forms import QueuedPasswordResetForm
@@ -21,6 +22,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/landing/", core_views.landing, name="landing"),
+    # Sign-up, claims of player records, correction requests (docs/accounts.md).
+    path("accounts/", include((account_urls.urlpatterns, "accounts"))),
     # Every signed-in user changes his password; a forgotten one is reset by an e-mailed link
     # (sent by a worker: core.forms). Templates in templates/registration/.
     path(

@@ -49,9 +49,13 @@ _GRANTS: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {
         ("axes", "accesslog", ("view",)),
         # The outbox (core/outbox.py): e-mails that keep failing, and "Send again".
         ("core", "outboxmail", ("view", "change")),
+        # Claims of player records and correction requests (accounts): decided on the desk.
+        ("accounts", "claimrequest", ("view", "change")),
+        ("accounts", "correctionrequest", ("view", "change")),
     ],
     PLAYER: [
         ("protests", "protest", ("add", "view")),
+        ("accounts", "correctionrequest", ("add", "view")),
     ],
 }
 

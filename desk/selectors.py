@@ -1,7 +1,7 @@
 """The officer's desk: what waits for the rating officer in every app (late registrations,
 reports, periods not yet published, periods to recalculate, pending protests, recent list
-imports, e-mails that keep failing). It sits above the apps whose queues it gathers
-(pyproject's layers contract)."""
+imports, e-mails that keep failing, claims of player records and data corrections to decide).
+It sits above the apps whose queues it gathers (pyproject's layers contract)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from accounts.models import ClaimRequest, CorrectionRequest
+from accounts.selectors import claims_pending, corrections_pending
 from core.outbox import outbox_trouble
 from lists.models import ListImportJob
 from periods.models import PeriodStatus, RatingPeriod
@@ -36,6 +38,8 @@ class Desk:
     protests: QuerySet[Protest]
     imports: QuerySet[ListImportJob]
     mail: dict[str, int]  # e-mails "failed" for good and "retrying" (core.outbox)
+    claims: QuerySet[ClaimRequest]  # pending claims of player records (accounts)
+    corrections: QuerySet[CorrectionRequest]  # pending data corrections (accounts)
 
 
 DESK_IMPORTS = 8
@@ -78,4 +82,6 @@ def desk_for_officer() -> Desk:
             :DESK_IMPORTS
         ],
         mail=outbox_trouble(),
+        claims=claims_pending(),
+        corrections=corrections_pending(),
     )

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 
+from accounts.services.claims import claim_submit
+from accounts.services.corrections import correction_submit
 from core.roles import ARBITER, PLAYER, RATING_OFFICER
 from protests import services as protests
 from tests.factories import (
@@ -48,12 +50,24 @@ MODEL_PERMISSION = {
     "protests.answer_protest": "protests.add_protest",
     "core.resend_mail": "core.change_outboxmail",
     "players.decide_erasure": "players.change_erasurerequest",
+    "accounts.decide_claim": "accounts.change_claimrequest",
+    "accounts.request_correction": "accounts.add_correctionrequest",
+    "accounts.view_correction": "accounts.view_correctionrequest",
+    "accounts.decide_correction": "accounts.change_correctionrequest",
 }
 PUBLIC = {"players.browse_players", "tournaments.browse_tournaments", "ratings.browse_lists"}
 #: Any signed-in user, about what is his own (his API tokens): no model permission needed.
 SIGNED_IN = {"core.manage_api_tokens"}
 #: A player with an account linked to his record, about his own data: no model permission.
 HIS_RECORD = {"players.manage_own_data"}
+#: About a user's own account, before he has any role (accounts/rules.py): open one, confirm
+#: it, claim a record and see his claims. No model permission: they are his.
+OWN_ACCOUNT = {
+    "accounts.sign_up",
+    "accounts.confirm_email",
+    "accounts.claim_player",
+    "accounts.view_claim",
+}
 
 
 @pytest.fixture
@@ -74,6 +88,10 @@ def office():
     rated = make_tournament(system, users["arbiter"], status="rated")
     theirs = make_tournament(system, users["other arbiter"])
     protest = make_protest(published, players[0], users["player"])
+    correction = correction_submit(user=users["player"], changes={"club": "Sants"})
+    claim = claim_submit(
+        user=users["nobody"], method="fide_id", fide_id=make_player(fide_id=7).fide_id
+    )
     objects = {
         "tournaments.register_tournament": [None],
         "tournaments.manage_tournament": [mine, rated, theirs],
@@ -90,6 +108,10 @@ def office():
         "protests.answer_protest": [protest],
         "core.resend_mail": [None],
         "players.decide_erasure": [None],
+        "accounts.decide_claim": [None, claim],
+        "accounts.request_correction": [None],
+        "accounts.view_correction": [correction],
+        "accounts.decide_correction": [None, correction],
     }
     return {
         "users": users,
@@ -108,9 +130,9 @@ def test_every_rule_is_listed_here() -> None:
         name
         for name in rules.permissions.permissions
         if name.split(".")[0]
-        in {"core", "players", "periods", "tournaments", "ratings", "protests", "lists"}
+        in {"core", "players", "periods", "tournaments", "ratings", "protests", "lists", "accounts"}
     }
-    assert ours == set(MODEL_PERMISSION) | PUBLIC | SIGNED_IN | HIS_RECORD
+    assert ours == set(MODEL_PERMISSION) | PUBLIC | SIGNED_IN | HIS_RECORD | OWN_ACCOUNT
 
 
 def test_his_record_rules_need_a_linked_account(office) -> None:
@@ -218,6 +240,7 @@ def test_every_permission_the_code_names_is_registered() -> None:
             "protests",
             "lists",
             "desk",
+            "accounts",
             "templates",
             "config",
         )

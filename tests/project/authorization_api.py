@@ -9,6 +9,7 @@ from tests.project.authorization_cases import (
     API_OWNS_IT,
     API_RUNS_IT,
     CALCULATOR,
+    CLAIMED_IT,
     EVERYONE,
     NO_METHOD,
     OK,
@@ -125,6 +126,52 @@ API: dict[str, Case] = {
         API_MY_DATA,
         API_MY_DATA,
         json_body(lambda w: {"note": "Please."}),
+    ),
+    # ---- accounts (docs/accounts.md). Sign-up: visitors not signed in. Claims: the arbiter has
+    # a pending one (a second is refused, 409); the superuser and officers, with no record,
+    # may claim. Corrections: the player has a pending one (409); the superuser passes the rule
+    # and the service refuses him (no record of his own).
+    "api/v1/accounts/signup/": Case(
+        lambda w: "/api/v1/accounts/signup/",
+        NO_METHOD,
+        (OK, 403, 403, 403, 403, 403, OK),
+        json_body(
+            lambda w: {
+                "username": "api-newcomer",
+                "email": "api-newcomer@example.org",
+                "password": "Quiet-Knight-4812",
+            }
+        ),
+    ),
+    "api/v1/^accounts/claims/$": Case(
+        lambda w: "/api/v1/accounts/claims/",
+        (401, OK, OK, OK, OK, OK, OK),
+        (401, 403, 403, 409, OK, OK, OK),
+        json_body(lambda w: {"method": "fide_id", "fide_id": 9_900_001}),
+    ),
+    "api/v1/^accounts/claims/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/accounts/claims/{w.claim.pk}/", CLAIMED_IT, NO_METHOD
+    ),
+    "api/v1/^accounts/claims/(?P<pk>[^/.]+)/decide/$": Case(
+        lambda w: f"/api/v1/accounts/claims/{w.claim.pk}/decide/",
+        NO_METHOD,
+        API_OFFICERS,
+        json_body(lambda w: {"approve": False, "reason": "Not him."}),
+    ),
+    "api/v1/^accounts/corrections/$": Case(
+        lambda w: "/api/v1/accounts/corrections/",
+        (401, OK, OK, OK, OK, OK, OK),
+        (401, 409, OK, 403, 403, 403, 409),
+        json_body(lambda w: {"club": "Another club"}),
+    ),
+    "api/v1/^accounts/corrections/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/accounts/corrections/{w.correction.pk}/", API_OWNS_IT, NO_METHOD
+    ),
+    "api/v1/^accounts/corrections/(?P<pk>[^/.]+)/decide/$": Case(
+        lambda w: f"/api/v1/accounts/corrections/{w.correction.pk}/decide/",
+        NO_METHOD,
+        API_OFFICERS,
+        json_body(lambda w: {"approve": True}),
     ),
     "api/v1/desk/": Case(lambda w: "/api/v1/desk/", API_OFFICERS, NO_METHOD),
     "api/v1/schema/": Case(lambda w: "/api/v1/schema/", EVERYONE, NO_METHOD),

@@ -50,6 +50,13 @@ UNVERSIONED = (308, 308, 308, 308, 308, 308, 308)
 #: players.manage_own_data: a player linked to his record; the superuser has none (404).
 MY_DATA = (LOGIN, OK, OK, 403, 403, 403, 404)
 API_MY_DATA = (401, OK, OK, 403, 403, 403, 404)
+#: accounts.sign_up: visitors not signed in (the superuser passes every rule).
+NOT_SIGNED_IN = (OK, 403, 403, 403, 403, 403, OK)
+#: accounts.claim_player: signed-in users without a record of their own (the two players have
+#: theirs).
+NO_RECORD = (LOGIN, 403, 403, OK, OK, OK, OK)
+#: accounts.view_claim on the arbiter's claim: he and officers.
+CLAIMED_IT = (401, 403, 403, OK, 403, OK, OK)
 #: Any signed-in user (the API tokens page, the password change).
 SIGNED_IN = (LOGIN, OK, OK, OK, OK, OK, OK)
 

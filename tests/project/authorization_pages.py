@@ -15,7 +15,9 @@ from tests.project.authorization_cases import (
     LOGIN,
     MY_DATA,
     NO_METHOD,
+    NO_RECORD,
     NOT_FOUND,
+    NOT_SIGNED_IN,
     OFFICERS,
     OWNS_IT,
     PLAYERS,
@@ -54,6 +56,50 @@ PAGES: dict[str, Case] = {
     ),
     "accounts/password/reset/done/": Case(
         lambda w: "/accounts/password/reset/done/", EVERYONE, NO_METHOD
+    ),
+    # ---- accounts (docs/accounts.md): sign-up for visitors; a bad confirmation link is a page
+    # saying so; claims for accounts without a record; corrections for players; decisions for
+    # officers (a refusal without a reason is refused with a message).
+    "accounts/signup/": Case(
+        lambda w: "/accounts/signup/",
+        NOT_SIGNED_IN,
+        NOT_SIGNED_IN,
+        lambda w: {
+            "username": "newcomer",
+            "email": "newcomer@example.org",
+            "password1": "Quiet-Knight-4812",
+            "password2": "Quiet-Knight-4812",
+        },
+    ),
+    "accounts/signup/sent/": Case(
+        lambda w: "/accounts/signup/sent/", NOT_SIGNED_IN, (405, 405, 405, 405, 405, 405, 405)
+    ),
+    "accounts/signup/confirm/<str:token>/": Case(
+        lambda w: "/accounts/signup/confirm/bad-token/", EVERYONE, EVERYONE
+    ),
+    "accounts/claim/": Case(
+        lambda w: "/accounts/claim/",
+        NO_RECORD,
+        NO_RECORD,
+        lambda w: {"method": "fed_id", "fed_id": "CLAIM-1", "birth_date": "1990-01-01"},
+    ),
+    "accounts/corrections/": Case(
+        lambda w: "/accounts/corrections/",
+        PLAYERS,
+        PLAYERS,
+        lambda w: {"surname": "Nou", "given_name": "Nom", "note": "Typo."},
+    ),
+    "accounts/claims/<int:pk>/decide/": Case(
+        lambda w: f"/accounts/claims/{w.claim.pk}/decide/",
+        NO_METHOD,
+        OFFICERS,
+        lambda w: {"approve": "0", "reason": "Not him."},
+    ),
+    "accounts/corrections/<int:pk>/decide/": Case(
+        lambda w: f"/accounts/corrections/{w.correction.pk}/decide/",
+        NO_METHOD,
+        OFFICERS,
+        lambda w: {"approve": "1"},
     ),
     # ---- players (public; the views do not restrict methods)
     "players/": Case(lambda w: "/players/", EVERYONE, EVERYONE),

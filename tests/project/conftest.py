@@ -7,10 +7,13 @@ from types import SimpleNamespace
 
 import pytest
 
+from accounts.services.claims import claim_submit
+from accounts.services.corrections import correction_submit
 from core.api.tokens import token_create
 from protests.models import ProtestAttachment
 from tests.factories import (
     make_import_job,
+    make_player,
     make_protest,
     make_published,
     make_role_users,
@@ -43,6 +46,10 @@ def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
     report = report_upload(
         tournament=tournament, user=arbiter, data=csv_crosstable().read(), filename="rr.csv"
     )
+    # Accounts: the arbiter (no record of his own) claims one; the player asks a correction.
+    claimed = make_player(fed_id="CLAIM-1", fide_id=9_900_001)
+    claim = claim_submit(user=arbiter, method="fide_id", fide_id=claimed.fide_id)
+    correction = correction_submit(user=player, changes={"club": "Club Escacs Sants"})
     return SimpleNamespace(
         system=system,
         period=period,
@@ -58,4 +65,6 @@ def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
         job=make_import_job(system, officer),
         upload_job=ReportUploadJob.objects.create(tournament=tournament, requested_by=arbiter),
         users=(None, *users.values()),
+        claim=claim,
+        correction=correction,
     )

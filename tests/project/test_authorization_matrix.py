@@ -79,10 +79,10 @@ def test_every_url_pattern_has_an_entry() -> None:
 
 
 def test_every_view_of_the_apps_checks_a_named_permission() -> None:
-    """ratings/views/*, protests/views.py, lists/views.py, desk/views.py, tournaments/views.py
-    and players/views.py use core.permissions.permission_required, which marks the view with
-    its permission."""
-    apps = ("ratings.views", "protests.views", "lists.views", "desk.views")
+    """ratings/views/*, protests/views.py, lists/views.py, desk/views.py, accounts/views.py,
+    tournaments/views.py and players/views.py use core.permissions.permission_required, which
+    marks the view with its permission."""
+    apps = ("ratings.views", "protests.views", "lists.views", "desk.views", "accounts.views")
     apps_views = {
         p: v
         for p, v in checked_patterns().items()

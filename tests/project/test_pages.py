@@ -79,14 +79,19 @@ def test_groups_carry_their_permissions() -> None:
     )
     assert {"add_publishedlist", "change_ratingperiod", "change_protest"} <= officer
     assert {"add_tournament", "add_report"} <= arbiter and "add_publishedlist" not in arbiter
-    assert player == {"add_protest", "view_protest"}
+    assert player == {
+        "add_protest",
+        "view_protest",
+        "add_correctionrequest",
+        "view_correctionrequest",
+    }
 
 
 def test_admin_has_every_model_with_filters_and_search(admin_client) -> None:
     from django.contrib import admin as django_admin
     from pghistory.models import Event
 
-    for app_label in ("players", "tournaments", "ratings", "protests", "lists"):
+    for app_label in ("players", "tournaments", "ratings", "protests", "lists", "accounts"):
         for model in apps.get_app_config(app_label).get_models():
             if issubclass(model, Event):
                 continue  # history (docs/audit.md): shown on the pages, never edited
