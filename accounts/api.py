@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -54,7 +55,14 @@ class SignupView(APIView):
                 language=get_language() or "",
             )
         except ValidationError as exc:
-            raise serializers.ValidationError(exc.message_dict) from exc
+            # A request of the schema's shape that the account rules refuse (a weak password,
+            # a taken user name): 422, not 400 (core/api/errors.py, UNPROCESSABLE_CODES).
+            raise serializers.ValidationError(
+                {
+                    field: [ErrorDetail(message, code="inconsistent") for message in messages]
+                    for field, messages in exc.message_dict.items()
+                }
+            ) from exc
         detail = _("We sent a message to the address given: follow its link to open the account.")
         return Response({"detail": detail}, status=status.HTTP_202_ACCEPTED)
 

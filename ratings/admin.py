@@ -122,6 +122,7 @@ from ratings.models import (  # noqa: E402
     DraftResult,
     DraftTournament,
     EntryStatus,
+    LiveRating,
 )
 
 
@@ -184,3 +185,17 @@ class DraftExcludedAdmin(ReadOnlyAdmin):
     list_display = ("run", "tournament", "round", "white_key", "black_key", "code", "article")
     list_filter = (input_filter(DraftExcluded, "code"), input_filter(DraftExcluded, "article"))
     list_select_related = ("run__period__system", "tournament")
+
+
+@admin.register(LiveRating)
+class LiveRatingAdmin(ReadOnlyAdmin):
+    """Live ratings (ratings/live/): recomputed by a worker when a report is validated or
+    changed; shown here, never edited (docs/live-ratings.md)."""
+
+    list_display = ("player", "period", "rating_before", "change", "rating_after", "games")
+    list_filter = ("system", choices_filter(LiveRating, "status", EntryStatus.choices))
+    search_fields = ("player__surname", "player__fed_id")
+    list_select_related = ("player", "period__system")
+    raw_id_fields = ("player", "period")
+    exclude = ("lines", "excluded", "notes")
+    show_full_result_count = False

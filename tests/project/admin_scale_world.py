@@ -18,6 +18,7 @@ from django.db import connection
 from django.db.models import Model
 from django.utils import timezone
 
+from accounts.models import ClaimRequest, CorrectionRequest
 from core.outbox import OutboxMail
 from demo.synthetic import federation_generate
 from lists.models import ListImportChunk, ListImportJob
@@ -32,6 +33,7 @@ from ratings.models import (
     ListEntry,
     ListFilterRow,
     ListRank,
+    LiveRating,
     PlayerRating,
     PublishedList,
 )
@@ -447,6 +449,50 @@ def _more_rows(ctx: _Ctx) -> None:
             "status": "CASE WHEN g %% 3 = 0 THEN 'pending' ELSE 'refused' END",
             "outcome": "''",
             "created_at": "now()",
+        },
+        each,
+        (MIN_ROWS,),
+    )
+    # Claims and correction requests (docs/accounts.md), decided: no pending one per user.
+    player_g = f"(SELECT id FROM {_t(Player)} ORDER BY id OFFSET g LIMIT 1)"
+    user_g = f"(SELECT id FROM {_t(get_user_model())} ORDER BY id OFFSET g LIMIT 1)"
+    insert_select(
+        ClaimRequest,
+        {
+            "user_id": user_g,
+            "player_id": player_g,
+            "method": "'fide_id'",
+            "status": "'refused'",
+            "reason": "'Not him.'",
+            "created_at": "now()",
+        },
+        each,
+        (MIN_ROWS,),
+    )
+    insert_select(
+        CorrectionRequest,
+        {
+            "player_id": player_g,
+            "requested_by_id": user_g,
+            "changes": """'{"club": "Sants"}'::jsonb""",
+            "previous": """'{"club": ""}'::jsonb""",
+            "status": "'refused'",
+            "reason": "'No.'",
+            "created_at": "now()",
+        },
+        each,
+        (MIN_ROWS,),
+    )
+    # Live ratings (docs/live-ratings.md): the open period's figures of MIN_ROWS players.
+    insert_select(
+        LiveRating,
+        {
+            "player_id": player_g,
+            "system_id": str(ctx.system.pk),
+            "period_id": str(ctx.period.pk),
+            "status": "'rated'",
+            "regulation_version": f"'{ctx.system.ruleset}/2'",
+            "computed_at": "now()",
         },
         each,
         (MIN_ROWS,),
