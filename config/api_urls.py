@@ -26,6 +26,7 @@ from core.api.errors import error_response
 from core.api.permissions import Rule
 from core.errors import RETRY_AFTER_SECONDS, unavailable
 from desk.api import DeskView
+from notices.api import NoticePreferenceView, NoticeViewSet
 from periods.api import RatingSystemViewSet
 from protests.api import ProtestViewSet
 from ratings.api.calculator import CalculatorView
@@ -43,6 +44,7 @@ router.register("periods", RatingPeriodViewSet, basename="period")
 router.register("lists", PublishedListViewSet, basename="list")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("protests", ProtestViewSet, basename="protest")
+router.register("notices", NoticeViewSet, basename="notice")
 
 
 class ApiRoot(APIView):
@@ -52,7 +54,7 @@ class ApiRoot(APIView):
 
     @extend_schema(exclude=True)
     def get(self, request: Request) -> Response:
-        names = ["player", "system", "period", "list", "tournament", "protest"]
+        names = ["player", "system", "period", "list", "tournament", "protest", "notice"]
         links = {f"{n}s": reverse(f"api-v1:{n}-list", request=request) for n in names}
         for name in ("calculator", "desk", "schema", "docs"):
             links[name] = reverse(f"api-v1:{name}", request=request)
@@ -61,6 +63,8 @@ class ApiRoot(APIView):
 
 v1 = [
     path("", ApiRoot.as_view(), name="root"),
+    # Before the router's notices/<pk>/, which would take "preferences" for a notice's id.
+    path("notices/preferences/", NoticePreferenceView.as_view(), name="notice-preferences"),
     *router.urls,
     path("calculator/", CalculatorView.as_view(), name="calculator"),
     path("desk/", DeskView.as_view(), name="desk"),

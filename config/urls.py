@@ -7,6 +7,7 @@ from core import views as core_views
 from core.forms import QueuedPasswordResetForm
 from desk import urls as desk_urls
 from lists import urls as list_urls
+from notices import urls as notice_urls
 from players import urls as player_urls
 from protests import urls as protest_urls
 from ratings import urls as ratings_urls
@@ -104,6 +105,7 @@ urlpatterns = [
             )
         ),
     ),
+    path("notices/", include(notice_urls)),
     path("api/", include("config.api_urls")),
     path("account/tokens/", core_views.api_tokens, name="api_tokens"),
     path("account/tokens/<int:pk>/revoke/", core_views.api_token_revoke, name="api_token_revoke"),
