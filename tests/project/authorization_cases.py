@@ -47,6 +47,10 @@ API_OFFICERS = (401, 403, 403, 403, 403, OK, OK)
 API_RUNS_IT = (401, 403, 403, OK, 403, OK, OK)
 API_OWNS_IT = (401, OK, 403, 403, 403, OK, OK)
 UNVERSIONED = (308, 308, 308, 308, 308, 308, 308)
+#: notices.read_notice in the API: his own notice (and the superuser's every rule).
+API_HIS_OWN = (401, OK, 403, 403, 403, 403, OK)
+#: notices.follow_notices in the API: any signed-in user, his own.
+API_SIGNED_IN = (401, OK, OK, OK, OK, OK, OK)
 #: Any signed-in user (the API tokens page, the password change).
 SIGNED_IN = (LOGIN, OK, OK, OK, OK, OK, OK)
 
