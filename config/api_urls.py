@@ -27,6 +27,7 @@ from core.api.errors import error_response
 from core.api.permissions import Rule
 from core.errors import RETRY_AFTER_SECONDS, unavailable
 from desk.api import DeskView
+from notices.api import NoticePreferenceView, NoticeViewSet
 from periods.api import RatingSystemViewSet
 from players.api import MyDataView, MyErasureView, MyPrivacyView
 from protests.api import ProtestViewSet
@@ -47,6 +48,7 @@ router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("protests", ProtestViewSet, basename="protest")
 router.register("accounts/claims", ClaimViewSet, basename="claim")
 router.register("accounts/corrections", CorrectionViewSet, basename="correction")
+router.register("notices", NoticeViewSet, basename="notice")
 
 
 class ApiRoot(APIView):
@@ -58,7 +60,7 @@ class ApiRoot(APIView):
     def get(self, request: Request) -> Response:
         names = [
             *("player", "system", "period", "list", "tournament", "protest"),
-            *("claim", "correction"),
+            *("claim", "correction", "notice"),
         ]
         links = {f"{n}s": reverse(f"api-v1:{n}-list", request=request) for n in names}
         for name in ("calculator", "desk", "signup", "schema", "docs"):
@@ -68,6 +70,8 @@ class ApiRoot(APIView):
 
 v1 = [
     path("", ApiRoot.as_view(), name="root"),
+    # Before the router's notices/<pk>/, which would take "preferences" for a notice's id.
+    path("notices/preferences/", NoticePreferenceView.as_view(), name="notice-preferences"),
     *router.urls,
     path("calculator/", CalculatorView.as_view(), name="calculator"),
     path("desk/", DeskView.as_view(), name="desk"),

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "protests",
     "lists",
     "accounts",  # sign-up, claims of player records, correction requests
+    "notices",  # what users are told: "my notices" and e-mails (docs/notices.md)
     "desk",
     "demo",
     "core",  # last: its post_migrate hook grants the roles every app's permissions
@@ -491,6 +492,18 @@ CELERY_BEAT_SCHEDULE["flush-outbox"] = {
     "task": "core.flush_outbox",
     "schedule": float(OUTBOX_FLUSH_SECONDS),
 }
+# Notices (docs/notices.md): the officers' daily digest at NOTICES_DIGEST_HOUR (local time,
+# CELERY_TIMEZONE), and the watchdog of published lists whose notices were never written.
+NOTICES_DIGEST_HOUR = env.get_int("NOTICES_DIGEST_HOUR", 7)
+if not 0 <= NOTICES_DIGEST_HOUR <= 23:
+    raise env.ImproperlyConfigured(
+        f"NOTICES_DIGEST_HOUR must be an hour, 0 to 23 (got {NOTICES_DIGEST_HOUR})"
+    )
+CELERY_BEAT_SCHEDULE["notices-officer-digest"] = {
+    "task": "notices.officer_digest",
+    "schedule": crontab(hour=NOTICES_DIGEST_HOUR, minute=0),
+}
+CELERY_BEAT_SCHEDULE["notices-watch-lists"] = {"task": "notices.watch_lists", "schedule": 300.0}
 CELERY_BEAT_SCHEDULE["prune-outbox"] = {
     "task": "core.prune_outbox",
     "schedule": crontab(hour=3, minute=40),

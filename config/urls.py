@@ -8,6 +8,7 @@ from core import views as core_views
 from core.forms import QueuedPasswordResetForm
 from desk import urls as desk_urls
 from lists import urls as list_urls
+from notices import urls as notice_urls
 from players import urls as player_urls
 from players import views as player_views
 from protests import urls as protest_urls
@@ -113,6 +114,7 @@ urlpatterns = [
             )
         ),
     ),
+    path("notices/", include(notice_urls)),
     path("api/", include("config.api_urls")),
     # Privacy (docs/privacy.md): the page everyone reads, and a player's own data.
     path("privacy/", player_views.privacy, name="privacy"),

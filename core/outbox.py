@@ -46,6 +46,8 @@ class OutboxMail(models.Model):
     subject = models.TextField(_("subject"))
     body = models.TextField(_("body"))
     html = models.TextField(_("HTML body"), blank=True, default="")
+    #: Extra headers of the message (a notice's List-Unsubscribe, RFC 8058), by name.
+    headers = models.JSONField(_("headers"), blank=True, default=dict)
     status = models.CharField(
         _("status"), max_length=8, choices=OutboxStatus.choices, default=OutboxStatus.PENDING
     )
@@ -97,7 +99,8 @@ def _message(mail: OutboxMail) -> EmailMultiAlternatives:
         mail.body,
         None,
         list(mail.recipients),
-        headers={"Message-ID": message_id(mail)},
+        # The row's own headers first: the Message-ID is the outbox's, whatever they say.
+        headers={**(mail.headers or {}), "Message-ID": message_id(mail)},
     )
     if mail.html:
         message.attach_alternative(mail.html, "text/html")
@@ -147,6 +150,7 @@ _ATTEMPT_FIELDS = [
     "sent_at",
     "body",
     "html",
+    "headers",
 ]
 
 
@@ -172,6 +176,7 @@ def _attempt(mail: OutboxMail, delivered: list[OutboxMail]) -> None:
         # Sent: the text is not kept (a password-reset link must not stay readable in the
         # database); the row keeps who, what kind, when.
         mail.body = mail.html = ""
+        mail.headers = {}  # an unsubscribe link is a key to the user's preferences
         delivered.append(mail)
 
 

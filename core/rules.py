@@ -11,7 +11,11 @@ them all.
 
 from __future__ import annotations
 
+from typing import Any
+
 import rules
+from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet
 
 from core.roles import ARBITER, PLAYER, RATING_OFFICER
 
@@ -23,6 +27,17 @@ is_officer = rules.Predicate(
 is_arbiter = rules.Predicate(rules.is_group_member(ARBITER), name="is_arbiter")
 #: A player: may protest a published list (with an account linked to the registry).
 is_player = rules.Predicate(rules.is_group_member(PLAYER), name="is_player")
+
+
+def officer_users() -> QuerySet[Any]:
+    """The active users `is_officer` says yes to, as one query (the officers' daily digest,
+    notices/digest.py); tests/notices/test_digest.py compares the two."""
+    return (
+        get_user_model()
+        .objects.filter(Q(groups__name=RATING_OFFICER) | Q(is_superuser=True), is_active=True)
+        .distinct()
+    )
+
 
 # The API tokens page (core/views.py): any signed-in user manages his own tokens.
 rules.add_perm("core.manage_api_tokens", rules.is_authenticated)

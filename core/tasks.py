@@ -99,6 +99,13 @@ def send_outbox_mail(mail_id: int) -> str:
     return outbox_send(mail_id=mail_id)
 
 
+@shared_task(name="core.send_outbox_batch")
+def send_outbox_batch(mail_ids: list[int]) -> int:
+    """Send outbox rows one after the other (core.mail.mail_enqueue_many); each is locked,
+    sent and recorded as by core.send_outbox_mail. How many were sent."""
+    return sum(outbox_send(mail_id=mail_id) == "sent" for mail_id in mail_ids)
+
+
 @shared_task(name="core.flush_outbox")
 def flush_outbox() -> int:
     """Celery beat, every OUTBOX_FLUSH_SECONDS: a task for each outbox row that is due (sent

@@ -85,3 +85,16 @@ def desk_for_officer() -> Desk:
         claims=claims_pending(),
         corrections=corrections_pending(),
     )
+
+
+def desk_counts() -> dict[str, int]:
+    """How much of each kind of work waits for the officer, by name (the officers' daily
+    digest, notices/digest.py, words each name): the desk's queues, counted."""
+    desk = desk_for_officer()
+    return {
+        "reports_waiting": desk.reports_waiting.count(),
+        "protests": desk.protests.count(),
+        "late_registrations": desk.late_registrations.count(),
+        "recalculation": desk.recalculation.count(),
+        "mail_failed": desk.mail["failed"],
+    }

@@ -22,6 +22,7 @@ from accounts.models import ClaimRequest, CorrectionRequest
 from core.outbox import OutboxMail
 from demo.synthetic import federation_generate
 from lists.models import ListImportChunk, ListImportJob
+from notices.models import ListNotices, Notice, NoticePreference
 from periods.models import RatingPeriod, RatingSystem
 from players.models import ErasureRequest, Player
 from protests.models import Protest, ProtestAttachment
@@ -513,4 +514,14 @@ def _more_rows(ctx: _Ctx) -> None:
         },
         each,
         (MIN_ROWS,),
+    )
+    # Notices (notices/): one and a preference per user, the notices of each list version.
+    users = f"FROM {_t(get_user_model())} u"
+    notice = {"user_id": "u.id", "kind": "'event_rated'", "created_at": "now()"}
+    insert_select(Notice, {**notice, "subject": "'Rated: ' || u.username", "text": "'x'"}, users)
+    insert_select(NoticePreference, {"user_id": "u.id"}, users)
+    insert_select(
+        ListNotices,
+        {"published_list_id": "l.id", "requested_at": "now()"},
+        f"FROM {_t(PublishedList)} l",
     )

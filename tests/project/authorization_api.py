@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 from tests.project.authorization_cases import (
+    API_HIS_OWN,
     API_MY_DATA,
     API_OFFICERS,
     API_OWNS_IT,
     API_RUNS_IT,
+    API_SIGNED_IN,
     CALCULATOR,
     CLAIMED_IT,
     EVERYONE,
@@ -180,6 +182,20 @@ API: dict[str, Case] = {
     "api/v1/redoc/": Case(lambda w: "/api/v1/redoc/", EVERYONE, EVERYONE),
     # /api/ without a version: 308 to the same path under /api/v1/, whatever the method.
     "api/^(?P<rest>(?!v[0-9]+/).*)$": Case(lambda w: "/api/players/", UNVERSIONED, UNVERSIONED),
+    # ---- notices (notices/api.py): a signed-in user's own
+    "api/v1/^notices/$": Case(lambda w: "/api/v1/notices/", API_SIGNED_IN, NO_METHOD),
+    "api/v1/^notices/read-all/$": Case(
+        lambda w: "/api/v1/notices/read-all/", NO_METHOD, API_SIGNED_IN
+    ),
+    "api/v1/^notices/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/notices/{w.notice.pk}/", API_HIS_OWN, NO_METHOD
+    ),
+    "api/v1/^notices/(?P<pk>[^/.]+)/read/$": Case(
+        lambda w: f"/api/v1/notices/{w.notice.pk}/read/", NO_METHOD, API_HIS_OWN
+    ),
+    "api/v1/notices/preferences/": Case(
+        lambda w: "/api/v1/notices/preferences/", API_SIGNED_IN, NO_METHOD
+    ),
     # ---- API tokens: a signed-in user's own
     "account/tokens/": Case(
         lambda w: "/account/tokens/", SIGNED_IN, SIGNED_IN, lambda w: {"name": "club site"}

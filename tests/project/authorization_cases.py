@@ -57,6 +57,10 @@ NOT_SIGNED_IN = (OK, 403, 403, 403, 403, 403, OK)
 NO_RECORD = (LOGIN, 403, 403, OK, OK, OK, OK)
 #: accounts.view_claim on the arbiter's claim: he and officers.
 CLAIMED_IT = (401, 403, 403, OK, 403, OK, OK)
+#: notices.read_notice in the API: his own notice (and the superuser's every rule).
+API_HIS_OWN = (401, OK, 403, 403, 403, 403, OK)
+#: notices.follow_notices in the API: any signed-in user, his own.
+API_SIGNED_IN = (401, OK, OK, OK, OK, OK, OK)
 #: Any signed-in user (the API tokens page, the password change).
 SIGNED_IN = (LOGIN, OK, OK, OK, OK, OK, OK)
 

@@ -29,6 +29,13 @@ from tests.project.authorization_cases import (
 )
 
 PAGES: dict[str, Case] = {
+    # ---- notices (notices/views.py): each signed-in user his own; the one-click unsubscribe
+    # for whoever holds the signed link (POST {}: the page of a mail program's click)
+    "notices/": Case(lambda w: "/notices/", SIGNED_IN, SIGNED_IN),
+    "notices/preferences/": Case(lambda w: "/notices/preferences/", SIGNED_IN, SIGNED_IN),
+    "notices/unsubscribe/<str:token>/": Case(
+        lambda w: f"/notices/unsubscribe/{w.unsubscribe}/", EVERYONE, EVERYONE
+    ),
     # ---- site
     "": Case(lambda w: "/", EVERYONE, EVERYONE),  # home: the view does not restrict methods
     "healthz": Case(lambda w: "/healthz", EVERYONE, NO_METHOD),

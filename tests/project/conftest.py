@@ -10,6 +10,9 @@ import pytest
 from accounts.services.claims import claim_submit
 from accounts.services.corrections import correction_submit
 from core.api.tokens import token_create
+from notices import texts as notice_texts
+from notices.services import notice_create
+from notices.tokens import unsubscribe_token
 from protests.models import ProtestAttachment
 from tests.factories import (
     make_import_job,
@@ -62,6 +65,13 @@ def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
         report=report,
         token=token_create(user=player, name="program")[0],
         protest=protest,
+        # The player's notice (notices/), and his one-click unsubscribe link's token.
+        notice=notice_create(
+            user=player,
+            kind="event_rated",
+            compose=lambda: notice_texts.Message(subject="Rated", text="Rated.", link="/"),
+        ),
+        unsubscribe=unsubscribe_token(user_id=player.pk, kind="list_published"),
         job=make_import_job(system, officer),
         upload_job=ReportUploadJob.objects.create(tournament=tournament, requested_by=arbiter),
         users=(None, *users.values()),

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_noop
 from formats.reports import ParsedReport, ReportDecodeError, decode_report, parse_report
 from periods import selectors as period_selectors
 from periods.models import RatingPeriod
-from tournaments import selectors
+from tournaments import selectors, signals
 from tournaments.models import Report, ReportFormat, ReportStatus, Tournament, TournamentStatus
 
 from .access import LOCKED, report_change_authorize
@@ -65,7 +65,7 @@ def report_reject_oversize(
     limit = settings.REPORT_MAX_BYTES
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
-        return Report.objects.create(
+        report = Report.objects.create(
             tournament=tournament,
             submission=_next_submission(tournament=tournament),
             filename=filename[:255],
@@ -77,6 +77,20 @@ def report_reject_oversize(
             uploaded_by=user,
             problems=[problem_plain("too_large", TOO_LARGE, size=size, limit=limit)],
         )
+        _rejected_tell(tournament=tournament, report=report)
+        return report
+
+
+def _rejected_tell(*, tournament: Tournament, report: Report) -> None:
+    """Signal that the upload was rejected (tournaments/signals.py)."""
+    signals.report_needs_arbiter.send(
+        sender=Tournament,
+        tournament=tournament,
+        report=report,
+        reason=signals.REJECTED,
+        errors=sum(1 for p in report.problems if p.get("severity", "error") == "error"),
+        unmatched=0,
+    )
 
 
 def report_upload(
@@ -120,6 +134,7 @@ def report_upload(
         if rejected:
             report.save()
             rejected_bytes_drop(tournament=locked)
+            _rejected_tell(tournament=locked, report=report)
             return report
         assert parsed is not None
         companion = _report_accept(report=report, tournament=locked, parsed=parsed, fmt=fmt)

@@ -18,7 +18,7 @@ from core.tasks import task_enqueue_or_leave_on_commit
 from formats.reports import ParsedReport, Problem, decode_report, parse_report
 from players.models import Player
 from players.names import fold
-from tournaments import checks, selectors
+from tournaments import checks, selectors, signals
 from tournaments.models import (
     Game,
     GameKind,
@@ -325,6 +325,7 @@ def tournament_revalidate(
     report = selectors.report_current(tournament=tournament)
     if report is None:
         return tournament
+    status_before = tournament.status
     with transaction.atomic():
         if parsed is None:
             parsed = _parse_stored(report)
@@ -360,4 +361,23 @@ def tournament_revalidate(
             task_enqueue_or_leave_on_commit(
                 "ratings.update_live_ratings", tournament.pk, watchdog="ratings.watch_live_ratings"
             )
+        if errors or unmatched:
+            _arbiter_tell(tournament=tournament, report=report, status_before=status_before)
     return tournament
+
+
+def _arbiter_tell(*, tournament: Tournament, report: Report, status_before: str) -> None:
+    """Signal that the report needs its arbiter (tournaments/signals.py): why, and how much."""
+    errors = sum(1 for p in report.problems if p["severity"] == "error")
+    if status_before in (TournamentStatus.VALIDATED, *LOCKED):
+        reason = signals.RETURNED
+    else:
+        reason = signals.PROBLEMS if errors else signals.UNMATCHED
+    signals.report_needs_arbiter.send(
+        sender=Tournament,
+        tournament=tournament,
+        report=report,
+        reason=reason,
+        errors=errors,
+        unmatched=tournament.players.filter(player__isnull=True).count(),
+    )
