@@ -352,7 +352,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {},
+    # Claims, corrections and erasure requests share one status set (pending / approved /
+    # refused): one named enum, not a name drf-spectacular makes up from a hash.
+    "ENUM_NAME_OVERRIDES": {"RequestStatusEnum": "accounts.models.RequestStatus"},
 }
 
 # Uploads: reports over this size are refused before parsing.

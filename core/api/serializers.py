@@ -36,6 +36,17 @@ def _wrong_json_type(field: Any, value: Any) -> ErrorDetail | None:
     """The field's message when ``value`` is not of the JSON type the schema declares."""
     if isinstance(value, str) and "\x00" in value:
         return ErrorDetail(str(_NO_NUL.message), code=_NO_NUL.code)
+    if isinstance(field, serializers.ManyRelatedField):  # a list of the child's values
+        if not isinstance(value, list):
+            return ErrorDetail(
+                str(field.error_messages["not_a_list"]).format(input_type=type(value).__name__),
+                code="not_a_list",
+            )
+        for item in value:
+            found = _wrong_json_type(field.child_relation, item)
+            if found is not None:
+                return found
+        return None
     for kind, types, key in _JSON_TYPES:
         if isinstance(field, kind):
             if isinstance(value, types) and not (isinstance(value, bool) and bool not in types):

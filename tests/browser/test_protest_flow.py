@@ -97,5 +97,5 @@ def test_player_protests_officer_asks_player_answers_officer_upholds(
     assert ana.url.endswith(reverse("ratings:list", args=[v2.pk]))
     ana.goto(live_server.url + reverse("ratings:protest", args=[protest.pk]))
     assert ana.locator("#protest-decision").inner_text() == "The scoresheet shows a draw."
-    assert "v2" in ana.locator("#corrected-list").inner_text()
+    assert "(version 2)" in ana.locator("#corrected-list").inner_text()
     assert "History of changes" in ana.locator("#change-history").inner_text()

@@ -25,6 +25,7 @@ from urllib.parse import quote
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.utils import translation
 from psycopg import sql
 
 from core.backups import tools
@@ -51,6 +52,14 @@ ROOT = Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 3
 #: A rejected upload keeps its bytes as sent, whatever they are (not UTF-8 here).
 NOT_A_REPORT = b"012 Open\n\xff\xfe\x00 not a report \x80\x81\n"
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The commands' messages are compared in English, whatever language an earlier test of
+    this worker left active (they are translated: a CI run printed them in Portuguese)."""
+    with translation.override("en"):
+        yield
 
 
 def md5(data: bytes) -> str:

@@ -107,6 +107,16 @@ def test_api_preferences_get_and_update(client) -> None:
         "/api/v1/notices/preferences/", {"language": "xx"}, content_type="application/json"
     )
     assert bad.status_code == 400
+    # A NUL in a followed system's code (PostgreSQL cannot look it up: schemathesis got a 500),
+    # a field it does not know, a code of the wrong JSON type: 400, naming the field.
+    for body, field in (
+        ({"systems": ["st\u0000d"]}, "systems"),
+        ({"colour": "red"}, "colour"),
+        ({"systems": [7]}, "systems"),
+    ):
+        bad = client.patch("/api/v1/notices/preferences/", body, content_type="application/json")
+        assert bad.status_code == 400, (body, bad.content)
+        assert field in str(bad.json()["errors"])
 
 
 def test_the_schema_documents_notices(client) -> None:
