@@ -12,6 +12,8 @@ from notices.models import NoticeKind
 from notices.publication import list_notices_request
 from notices.services import notice_create
 from periods.models import RatingPeriod
+from players.models import Player
+from ratings.live.signals import live_ratings_changed
 from ratings.models import PublishedList
 from ratings.publication.signals import list_published
 from tournaments.models import Report, Tournament
@@ -54,3 +56,27 @@ def _report_needs_arbiter(
         compose=compose,
         key=f"report:{report.pk}:{reason}",
     )
+
+
+@receiver(live_ratings_changed, dispatch_uid="notices.live_ratings_changed")
+def _live_ratings_changed(
+    sender: Any, *, period: RatingPeriod, changed: dict[int, tuple[int | None, int]], **_: Any
+) -> None:
+    """Tell each player with an account whose live figure changed (once per figure: the key)."""
+    players = Player.objects.filter(pk__in=changed, user__isnull=False).select_related("user")
+    system = str(period.system)
+    for player in players:
+        after, change = changed[player.pk]
+        link = reverse("players:live", args=[player.fed_id, period.pk])
+
+        def compose(
+            after: int | None = after, change: int = change, link: str = link
+        ) -> texts.Message:
+            return texts.live_rating(system=system, rating_after=after, change=change, link=link)
+
+        notice_create(
+            user=player.user,
+            kind=NoticeKind.LIVE_RATING,
+            compose=compose,
+            key=f"live:{period.pk}:{player.pk}:{after}:{change}",
+        )

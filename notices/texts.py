@@ -49,6 +49,21 @@ def list_published(
     )
 
 
+def live_rating(*, system: str, rating_after: int | None, change: int, link: str) -> Message:
+    """His live rating changed (docs/live-ratings.md): provisional until the list."""
+    figure = f"{rating_after} ({change:+d})" if rating_after is not None else f"{change:+d}"
+    return Message(
+        subject=_("Your live rating in %(system)s: %(figure)s")
+        % {"system": system, "figure": figure},
+        text=_(
+            "A report of this period was validated or corrected: your live rating in %(system)s "
+            "is now %(figure)s. It is provisional: it becomes final when the list is published."
+        )
+        % {"system": system, "figure": figure},
+        link=link,
+    )
+
+
 def event_rated(*, tournament: str, list_name: str, link: str) -> Message:
     return Message(
         subject=_("Rated: %(tournament)s") % {"tournament": tournament},

@@ -38,6 +38,7 @@ from ratings.calculation.states import (
     player_input,
     read_states_for,
 )
+from ratings.live.signals import live_ratings_changed
 from ratings.models import LiveRating
 from tournaments.models import Tournament, TournamentPlayer
 
@@ -82,8 +83,21 @@ def live_ratings_compute(*, period: RatingPeriod, player_ids: Iterable[int]) -> 
     # the one before it committed, so the last write is computed from the newest games.
     with locks.advisory_lock(locks.LIVE_RATINGS, period.pk), transaction.atomic():
         rows = live_rows(period=period, player_ids=ids)
+        before = {
+            pid: (after, change)
+            for pid, after, change in LiveRating.objects.filter(
+                period=period, player_id__in=ids
+            ).values_list("player_id", "rating_after", "change")
+        }
         LiveRating.objects.filter(period=period, player_id__in=ids).delete()
         LiveRating.objects.bulk_create(rows)
+        changed = {
+            row.player_id: (row.rating_after, row.change)
+            for row in rows
+            if before.get(row.player_id) != (row.rating_after, row.change)
+        }
+        if changed:
+            live_ratings_changed.send(sender=LiveRating, period=period, changed=changed)
     log.info(
         "live ratings of %s players (period %s) in %.2f s",
         len(rows),

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from core import roles
+from notices.models import Notice, NoticeKind
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import Player
 from ratings.calculation.selectors import draft_player
@@ -21,6 +22,7 @@ from tests.factories import (
     make_game,
     make_period,
     make_player,
+    make_player_user,
     make_system,
     make_tournament,
     make_user,
@@ -234,8 +236,15 @@ def test_a_corrected_report_updates_the_live_ratings(
     uploaded, django_capture_on_commit_callbacks
 ) -> None:
     t, period, ana = uploaded["tournament"], uploaded["period"], uploaded["ana"]
+    user = make_player_user(ana, "ana-live")  # told of each new figure (notices)
     validate(django_capture_on_commit_callbacks, t, uploaded["arbiter"], sample_trf())
     before = LiveRating.objects.get(period=period, player=ana)
+    told = Notice.objects.filter(user=user, kind=NoticeKind.LIVE_RATING)
+    assert list(told.values_list("subject", flat=True)) == [
+        f"Your live rating in {period.system}: {before.rating_after} ({before.change:+d})"
+    ]
+    validate(django_capture_on_commit_callbacks, t, uploaded["arbiter"], sample_trf())
+    assert told.count() == 1  # the same figure again: not told twice
     # The corrected report: Ana (rank 2) lost her last game to Vidal (rank 4) instead.
     lines = sample_trf().decode().splitlines()
     for i, line in enumerate(lines):
@@ -247,6 +256,7 @@ def test_a_corrected_report_updates_the_live_ratings(
     assert corrected != sample_trf()
     validate(django_capture_on_commit_callbacks, t, uploaded["arbiter"], corrected)
     after = LiveRating.objects.get(period=period, player=ana)
+    assert told.count() == 2 and f"({after.change:+d})" in told.order_by("-id")[0].subject
     assert after.computed_at > before.computed_at
     assert after.score == before.score - 1 and after.change < before.change
     assert CalculationRun.objects.filter(period=period).count() == 0
