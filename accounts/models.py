@@ -29,21 +29,10 @@ class ClaimMethod(models.TextChoices):
 CORRECTABLE_FIELDS = ("surname", "given_name", "birth_date", "birth_year", "club", "region")
 
 
-@history_track()
-class ClaimRequest(models.Model):
-    """A signed-in user asks to be linked to a registry player (Player.user). Approved, the
-    account is linked and joins the player group; one pending claim per user."""
+class _OfficerDecides(models.Model):
+    """What a request an officer decides holds besides its subject: its status, the officer's
+    reason, who decided and when, and the language the user asked in."""
 
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="player_claims",
-        verbose_name=_("user account"),
-    )
-    player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="claims", verbose_name=_("player")
-    )
-    method = models.CharField(_("method"), max_length=8, choices=ClaimMethod.choices)
     status = models.CharField(
         _("status"), max_length=10, choices=RequestStatus.choices, default=RequestStatus.PENDING
     )
@@ -60,6 +49,26 @@ class ClaimRequest(models.Model):
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     # The user's language when he asked: his e-mails are written in it.
     language = models.CharField(_("language"), max_length=8, blank=True, default="")
+
+    class Meta:
+        abstract = True
+
+
+@history_track()
+class ClaimRequest(_OfficerDecides):
+    """A signed-in user asks to be linked to a registry player (Player.user). Approved, the
+    account is linked and joins the player group; one pending claim per user."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="player_claims",
+        verbose_name=_("user account"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="claims", verbose_name=_("player")
+    )
+    method = models.CharField(_("method"), max_length=8, choices=ClaimMethod.choices)
 
     class Meta:
         verbose_name = _("claim of a player record")
@@ -79,7 +88,7 @@ class ClaimRequest(models.Model):
 
 
 @history_track()
-class CorrectionRequest(models.Model):
+class CorrectionRequest(_OfficerDecides):
     """A claimed player asks to correct his record: `changes` maps each field of
     CORRECTABLE_FIELDS he wants changed to its new value (dates as ISO text), `previous` keeps
     the values it had when he asked. Approved, the record changes (its own history keeps the
@@ -100,22 +109,6 @@ class CorrectionRequest(models.Model):
     changes = models.JSONField(_("changes"), default=dict)
     previous = models.JSONField(_("previous values"), default=dict)
     note = models.TextField(_("note"), blank=True, default="")
-    status = models.CharField(
-        _("status"), max_length=10, choices=RequestStatus.choices, default=RequestStatus.PENDING
-    )
-    reason = models.TextField(_("reason"), blank=True, default="")
-    created_at = models.DateTimeField(_("created at"), default=timezone.now)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("decided by"),
-    )
-    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
-    # The user's language when he asked: his e-mails are written in it.
-    language = models.CharField(_("language"), max_length=8, blank=True, default="")
 
     class Meta:
         verbose_name = _("data correction request")

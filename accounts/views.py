@@ -4,6 +4,10 @@ decides."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -137,16 +141,17 @@ def _decided(request: HttpRequest, done: str) -> HttpResponse:
     return redirect("ratings:desk")
 
 
-@require_POST
-@permission_required("accounts.decide_claim", fn=objectgetter(ClaimRequest))
-def claim_decide(request: HttpRequest, pk: int) -> HttpResponse:
+def _decide(
+    request: HttpRequest, decide: Callable[..., Any], done: tuple[str, str]
+) -> HttpResponse:
+    """The desk's approve/refuse form for one request: `decide(approve=, reason=)` is the
+    service; `done` the messages for an approval and a refusal."""
     form = DecisionForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose approve or refuse."))
         return redirect("ratings:desk")
     try:
-        claim = claims.claim_decide(
-            claim=ClaimRequest.objects.get(pk=pk),
+        decided = decide(
             user=request.user,
             approve=form.cleaned_data["approve"],
             reason=form.cleaned_data["reason"],
@@ -154,34 +159,26 @@ def claim_decide(request: HttpRequest, pk: int) -> HttpResponse:
     except Refused as exc:
         messages.error(request, str(exc))
         return redirect("ratings:desk")
-    return _decided(
+    return _decided(request, done[0] if decided.status == "approved" else done[1])
+
+
+@require_POST
+@permission_required("accounts.decide_claim", fn=objectgetter(ClaimRequest))
+def claim_decide(request: HttpRequest, pk: int) -> HttpResponse:
+    claim = ClaimRequest.objects.get(pk=pk)
+    return _decide(
         request,
-        _("Claim approved: the account is linked.")
-        if claim.status == "approved"
-        else _("Claim refused."),
+        partial(claims.claim_decide, claim=claim),
+        (_("Claim approved: the account is linked."), _("Claim refused.")),
     )
 
 
 @require_POST
 @permission_required("accounts.decide_correction", fn=objectgetter(CorrectionRequest))
 def correction_decide(request: HttpRequest, pk: int) -> HttpResponse:
-    form = DecisionForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Choose approve or refuse."))
-        return redirect("ratings:desk")
-    try:
-        correction = corrections.correction_decide(
-            correction=CorrectionRequest.objects.get(pk=pk),
-            user=request.user,
-            approve=form.cleaned_data["approve"],
-            reason=form.cleaned_data["reason"],
-        )
-    except Refused as exc:
-        messages.error(request, str(exc))
-        return redirect("ratings:desk")
-    return _decided(
+    correction = CorrectionRequest.objects.get(pk=pk)
+    return _decide(
         request,
-        _("Correction accepted: the record is changed.")
-        if correction.status == "approved"
-        else _("Correction refused."),
+        partial(corrections.correction_decide, correction=correction),
+        (_("Correction accepted: the record is changed."), _("Correction refused.")),
     )
