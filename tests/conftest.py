@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
+from django.core.cache import caches
 from django.test import override_settings
 
 from tests.shared_data import SHARED_DATA
@@ -23,6 +25,31 @@ def celery_eager_by_default() -> Iterator[None]:
     """
     with override_settings(CELERY_TASK_ALWAYS_EAGER=True):
         yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> Iterator[None]:
+    """Each test starts with this process's caches empty.
+
+    Counters live in the cache (accounts/limits.py: sign-ups per client address, which is
+    127.0.0.1 for every test), so without this a test fails or passes depending on which tests
+    ran before it on the same xdist worker. Only this process's keys are removed (its
+    CACHE_KEY_PREFIX, config/testing.py): the other workers share the Redis database.
+    """
+    yield
+    for alias in settings.CACHES:
+        cache = caches[alias]
+        prefix = getattr(cache, "key_prefix", "")
+        if not prefix or not hasattr(cache, "_cache"):
+            cache.clear()
+            continue
+        try:
+            client = cache._cache.get_client(write=True)
+            keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+            if keys:
+                client.delete(*keys)
+        except Exception:  # noqa: BLE001 — a test that stopped Redis leaves nothing to clear
+            pass
 
 
 #: The real FIDE list excerpt of ../shared/data/ (read there, never copied into the project).
