@@ -37,7 +37,9 @@ class BandSerializer(serializers.Serializer[Any]):
 
 
 class DifferentialSerializer(serializers.ModelSerializer[Differential]):
-    system = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    system: serializers.SlugRelatedField[RatingSystem] = serializers.SlugRelatedField(
+        slug_field="code", read_only=True
+    )
     bands = BandSerializer(many=True, read_only=True)
 
     class Meta:
@@ -58,7 +60,7 @@ class DifferentialSerializer(serializers.ModelSerializer[Differential]):
 
 
 class ComputeSerializer(StrictSerializer):
-    system = serializers.SlugRelatedField(
+    system: serializers.SlugRelatedField[RatingSystem] = serializers.SlugRelatedField(
         slug_field="code", queryset=RatingSystem.objects.all(), help_text="A system's code."
     )
 

@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 
 from core.errors import Refused
+from periods.models import RatingSystem
 from ratings.differentials import services
 from ratings.differentials.selectors import differential_in_force, differential_parameters
 from ratings.models import DifferentialStatus, PlayerRating
@@ -17,7 +18,7 @@ from tests.factories import make_player, make_system
 pytestmark = pytest.mark.django_db
 
 
-def fce_list() -> object:
+def fce_list() -> RatingSystem:
     """Seven players of an FCE standard list in force, one of another system.
 
     counted (FCE rating and FIDE standard rating):
