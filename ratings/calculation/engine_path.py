@@ -31,6 +31,7 @@ from ratings.calculation.states import (
     player_key,
     read_states,
 )
+from ratings.differentials.selectors import differential_parameters
 from ratings.models import CalculationRun
 
 
@@ -147,7 +148,8 @@ def period_input_build(
         ruleset=system.ruleset,
         start=period.start,
         end=period.end,
-        parameters=dict(system.parameters or {}),
+        # fce 9.5: the published differential in force, else the system's typed one.
+        parameters=differential_parameters(system=system, end=period.end),
         players=tuple(players),
         tournaments=tuple(
             et.TournamentInput(

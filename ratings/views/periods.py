@@ -24,6 +24,7 @@ from core.errors import Refused
 from core.permissions import objectgetter, permission_required
 from periods import services as period_services
 from periods.models import RatingPeriod, RatingSystem
+from rating_engine.registry import get_regulation
 from ratings.calculation import selectors as calculation_selectors
 from ratings.cards import selectors as card_selectors
 from ratings.lists import selectors as list_selectors
@@ -47,8 +48,17 @@ def system_detail(request: HttpRequest, code: str) -> HttpResponse:
     system = get_object_or_404(RatingSystem, code=code)
     lists = list_selectors.list_system_versions(system_id=system.pk)
     periods = system.periods.order_by("-start")[:12]
+    # fce 9.5: a regulation that reads a published differential links to its page.
+    differential = get_regulation(system.ruleset).inputs.differential
     return render(
-        request, "ratings/system.html", {"system": system, "lists": lists, "periods": periods}
+        request,
+        "ratings/system.html",
+        {
+            "system": system,
+            "lists": lists,
+            "periods": periods,
+            "differential_article": differential.article if differential else "",
+        },
     )
 
 

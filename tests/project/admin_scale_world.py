@@ -28,6 +28,7 @@ from players.models import ErasureRequest, Player
 from protests.models import Protest, ProtestAttachment
 from ratings.models import (
     CalculationRun,
+    Differential,
     DraftExcluded,
     DraftResult,
     DraftTournament,
@@ -494,6 +495,22 @@ def _more_rows(ctx: _Ctx) -> None:
             "status": "'rated'",
             "regulation_version": f"'{ctx.system.ruleset}/2'",
             "computed_at": "now()",
+        },
+        each,
+        (MIN_ROWS,),
+    )
+    # FIDE differentials (fce 9.5): one a year, every other one published.
+    insert_select(
+        Differential,
+        {
+            "system_id": str(ctx.system.pk),
+            "computed_at": "now() - g * interval '1 day'",
+            "players": "1000 + g",
+            "mean": "(g %% 40)::numeric + 0.25",
+            "overall": "g %% 40",
+            "bands": "'[]'::jsonb",
+            "status": "CASE WHEN g %% 2 = 0 THEN 'published' ELSE 'draft' END",
+            "effective_date": "CASE WHEN g %% 2 = 0 THEN make_date(1950 + g, 1, 1) END",
         },
         each,
         (MIN_ROWS,),

@@ -51,6 +51,25 @@ API: dict[str, Case] = {
         (401, 403, 403, 403, 403, 409, 409),
         json_body(lambda w: {"note": "v2"}),
     ),
+    "api/v1/^differentials/$": Case(lambda w: "/api/v1/differentials/", EVERYONE, NO_METHOD),
+    "api/v1/^differentials/compute/$": Case(
+        lambda w: "/api/v1/differentials/compute/",
+        NO_METHOD,
+        API_OFFICERS,
+        json_body(lambda w: {"system": w.fce.code}),
+    ),
+    # A draft: only officers see it (404 for the others, as any row they may not see).
+    "api/v1/^differentials/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/differentials/{w.differential.pk}/",
+        (404, 404, 404, 404, 404, OK, OK),
+        NO_METHOD,
+    ),
+    "api/v1/^differentials/(?P<pk>[^/.]+)/publish/$": Case(
+        lambda w: f"/api/v1/differentials/{w.differential.pk}/publish/",
+        NO_METHOD,
+        (401, 403, 403, 403, 403, OK, OK),
+        json_body(lambda w: {"effective_date": "2027-01-01"}),
+    ),
     "api/v1/^lists/$": Case(lambda w: "/api/v1/lists/", EVERYONE, NO_METHOD),
     "api/v1/^lists/(?P<pk>[^/.]+)/$": Case(
         lambda w: f"/api/v1/lists/{w.published.pk}/", EVERYONE, NO_METHOD

@@ -181,6 +181,22 @@ PAGES: dict[str, Case] = {
     # ---- rating systems and published lists (public)
     "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
     "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),
+    # The FIDE differential (fce 9.5): public history; officers compute, review, publish.
+    "ratings/<slug:code>/differential/": Case(
+        lambda w: f"/ratings/{w.fce.code}/differential/", EVERYONE, EVERYONE
+    ),
+    "ratings/<slug:code>/differential/compute/": Case(
+        lambda w: f"/ratings/{w.fce.code}/differential/compute/", OFFICERS, OFFICERS
+    ),
+    "ratings/differentials/<int:pk>/": Case(
+        lambda w: f"/ratings/differentials/{w.differential.pk}/", OFFICERS, OFFICERS
+    ),
+    "ratings/differentials/<int:pk>/publish/": Case(
+        lambda w: f"/ratings/differentials/{w.differential.pk}/publish/",
+        OFFICERS,
+        OFFICERS,
+        lambda w: {"effective_date": "2027-01-01"},
+    ),
     # The calculator (a GET form: the address is the calculation) and its autocomplete.
     "ratings/calculator/": Case(
         lambda w: f"/ratings/calculator/?system={w.system.code}&opp1=1900&res1=1",
