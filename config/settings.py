@@ -242,10 +242,16 @@ PGHISTORY_CONTEXT_FIELD = pghistory.ContextForeignKey(db_index=False)
 
 # Caches: a published list never changes, so its downloads are cached. Redis in production.
 _cache_url = env.get_url("CACHE_URL", ("redis", "rediss"))
+#: Seconds a browser or the caching proxy in front of the site keeps an anonymous public page
+#: (Cache-Control: public, max-age; core/caching.py, docs/caching.md): what a publication may
+#: take to show there.
+PUBLIC_PAGE_MAX_AGE = env.get_int("PUBLIC_PAGE_MAX_AGE", 60)
+
 CACHES = {
     "default": (
         {
-            "BACKEND": "core.redis_cache.SharedClientRedisCache",
+            # Django's RedisCache, failing open when Redis cannot be reached (docs/security.md).
+            "BACKEND": "core.redis_cache.FailOpenRedisCache",
             "LOCATION": _cache_url,
             # Several sites (or test processes) may share one Redis database.
             "KEY_PREFIX": env.get_str("CACHE_KEY_PREFIX") or "",

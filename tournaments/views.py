@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from core.caching import public_page
 from core.errors import RETRY_AFTER_SECONDS, Unavailable
 from core.permissions import objectgetter, permission_required
 from players.selectors import player_search as player_search_selector
@@ -47,6 +48,7 @@ def _managed(request: HttpRequest, pk: int) -> Tournament:
 
 
 @permission_required("tournaments.browse_tournaments")
+@public_page
 def tournament_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     mine = request.GET.get("mine") and request.user.is_authenticated

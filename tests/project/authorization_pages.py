@@ -38,6 +38,8 @@ PAGES: dict[str, Case] = {
     ),
     # ---- site
     "": Case(lambda w: "/", EVERYONE, EVERYONE),  # home: the view does not restrict methods
+    # The language links: a redirect back with the cookie set, for everyone; GET only.
+    "language/<str:code>/": Case(lambda w: "/language/es/?next=/", EVERYONE, NO_METHOD),
     "healthz": Case(lambda w: "/healthz", EVERYONE, NO_METHOD),
     "healthz/web": Case(lambda w: "/healthz/web", EVERYONE, NO_METHOD),
     "accounts/login/": Case(
