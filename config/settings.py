@@ -71,6 +71,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every later reader of REMOTE_ADDR sees the client behind the site's own proxies.
+    "core.middleware.ForwardedForMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -321,6 +323,9 @@ API_THROTTLE_CALCULATOR = _rate("API_THROTTLE_CALCULATOR", "20/minute")
 #: The calculator's request body: larger ones are refused (413) before parsing.
 API_CALCULATOR_MAX_BYTES = env.get_int("API_CALCULATOR_MAX_BYTES", 512 * 1024)
 REST_FRAMEWORK = {
+    # The throttles identify a client by REMOTE_ADDR, which ForwardedForMiddleware has already
+    # set from the site's own proxies; DRF's default would believe a client's X-Forwarded-For.
+    "NUM_PROXIES": 0,
     "DEFAULT_SCHEMA_CLASS": "core.api.schema.ApiSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "core.api.authentication.ApiTokenAuthentication",
@@ -517,6 +522,11 @@ CELERY_BEAT_SCHEDULE["prune-outbox"] = {
     "schedule": crontab(hour=3, minute=40),
     "kwargs": {"days": OUTBOX_KEEP_DAYS},
 }
+
+# How many proxies of the site's own stand in front of gunicorn (docker-compose.yml: nginx, so
+# 1): the client's address is read from X-Forwarded-For that many entries from the right
+# (core.middleware.ForwardedForMiddleware). 0 (no proxy): the header is ignored.
+TRUSTED_PROXY_COUNT = env.get_int("TRUSTED_PROXY_COUNT", 0)
 
 # The site's address, for links in e-mails.
 SITE_URL = (env.get_str("SITE_URL", "http://localhost:8000") or "").rstrip("/")
