@@ -304,6 +304,12 @@ class InputFacts:
     #: (``PlayerInput.games_last_12_months``): inactivity counts them (fide-2000 9.23,
     #: feda-1996 8.22).
     games_last_12_months: bool = False
+    #: Team substitutions per competition (``TournamentInput.substitutions``): the article
+    #: that reads them (cnxc-2000 7.2), or "" when the regulation has none.
+    substitutions: str = ""
+    #: The winner after tie-breaks of a competition valid for norms (``TournamentInput.winner``):
+    #: the article that reads it (cnxc-2000 7.1), or "" when the regulation has none.
+    norm_winner: str = ""
 
 
 #: A regulation whose players need nothing beyond what every regulation reads.

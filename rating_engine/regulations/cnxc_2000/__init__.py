@@ -117,6 +117,10 @@ class CNXC2000(CNXCResults):
         composition=None,  # 3.x (scope) applies when rating
     )
     parameters_type = CNXC2000Parameters
+    # 7.2 and 7.1 read each competition's substitutions and winner (TournamentInput).
+    inputs: ClassVar[base.InputFacts] = base.InputFacts(
+        substitutions="cnxc-2000 7.2", norm_winner="cnxc-2000 7.1"
+    )
 
     # ------------------------------------------------------------------ rating
 
