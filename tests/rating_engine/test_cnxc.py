@@ -251,9 +251,7 @@ def test_norm_tie_needs_the_winner_named() -> None:
         rate([player("A", 2000), player("B", 2000)], [comp("T", games, norm=True)])
     assert err.value.location == "tournaments[0].winner"
     # Named after tie-breaks: A's V = 20 x (.5 - .5) = 0 either way -> no error.
-    result = rate(
-        [player("A", 2000), player("B", 2000)], [comp("T", games, norm=True, winner="A")]
-    )
+    result = rate([player("A", 2000), player("B", 2000)], [comp("T", games, norm=True, winner="A")])
     assert by_id(result)["A"].rating_after == 2000
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -75,8 +76,8 @@ def test_cnxc_period_through_the_calculator(tmp_path: Path) -> None:
 
 
 def test_cnxc_bad_substitution_exits_2_naming_it(tmp_path: Path) -> None:
-    t2 = dict(PERIOD["tournaments"][1], substitutions=[{"side": "white"}])  # type: ignore[call-overload]
-    bad = dict(PERIOD, tournaments=[PERIOD["tournaments"][0], t2])  # type: ignore[index]
+    bad = copy.deepcopy(PERIOD)
+    bad["tournaments"][1]["substitutions"] = [{"side": "white"}]  # type: ignore[index]
     proc = run_calculator(tmp_path, bad)
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: tournaments[1].substitutions[0].white: is required")
