@@ -25,6 +25,8 @@ from core.api.serializers import RefuseUnknownFields
 from core.rules import is_officer
 from periods.models import RatingSystem
 from tournaments import selectors, services
+from tournaments.api_substitutions import RULES as SUBSTITUTION_RULES
+from tournaments.api_substitutions import SubstitutionActions
 from tournaments.forms import TournamentRegistrationForm
 from tournaments.models import (
     DESCRIPTION_FIELDS,
@@ -57,6 +59,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "validated_at",
             "rated_at",
             "published_at",
+            "norm_winner_rank",
         ]
         read_only_fields = fields
 
@@ -243,6 +246,7 @@ class CrosstableSerializer(serializers.Serializer[Any]):
 
 
 class TournamentViewSet(
+    SubstitutionActions,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -259,6 +263,7 @@ class TournamentViewSet(
         "reports": MANAGE,
         "report": MANAGE,
         "upload": MANAGE,
+        **SUBSTITUTION_RULES,
     }
 
     def get_queryset(self) -> QuerySet[Tournament]:

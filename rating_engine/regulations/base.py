@@ -310,6 +310,12 @@ class InputFacts:
     #: publishes it (ratings.differentials); the calculation passes the published one in force
     #: for the period in that parameter. None: the regulation reads no differential.
     differential: Rule[str] | None = None
+    #: Team substitutions per competition (``TournamentInput.substitutions``): the article
+    #: that reads them (cnxc-2000 7.2), or "" when the regulation has none.
+    substitutions: str = ""
+    #: The winner after tie-breaks of a competition valid for norms (``TournamentInput.winner``):
+    #: the article that reads it (cnxc-2000 7.1), or "" when the regulation has none.
+    norm_winner: str = ""
 
 
 #: A regulation whose players need nothing beyond what every regulation reads.

@@ -20,6 +20,7 @@ from ratings.live import selectors as live_selectors
 from ratings.models import PublishedList
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Tournament
+from tournaments.substitution_selectors import competition_records
 
 #: Seconds a rendered card (page or fragment) is kept in Django's cache. Its key holds the
 #: card's state (the newest list, the player's and his rating states' last change), so a
@@ -148,5 +149,6 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "changes": changes,
             "report": tournament_selectors.report_public(tournament=tournament),
             "history_events": events,
+            "records": competition_records(tournament=tournament),
         },
     )

@@ -39,7 +39,14 @@ from ratings.models import (
     PlayerRating,
     PublishedList,
 )
-from tournaments.models import Game, Report, ReportUploadJob, Tournament, TournamentPlayer
+from tournaments.models import (
+    Game,
+    Report,
+    ReportUploadJob,
+    Substitution,
+    Tournament,
+    TournamentPlayer,
+)
 
 PLAYERS = 100_000
 GAMES = 100_000
@@ -330,6 +337,24 @@ def _office_rows(ctx: _Ctx) -> tuple[Tournament, Protest]:
             "requested_at": "now()",
         },
         f"FROM {_t(Report)} r",
+    )
+    # Team substitutions (cnxc-2000 7.2) in the big open: rank g handed over to rank g + 1.
+    insert_select(
+        Substitution,
+        {
+            "tournament_id": str(big_open.pk),
+            "round": "1",
+            "side": "CASE WHEN g %% 2 = 0 THEN 'white' ELSE 'black' END",
+            "replaced_rank": "g",
+            "replaced_moved": "true",
+            "substitute_rank": "g + 1",
+            "substitute_moved": "true",
+            "date": f"'{ctx.period.start.isoformat()}'::date",
+            "recorded_by_id": user,
+            "recorded_at": "now()",
+        },
+        "FROM generate_series(1, %s) g",
+        (MIN_ROWS,),
     )
     # The protest of the issue: about one of the federation's games.
     tournament = Tournament.objects.filter(rating_system=ctx.system).exclude(pk=big_open.pk)[0]

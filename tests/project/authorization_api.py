@@ -106,6 +106,31 @@ API: dict[str, Case] = {
         API_RUNS_IT,
         NO_METHOD,
     ),
+    # Team substitutions (cnxc-2000 7.2): public to read; recorded by the arbiter until the
+    # report is validated and by officers; this system's regulation has none: 409.
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/substitutions/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/substitutions/",
+        EVERYONE,
+        (401, 403, 403, 409, 403, 409, 409),
+        json_body(
+            lambda w: {
+                "round": 1,
+                "side": "white",
+                "replaced_rank": 1,
+                "substitute_rank": 2,
+                "date": "2026-01-10",
+            }
+        ),
+    ),
+    # DELETE only (and the winner PUT only): GET and POST are 405 for everyone.
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/substitutions/(?P<substitution>[0-9]+)/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/substitutions/1/",
+        NO_METHOD,
+        NO_METHOD,
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/winner/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/winner/", NO_METHOD, NO_METHOD
+    ),
     "api/v1/^tournaments/(?P<pk>[^/.]+)/uploads/(?P<job>[0-9]+)/$": Case(
         lambda w: f"/api/v1/tournaments/{w.tournament.pk}/uploads/{w.upload_job.pk}/",
         API_RUNS_IT,

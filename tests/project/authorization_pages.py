@@ -177,6 +177,32 @@ PAGES: dict[str, Case] = {
     "tournaments/<int:pk>/players/search/": Case(
         lambda w: f"/tournaments/{w.tournament.pk}/players/search/?q=a", RUNS_IT, NO_METHOD
     ),
+    # Team substitutions and the norm winner (cnxc-2000 7.2, 7.1): the arbiter until the report
+    # is validated, officers; a regulation without them is refused with a message (a redirect).
+    "tournaments/<int:pk>/substitutions/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/substitutions/",
+        NO_METHOD,
+        RUNS_IT,
+        lambda w: {
+            "round": "1",
+            "side": "white",
+            "replaced_rank": "1",
+            "substitute_rank": "2",
+            "date": "2026-01-10",
+        },
+    ),
+    # No such substitution: 404 once the rule lets the user in.
+    "tournaments/<int:pk>/substitutions/<int:substitution>/delete/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/substitutions/999999/delete/",
+        NO_METHOD,
+        (LOGIN, 403, 403, 404, 403, 404, 404),
+    ),
+    "tournaments/<int:pk>/winner/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/winner/",
+        NO_METHOD,
+        RUNS_IT,
+        lambda w: {"rank": "1"},
+    ),
     "tournaments/<int:pk>/approve/": Case(
         lambda w: f"/tournaments/{w.tournament.pk}/approve/", NO_METHOD, OFFICERS
     ),
