@@ -5,7 +5,16 @@ from django.http import HttpRequest
 
 from core.admin import choices_filter, input_filter
 from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem
-from ratings.models import ListEntry, ListFilterRow, ListRank, PlayerRating, PublishedList
+from ratings.models import (
+    ListEntry,
+    ListFilterRow,
+    ListRank,
+    ListStatistics,
+    PlayerRating,
+    PublishedList,
+    ScaleMonitoring,
+)
+from ratings.statistics.services import scale_monitoring_update
 
 # At federation scale (tests/project/test_admin_scale.py) no list follows a foreign key row by
 # row: list_select_related names every relation a column shows and what its __str__ reads (a
@@ -199,3 +208,30 @@ class LiveRatingAdmin(ReadOnlyAdmin):
     raw_id_fields = ("player", "period")
     exclude = ("lines", "excluded", "notes")
     show_full_result_count = False
+
+
+@admin.register(ListStatistics)
+class ListStatisticsAdmin(ReadOnlyAdmin):
+    """The figures of each published list (ratings/statistics/): written by the publication,
+    shown here, never edited (docs/periods.md "The scale's health")."""
+
+    list_display = ("system", "list_date", "scope", "group", "players", "mean", "top50", "top10")
+    list_filter = ("system", "scope")
+    list_select_related = ("system",)
+    show_full_result_count = False
+
+
+@admin.register(ScaleMonitoring)
+class ScaleMonitoringAdmin(admin.ModelAdmin):
+    """The drift check's settings of each rating system (feda-1996 11.1, fide-2000 12.3), as
+    the statistics page's form sets them (the same service)."""
+
+    list_display = ("system", "threshold", "lists", "updated_at", "updated_by")
+    list_select_related = ("system", "updated_by")
+    fields = ("system", "threshold", "lists")
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        saved = scale_monitoring_update(
+            system=obj.system, threshold=obj.threshold, lists=obj.lists, user=request.user
+        )
+        obj.pk = saved.pk

@@ -12,3 +12,7 @@ rules.add_perm("ratings.browse_lists", rules.always_allow)
 # Publish the calculated draft of a period, or re-rate it (which republishes it and every later
 # one). Object: the RatingPeriod.
 rules.add_perm("ratings.publish_list", is_officer)
+# The scale's health (feda-1996 11.1, fide-2000 12.3): the drift check's settings of a rating
+# system. Object: the RatingSystem (or none). The statistics and the yearly report are public
+# (ratings.browse_lists).
+rules.add_perm("ratings.monitor_scale", is_officer)

@@ -3,6 +3,7 @@ from django.urls import path
 from ratings.views import calculator as views_calculator
 from ratings.views import office as views_office
 from ratings.views import periods as views
+from ratings.views import statistics as views_statistics
 
 # The "ratings" namespace (config/urls.py) also holds the pages of the apps above that were ratings
 # pages once, with the same names and paths: list downloads and imports (lists/urls.py),
@@ -34,6 +35,25 @@ urlpatterns = [
     # Game corrections (the officer's desk: desk/urls.py).
     path("tournaments/<int:pk>/games/", views_office.tournament_games, name="tournament_games"),
     path("games/<int:pk>/correct/", views_office.game_correct, name="game_correct"),
+    # The scale's health (feda-1996 11.1, fide-2000 12.3): statistics, CSV, yearly report,
+    # the officer's drift settings.
+    path("<slug:code>/statistics/", views_statistics.statistics, name="statistics"),
+    path("<slug:code>/statistics.csv", views_statistics.statistics_csv, name="statistics_csv"),
+    path(
+        "<slug:code>/statistics/monitoring/",
+        views_statistics.scale_monitoring,
+        name="scale_monitoring",
+    ),
+    path(
+        "<slug:code>/statistics/<int:year>/",
+        views_statistics.statistics_report,
+        name="statistics_report",
+    ),
+    path(
+        "<slug:code>/statistics/<int:year>.pdf",
+        views_statistics.statistics_report_pdf,
+        name="statistics_report_pdf",
+    ),
     path("<slug:code>/open-next/", views.system_open_next, name="open_next"),
     path("<slug:code>/", views.system_detail, name="system"),
 ]
