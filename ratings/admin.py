@@ -217,6 +217,7 @@ class ListStatisticsAdmin(ReadOnlyAdmin):
 
     list_display = ("system", "list_date", "scope", "group", "players", "mean", "top50", "top10")
     list_filter = ("system", "scope")
+    search_fields = ("group",)
     list_select_related = ("system",)
     show_full_result_count = False
 
@@ -228,6 +229,7 @@ class ScaleMonitoringAdmin(admin.ModelAdmin):
 
     list_display = ("system", "threshold", "lists", "updated_at", "updated_by")
     list_select_related = ("system", "updated_by")
+    search_fields = ("system__code", "system__name")
     fields = ("system", "threshold", "lists")
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:

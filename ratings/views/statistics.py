@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
 
 from core.permissions import objectgetter, permission_required
 from periods.models import RatingSystem
@@ -70,6 +71,7 @@ def _groups(rows: dict[str, list[ListStatistics]]) -> dict[str, list[tuple[Any, 
     }
 
 
+@require_GET
 @permission_required("ratings.browse_lists")
 def statistics(request: HttpRequest, code: str) -> HttpResponse:
     """A system's figures across its lists, charts beside tables, the newest list by region
@@ -96,6 +98,7 @@ def statistics(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
+@require_GET
 @permission_required("ratings.browse_lists")
 def statistics_csv(request: HttpRequest, code: str) -> HttpResponse:
     """Every figure of every list of the system (whole list, regions, age bands), as CSV."""
@@ -147,6 +150,7 @@ def _report(code: str, year: int) -> selectors.YearReport:
     return selectors.year_report(system=system, year=year)
 
 
+@require_GET
 @permission_required("ratings.browse_lists")
 def statistics_report(request: HttpRequest, code: str, year: int) -> HttpResponse:
     """The yearly report for the commission (feda-1996 11.1, 12.2; fide-2000 12.3)."""
@@ -165,6 +169,7 @@ def statistics_report(request: HttpRequest, code: str, year: int) -> HttpRespons
     )
 
 
+@require_GET
 @permission_required("ratings.browse_lists")
 def statistics_report_pdf(request: HttpRequest, code: str, year: int) -> HttpResponse:
     report = _report(code, year)
@@ -175,6 +180,7 @@ def statistics_report_pdf(request: HttpRequest, code: str, year: int) -> HttpRes
     return response
 
 
+@require_http_methods(["GET", "POST"])
 @permission_required("ratings.monitor_scale", fn=_system)
 def scale_monitoring(request: HttpRequest, code: str) -> HttpResponse:
     """The officer sets the drift check's threshold and number of lists."""
