@@ -1,5 +1,6 @@
 """Charts of the scale's health: figures of a rating system's lists (ratings.models.
-ListStatistics, oldest first) as lines of an SVG drawn on the server (no script, no chart library, nothing the CSP must allow), one line per field.
+ListStatistics, oldest first) as lines of an SVG drawn on the server (no script, no chart
+library, nothing the CSP must allow), one line per field.
 Colours come from the stylesheet (``chart-series-<n>``). The statistics page shows the same
 figures in a table beside each chart, for screen readers and text browsers; the SVG has a
 title, a description and a legend."""

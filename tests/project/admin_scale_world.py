@@ -27,8 +27,6 @@ from periods.models import RatingPeriod, RatingSystem
 from players.models import ErasureRequest, Player
 from protests.models import Protest, ProtestAttachment
 from ratings.models import (
-    ListStatistics,
-    ScaleMonitoring,
     CalculationRun,
     DraftExcluded,
     DraftResult,
@@ -36,9 +34,11 @@ from ratings.models import (
     ListEntry,
     ListFilterRow,
     ListRank,
+    ListStatistics,
     LiveRating,
     PlayerRating,
     PublishedList,
+    ScaleMonitoring,
 )
 from tournaments.models import Game, Report, ReportUploadJob, Tournament, TournamentPlayer
 
