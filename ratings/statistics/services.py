@@ -124,8 +124,8 @@ STATISTICS_SQL = f"""
 
 def list_statistics_compute(*, published: PublishedList) -> int:
     """Write the figures of one published list (whole list, each region, each age band) unless
-    they are there: one INSERT … SELECT. The number of rows written (0 for a list without rated players: no
-    figures)."""
+    they are there: one INSERT … SELECT. The number of rows written (0 for a list without rated
+    players: no figures)."""
     with connection.cursor() as cursor:
         cursor.execute(
             STATISTICS_SQL,
