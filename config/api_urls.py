@@ -36,6 +36,7 @@ from ratings.api.differentials import DifferentialViewSet
 from ratings.api.lists import PublishedListViewSet
 from ratings.api.periods import RatingPeriodViewSet
 from ratings.api.players import PlayerViewSet
+from ratings.api.statistics import ListStatisticsViewSet, ScaleMonitoringViewSet
 from ratings.api.tournaments import TournamentViewSet
 
 CURRENT = "v1"
@@ -51,6 +52,8 @@ router.register("protests", ProtestViewSet, basename="protest")
 router.register("accounts/claims", ClaimViewSet, basename="claim")
 router.register("accounts/corrections", CorrectionViewSet, basename="correction")
 router.register("notices", NoticeViewSet, basename="notice")
+router.register("statistics", ListStatisticsViewSet, basename="statistics")
+router.register("scale-monitoring", ScaleMonitoringViewSet, basename="scale-monitoring")
 
 
 class ApiRoot(APIView):
@@ -65,6 +68,7 @@ class ApiRoot(APIView):
             *("claim", "correction", "notice"),
         ]
         links = {f"{n}s": reverse(f"api-v1:{n}-list", request=request) for n in names}
+        links["statistics"] = reverse("api-v1:statistics-list", request=request)
         for name in ("calculator", "desk", "signup", "schema", "docs"):
             links[name] = reverse(f"api-v1:{name}", request=request)
         return Response(links)

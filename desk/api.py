@@ -17,6 +17,7 @@ from periods.selectors import periods_awaiting_work
 from protests.api import ProtestSerializer
 from protests.selectors import protest_list_pending
 from ratings.calculation.selectors import runs_active
+from ratings.statistics.selectors import drift_alerts
 from tournaments.api import TournamentSerializer
 from tournaments.selectors import tournaments_awaiting_approval
 
@@ -33,12 +34,29 @@ class RunSerializer(serializers.Serializer[Any]):
     requested_at = serializers.DateTimeField()
 
 
+class DriftSerializer(serializers.Serializer[Any]):
+    """A system whose top-50 average moved more than the officer's threshold (feda-1996 11.1,
+    fide-2000 12.3)."""
+
+    system = serializers.CharField(source="system.code")
+    article = serializers.CharField()
+    group_size = serializers.IntegerField()
+    threshold = serializers.FloatField()
+    lists = serializers.IntegerField()
+    before = serializers.FloatField()
+    before_date = serializers.DateField()
+    after = serializers.FloatField()
+    after_date = serializers.DateField()
+    moved = serializers.FloatField()
+
+
 class DeskSerializer(serializers.Serializer[Any]):
     counts = serializers.DictField(child=serializers.IntegerField())
     protests = ProtestSerializer(many=True)
     late_registrations = TournamentSerializer(many=True)
     periods = RatingPeriodSerializer(many=True)
     runs = RunSerializer(many=True)
+    drift = DriftSerializer(many=True)
 
 
 class DeskView(APIView):
@@ -55,4 +73,5 @@ class DeskView(APIView):
         }
         data: dict[str, Any] = {"counts": {k: qs.count() for k, qs in queues.items()}}
         data.update({k: list(qs[:QUEUE_LIMIT]) for k, qs in queues.items()})
+        data["drift"] = drift_alerts()
         return Response(DeskSerializer(data).data)

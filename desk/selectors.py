@@ -19,6 +19,7 @@ from protests.selectors import protest_list_pending
 from ratings.calculation import selectors as calculation_selectors
 from ratings.models import CalculationRun
 from ratings.office.selectors import PeriodContents, period_contents
+from ratings.statistics.selectors import Drift, drift_alerts
 from tournaments.models import Tournament, TournamentStatus
 
 
@@ -40,6 +41,9 @@ class Desk:
     mail: dict[str, int]  # e-mails "failed" for good and "retrying" (core.outbox)
     claims: QuerySet[ClaimRequest]  # pending claims of player records (accounts)
     corrections: QuerySet[CorrectionRequest]  # pending data corrections (accounts)
+    # Systems whose top-50 average moved more than the officer's threshold (feda-1996 11.1,
+    # fide-2000 12.3; ratings.statistics).
+    drift: list[Drift]
 
 
 DESK_IMPORTS = 8
@@ -84,6 +88,7 @@ def desk_for_officer() -> Desk:
         mail=outbox_trouble(),
         claims=claims_pending(),
         corrections=corrections_pending(),
+        drift=drift_alerts(),
     )
 
 

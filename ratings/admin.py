@@ -10,9 +10,12 @@ from ratings.models import (
     ListEntry,
     ListFilterRow,
     ListRank,
+    ListStatistics,
     PlayerRating,
     PublishedList,
+    ScaleMonitoring,
 )
+from ratings.statistics.services import scale_monitoring_update
 
 # At federation scale (tests/project/test_admin_scale.py) no list follows a foreign key row by
 # row: list_select_related names every relation a column shows and what its __str__ reads (a
@@ -225,3 +228,32 @@ class DifferentialAdmin(ReadOnlyAdmin):
     list_filter = ("system", "status")
     date_hierarchy = "computed_at"
     list_select_related = ("system",)
+
+
+@admin.register(ListStatistics)
+class ListStatisticsAdmin(ReadOnlyAdmin):
+    """The figures of each published list (ratings/statistics/): written by the publication,
+    shown here, never edited (docs/periods.md "The scale's health")."""
+
+    list_display = ("system", "list_date", "scope", "group", "players", "mean", "top50", "top10")
+    list_filter = ("system", "scope")
+    search_fields = ("group",)
+    list_select_related = ("system",)
+    show_full_result_count = False
+
+
+@admin.register(ScaleMonitoring)
+class ScaleMonitoringAdmin(admin.ModelAdmin):
+    """The drift check's settings of each rating system (feda-1996 11.1, fide-2000 12.3), as
+    the statistics page's form sets them (the same service)."""
+
+    list_display = ("system", "threshold", "lists", "updated_at", "updated_by")
+    list_select_related = ("system", "updated_by")
+    search_fields = ("system__code", "system__name")
+    fields = ("system", "threshold", "lists")
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        saved = scale_monitoring_update(
+            system=obj.system, threshold=obj.threshold, lists=obj.lists, user=request.user
+        )
+        obj.pk = saved.pk

@@ -9,6 +9,23 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 
+class ScaleMonitoringForm(forms.Form):
+    """The officer's settings of a system's drift check (ratings.models.ScaleMonitoring)."""
+
+    threshold = forms.FloatField(
+        label=_("Threshold (rating points)"),
+        min_value=0.1,
+        max_value=1000,
+        help_text=_("The top-50 average may move this much before the officers are told."),
+    )
+    lists = forms.IntegerField(
+        label=_("Number of lists"),
+        min_value=1,
+        max_value=60,
+        help_text=_("The movement is measured from this many lists before the newest one."),
+    )
+
+
 class PublishForm(forms.Form):
     note = forms.CharField(
         label=_("Note (why this version)"), required=False, widget=forms.Textarea(attrs={"rows": 2})

@@ -17,3 +17,7 @@ rules.add_perm("ratings.view_differentials", rules.always_allow)
 # Compute a system's differential from the lists in force, review it, publish it with its
 # effective date (fce 9.5). Object: the RatingSystem or the Differential.
 rules.add_perm("ratings.manage_differential", is_officer)
+# The scale's health (feda-1996 11.1, fide-2000 12.3): the drift check's settings of a rating
+# system. Object: the RatingSystem (or none). The statistics and the yearly report are public
+# (ratings.browse_lists).
+rules.add_perm("ratings.monitor_scale", is_officer)

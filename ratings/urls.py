@@ -4,6 +4,7 @@ from ratings.views import calculator as views_calculator
 from ratings.views import differentials as views_differentials
 from ratings.views import office as views_office
 from ratings.views import periods as views
+from ratings.views import statistics as views_statistics
 
 # The "ratings" namespace (config/urls.py) also holds the pages of the apps above that were ratings
 # pages once, with the same names and paths: list downloads and imports (lists/urls.py),
@@ -56,6 +57,25 @@ urlpatterns = [
         "<slug:code>/differential/compute/",
         views_differentials.differential_compute,
         name="differential_compute",
+    ),
+    # The scale's health (feda-1996 11.1, fide-2000 12.3): statistics, CSV, yearly report,
+    # the officer's drift settings.
+    path("<slug:code>/statistics/", views_statistics.statistics, name="statistics"),
+    path("<slug:code>/statistics.csv", views_statistics.statistics_csv, name="statistics_csv"),
+    path(
+        "<slug:code>/statistics/monitoring/",
+        views_statistics.scale_monitoring,
+        name="scale_monitoring",
+    ),
+    path(
+        "<slug:code>/statistics/<int:year>/",
+        views_statistics.statistics_report,
+        name="statistics_report",
+    ),
+    path(
+        "<slug:code>/statistics/<int:year>.pdf",
+        views_statistics.statistics_report_pdf,
+        name="statistics_report_pdf",
     ),
     path("<slug:code>/open-next/", views.system_open_next, name="open_next"),
     path("<slug:code>/", views.system_detail, name="system"),

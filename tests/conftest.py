@@ -8,6 +8,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.test import override_settings
+from django.utils import translation
 
 from tests.shared_data import SHARED_DATA
 from tests.workers import celery_broker, stalled_writes  # noqa: F401 (fixtures for the suite)
@@ -50,6 +51,16 @@ def fresh_cache() -> Iterator[None]:
                 client.delete(*keys)
         except Exception:  # a test that stopped Redis leaves nothing to clear
             pass
+
+
+@pytest.fixture(autouse=True)
+def site_language() -> Iterator[None]:
+    """Each test starts in the site's language: a view or a task that activates a visitor's
+    language (a Spanish request, an e-mail in its recipient's language) leaves it active in the
+    thread, and the next test on the worker would read Spanish messages."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 #: The real FIDE list excerpt of ../shared/data/ (read there, never copied into the project).

@@ -124,6 +124,12 @@ class ListFacts:
     #: ``"membership_fee"``, the membership fee in force; its amount is the office's setting
     #: ``PROTEST_APPEAL_DEPOSIT``). None: no deposit.
     appeal_deposit: Rule[str] | None = None
+    #: The scale's health (feda-1996 11.1-11.2, fide-2000 12.1-12.3): the rating administrator
+    #: watches the average rating of a fixed group across lists to detect drift of the scale;
+    #: the value is the group's size (the top 50, feda-1996 11.1's example). None: the text asks
+    #: for no monitoring and the office runs no drift check (the statistics are kept all the
+    #: same, ratings.statistics).
+    scale_monitoring: Rule[int] | None = None
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
         "semesters": "January-June and July-December, each list on the 1st after its semester "
@@ -136,6 +142,7 @@ class ListFacts:
         "protest_counts_publication_day": "the days count from the day after publication",
         "appeal_days": "no appeal (the officer's decision is final)",
         "appeal_deposit": "no deposit",
+        "scale_monitoring": "no drift check (the statistics of each list are kept all the same)",
     }
 
     def protest_last_day(self, published: date, days: int) -> date:

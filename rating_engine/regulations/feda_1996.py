@@ -87,6 +87,9 @@ class Feda1996(AverageMethod[base.NoParameters]):
             publication_floor=Rule(FLOOR, "feda-1996 8.12"),  # 8.12, 8.21
             rating_floor=None,
             protest_days=None,  # no protest article: the office's default
+            # 11.1: "Control de los rating de un grupo selecto de jugadores, por ejemplo los 50
+            # primeros del ranking"; 11.2: the same rating, year after year, the same strength.
+            scale_monitoring=Rule(50, "feda-1996 11.1"),
         ),
         reporting=base.ReportingFacts(
             registration=None,  # no registration article: the rating system's default

@@ -25,11 +25,13 @@ from .published import (
     PublishedList,
 )
 from .states import Activity, PlayerRating, RatingKind
+from .statistics import AgeBand, ListStatistics, ScaleMonitoring, StatisticsScope
 
 __all__ = [
     "IMMUTABLE_MESSAGE",
     "LINE_DTYPE",
     "Activity",
+    "AgeBand",
     "CalculationRun",
     "Differential",
     "DifferentialStatus",
@@ -43,8 +45,11 @@ __all__ = [
     "ListEntry",
     "ListFilterRow",
     "ListRank",
+    "ListStatistics",
     "LiveRating",
     "PlayerRating",
     "PublishedList",
     "RatingKind",
+    "ScaleMonitoring",
+    "StatisticsScope",
 ]

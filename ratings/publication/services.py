@@ -22,6 +22,7 @@ from ratings.calculation.selectors import run_draft
 from ratings.calculation.states import previous_list
 from ratings.models import CalculationRun, PublishedList
 from ratings.publication.signals import list_published
+from ratings.statistics.services import list_statistics_publish_step
 from tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,10 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
                 note=note,
             )
             timer.step("list entries")
+            # The scale's health (feda-1996 11.1, fide-2000 12.3): the list's figures by one
+            # statement, and the drift check, in this transaction (docs/periods.md).
+            list_statistics_publish_step(published=published)
+            timer.step("statistics")
             later = _later_list_exists(period=period)
             if not later:
                 _player_states_advance(cursor=cursor, period=period, run=run, now=now)

@@ -35,9 +35,11 @@ from ratings.models import (
     ListEntry,
     ListFilterRow,
     ListRank,
+    ListStatistics,
     LiveRating,
     PlayerRating,
     PublishedList,
+    ScaleMonitoring,
 )
 from tournaments.models import (
     Game,
@@ -148,6 +150,7 @@ def world_build(
     started = time.perf_counter()
     big_open, protest = _office_rows(ctx)
     _more_rows(ctx)
+    _statistics_rows(ctx)
     timings["other rows"] = time.perf_counter() - started
 
     def check() -> None:
@@ -566,4 +569,45 @@ def _more_rows(ctx: _Ctx) -> None:
         ListNotices,
         {"published_list_id": "l.id", "requested_at": "now()"},
         f"FROM {_t(PublishedList)} l",
+    )
+
+
+def _statistics_rows(ctx: _Ctx) -> None:
+    """The scale's health (ratings.statistics): the figures of every list version, and a
+    drift check's settings for MIN_ROWS rating systems of their own."""
+    each = "FROM generate_series(1, %s) g"
+    insert_select(
+        ListStatistics,
+        {
+            "published_list_id": "l.id",
+            "system_id": "l.system_id",
+            "list_date": "l.list_date",
+            "scope": "'all'",
+            "group": "''",
+            "players": "l.entry_count",
+            "active": "l.entry_count",
+            "new": "0",
+            "mean": "2000",
+            "top50": "2400",
+            "computed_at": "now()",
+        },
+        f"FROM {_t(PublishedList)} l",
+    )
+    insert_select(
+        RatingSystem,
+        {
+            "code": "'scale-' || g",
+            "name": "'Scale ' || g",
+            "ruleset": "'feda-1996'",
+            "rate_of_play": "'standard'",
+            "cycle": "'semestral'",
+            "is_active": "false",
+        },
+        each,
+        (MIN_ROWS,),
+    )
+    insert_select(
+        ScaleMonitoring,
+        {"system_id": "s.id", "threshold": "10", "lists": "4", "updated_at": "now()"},
+        f"FROM {_t(RatingSystem)} s WHERE s.code LIKE 'scale-%%'",
     )

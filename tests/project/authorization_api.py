@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from ratings.models import ListStatistics
+from ratings.statistics import services
 from tests.project.authorization_cases import (
     API_HIS_OWN,
     API_MY_DATA,
@@ -22,6 +26,13 @@ from tests.project.authorization_cases import (
     json_body,
     registration_payload,
 )
+
+
+def _statistics_id(w: Any) -> int:
+    """The world's list's whole-list figures (written as its publication would)."""
+    services.list_statistics_compute(published=w.published)
+    return int(ListStatistics.objects.get(published_list=w.published, scope="all").pk)
+
 
 API: dict[str, Case] = {
     # ---- the API (DRF, /api/v1/): 401 instead of the login page, 405 before any rule
@@ -220,6 +231,15 @@ API: dict[str, Case] = {
         json_body(lambda w: {"approve": True}),
     ),
     "api/v1/desk/": Case(lambda w: "/api/v1/desk/", API_OFFICERS, NO_METHOD),
+    # ---- the scale's health: each list's figures (public); a system's drift settings
+    # (officers; PUT sets them, tests/ratings/test_statistics.py)
+    "api/v1/^statistics/$": Case(lambda w: "/api/v1/statistics/", EVERYONE, NO_METHOD),
+    "api/v1/^statistics/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/statistics/{_statistics_id(w)}/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^scale-monitoring/(?P<code>[-a-zA-Z0-9_]+)/$": Case(
+        lambda w: f"/api/v1/scale-monitoring/{w.system.code}/", API_OFFICERS, NO_METHOD
+    ),
     "api/v1/schema/": Case(lambda w: "/api/v1/schema/", EVERYONE, NO_METHOD),
     "api/v1/docs/": Case(lambda w: "/api/v1/docs/", EVERYONE, NO_METHOD),
     # Redoc's old address: a permanent redirect to the docs, for everyone, whatever the method.

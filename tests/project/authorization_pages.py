@@ -268,6 +268,27 @@ PAGES: dict[str, Case] = {
     "ratings/lists/import/<int:pk>/requeue/": Case(
         lambda w: f"/ratings/lists/import/{w.job.pk}/requeue/", NO_METHOD, OFFICERS
     ),
+    # ---- the scale's health (feda-1996 11.1, fide-2000 12.3): public statistics, CSV and
+    # yearly report (HTML, PDF); the drift check's settings for officers (POST {}: the form again)
+    "ratings/<slug:code>/statistics/": Case(
+        lambda w: f"/ratings/{w.system.code}/statistics/", EVERYONE, NO_METHOD
+    ),
+    "ratings/<slug:code>/statistics.csv": Case(
+        lambda w: f"/ratings/{w.system.code}/statistics.csv", EVERYONE, NO_METHOD
+    ),
+    "ratings/<slug:code>/statistics/<int:year>/": Case(
+        lambda w: f"/ratings/{w.system.code}/statistics/{w.published.list_date.year}/",
+        EVERYONE,
+        NO_METHOD,
+    ),
+    "ratings/<slug:code>/statistics/<int:year>.pdf": Case(
+        lambda w: f"/ratings/{w.system.code}/statistics/{w.published.list_date.year}.pdf",
+        EVERYONE,
+        NO_METHOD,
+    ),
+    "ratings/<slug:code>/statistics/monitoring/": Case(
+        lambda w: f"/ratings/{w.system.code}/statistics/monitoring/", OFFICERS, OFFICERS
+    ),
     # ---- rating periods (officers)
     "ratings/<slug:code>/open-next/": Case(
         lambda w: f"/ratings/{w.system.code}/open-next/", NO_METHOD, OFFICERS

@@ -112,6 +112,10 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
             publication_floor=Rule(AverageMethod.FLOOR, "fide-2000 9.21"),  # 9.12, 9.21
             rating_floor=None,
             protest_days=None,  # no protest article: the office's default
+            # 12.3: the rating administrator must detect any shift of the scale (12.1-12.2: the
+            # same rating, year after year, the same strength). The text names no group: the
+            # office watches the top 50, as feda-1996 11.1 (its FEDA adaptation) does.
+            scale_monitoring=Rule(50, "fide-2000 12.3"),
         ),
         reporting=ReportingFacts(
             # 7.1 and 8.1 refer to article 7 of B.01 (registration, reports), which the seed
