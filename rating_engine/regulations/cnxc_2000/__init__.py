@@ -30,11 +30,13 @@ Inputs (decisions where the text is open; also in docs/engine.md, "cnxc-2000"):
   charged only if W - We > 0, (g) a non-effective substitute is not charged; (h) every
   player of the other side counts the game against the highest rated (effective,
   provisional or virtual) player of this side.
-- 7.3: ``parameters.iccf_list`` ``{player id: rating}`` is the ICCF list in force the day
-  after the period (not ``iccf_rating``, which is the list in force when calculating, 5.3).
-  Players in both lists: effective in the new list and not passive (passive players are not
-  in the lists, 5.2). With at least 8, the mean difference, rounded half up (6.6), is added
-  to every effective rating, active or passive.
+- 7.3: ``PlayerInput.calibration_rating`` is the player's rating in the ICCF list in force
+  the day after the period (not ``iccf_rating``, which is the list in force when calculating,
+  5.3); the caller reads it from the imported lists (``inputs.calibration``), never from the
+  parameters. Players in both lists: effective in the new list and not passive (passive
+  players are not in the lists, 5.2), each noted ``calibration_reference`` with his two
+  ratings. With at least 8, the mean difference, rounded half up (6.6), is added to every
+  effective rating, active or passive.
 - 5.2: passive when the last counted game is five years or more before the period's end.
 """
 
@@ -119,6 +121,14 @@ class CNXC2000(CNXCResults):
         composition=None,  # 3.x (scope) applies when rating
     )
     parameters_type = CNXC2000Parameters
+    # 7.3: "a lista da ICCF em vigor no dia imediato ao último a que correspondem os cálculos";
+    # "Se esse conjunto for inferior a oito, não se procederá a qualquer aferição".
+    inputs: ClassVar[base.InputFacts] = base.InputFacts(
+        calibration=Rule(
+            base.CalibrationList(source="iccf", days_after_end=1, minimum_players=8),
+            "cnxc-2000 7.3",
+        )
+    )
 
     # ------------------------------------------------------------------ rating
 
@@ -280,10 +290,10 @@ class CNXC2000(CNXCResults):
                 results.append(self._provisional(p, comp_map, notes[pid], lines, counted))
 
         results = self._passive(period, results, {pid: p for pid, p in players.items()})
-        results = self._calibrate(results, params.iccf_list)
+        results = self._calibrate(results, players)
         return self.period_result(results, lines, excluded_games)
 
 
 #: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
-VERSION = "cnxc-2000/2"
+VERSION = "cnxc-2000/3"
 REGULATION = CNXC2000(version=VERSION)

@@ -1,4 +1,8 @@
-"""The parameters of a cnxc-2000 rating system (7.1, 7.2, 7.3) and their checks."""
+"""The parameters of a cnxc-2000 rating system (7.1, 7.2) and their checks.
+
+7.3's ICCF list is not a parameter: it is the list in force the day after each period, which
+the caller reads from the imported lists and gives per player
+(``PlayerInput.calibration_rating``), so no period's list is ever applied to another."""
 
 from __future__ import annotations
 
@@ -19,37 +23,25 @@ class CNXC2000Parameters:
     substitutions: Sequence[Mapping[str, object]] | None = None
     #: 7.1: ``{tournament id: player id}``, the winner of each tournament that has one.
     winners: Mapping[str, str] | None = None
-    #: 7.3: the ICCF list in force the day after the period, ``{player id: rating}``.
-    iccf_list: Mapping[str, int] | None = None
 
 
 class ParameterChecks(base.Regulation[CNXC2000Parameters]):
-    """The checks of the parameters beyond their types (7.2 substitutions, 7.1, 7.3)."""
+    """The checks of the parameters beyond their types (7.2 substitutions, 7.1)."""
 
     # ------------------------------------------------------------------ parameters
 
     def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
         out = dict(super().validate_parameters(parameters))
-        for key in ("winners", "iccf_list"):
+        for key in ("winners",):
             value = out[key]
             if value is None:
                 continue
             ok = isinstance(value, Mapping) and all(isinstance(k, str) for k in value)
-            if ok and key == "iccf_list":
-                assert isinstance(value, Mapping)
-                ok = all(
-                    isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                    for v in value.values()
-                )
-            if ok and key == "winners":
+            if ok:
                 assert isinstance(value, Mapping)
                 ok = all(isinstance(v, str) for v in value.values())
             if not ok:
-                what = (
-                    "{player id: ICCF rating}"
-                    if key == "iccf_list"
-                    else ("{tournament id: player id}")
-                )
+                what = "{tournament id: player id}"
                 raise EngineInputError(
                     "parameters", key, _("must be an object %(what)s"), {"what": what}
                 )
