@@ -419,12 +419,7 @@ def test_calibration_with_8_common_players() -> None:
     assert (p["PP"].rating_after, p["PR"].rating_after) == (2313, 1800)
     assert "cnxc-2000 7.3 b" in articles(p["PP"])
     # 7.3 a: each player of the common set carries his two ratings; PP and PR do not.
-    refs = {
-        pid: d.params
-        for pid in p
-        for d in p[pid].notes
-        if d.code == "calibration_reference"
-    }
+    refs = {pid: d.params for pid in p for d in p[pid].notes if d.code == "calibration_reference"}
     assert refs == {k: {"rating": CNXC[k], "reference": ICCF[k]} for k in CNXC}
 
 
