@@ -118,6 +118,8 @@ class ListEntryAdmin(ReadOnlyAdmin):
 # --- Calculation runs and their drafts (rating-period work; read-only: written by the services).
 from ratings.models import (  # noqa: E402
     CalculationRun,
+    Calibration,
+    CalibrationEntry,
     DraftExcluded,
     DraftResult,
     DraftTournament,
@@ -198,4 +200,39 @@ class LiveRatingAdmin(ReadOnlyAdmin):
     list_select_related = ("player", "period__system")
     raw_id_fields = ("player", "period")
     exclude = ("lines", "excluded", "notes")
+    show_full_result_count = False
+
+
+@admin.register(Calibration)
+class CalibrationAdmin(ReadOnlyAdmin):
+    """Each run's calibration (cnxc-2000 7.3; ratings/calculation/calibration.py)."""
+
+    list_display = (
+        "period",
+        "run",
+        "article",
+        "list_date",
+        "players",
+        "mean_difference",
+        "shift",
+        "applied",
+        "reason",
+    )
+    list_filter = ("applied", "reason")
+    list_select_related = ("period__system", "run")
+
+
+@admin.register(CalibrationEntry)
+class CalibrationEntryAdmin(ReadOnlyAdmin):
+    list_display = (
+        "calibration",
+        "player",
+        "in_both_lists",
+        "reference",
+        "rating_before",
+        "rating_after",
+    )
+    list_filter = ("in_both_lists",)
+    list_select_related = ("calibration__period__system", "player")
+    raw_id_fields = ("player", "calibration")
     show_full_result_count = False

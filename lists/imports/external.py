@@ -287,3 +287,13 @@ def _import(
         if dry_run:
             raise _DryRun(result)  # rolls the transaction back
     return result
+
+
+def external_preview(*, source: str, list_date: dt.date, data: bytes) -> ExternalImportResult:
+    """The import run on the whole file and rolled back: the counts it would write."""
+    return external_list_import(source=source, list_date=list_date, data=data, dry_run=True)
+
+
+def external_lists_recent(*, limit: int = 20) -> list[ExternalList]:
+    """The latest imported external lists, newest first."""
+    return list(ExternalList.objects.order_by("-imported_at", "-id")[:limit])

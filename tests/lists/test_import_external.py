@@ -100,11 +100,11 @@ def test_the_list_in_force_on_a_day(registry: dict[str, Player]) -> None:
 
 
 def test_an_earlier_lists_match_is_kept(registry: dict[str, Player]) -> None:
-    fpx = "fpx_id,name,rating,fide_id\n77,\"Moura, Eva\",2010,1901234\n"
+    fpx = 'fpx_id,name,rating,fide_id\n77,"Moura, Eva",2010,1901234\n'
     external_list_import(source="fpx", list_date=APRIL, data=fpx.encode())
     # The next list has her under another spelling and no FIDE ID: the licence number of the
     # earlier list's match finds her.
-    later = "fpx_id,name,rating\n77,\"Moura, Eva M.\",2025\n"
+    later = 'fpx_id,name,rating\n77,"Moura, Eva M.",2025\n'
     done = external_list_import(source="fpx", list_date=JULY, data=later.encode())
     assert done.matched == 1
     assert Player.objects.get(pk=registry["by_fide"].pk).fpx_rating == 2025

@@ -46,9 +46,7 @@ def world(in_list: int = 8):
             kind="effective",
             last_game_date=dt.date(2025, 5, 1),
         )
-    rows = "\n".join(
-        f"{900000 + i}\tPOR\t\tX{i}, Y\t50\t{ICCF[i]}" for i in range(in_list)
-    )
+    rows = "\n".join(f"{900000 + i}\tPOR\t\tX{i}, Y\t50\t{ICCF[i]}" for i in range(in_list))
     external_list_import(
         source="iccf",
         list_date=JULY,  # 7.3: the list in force on 1 July, the day after the period
@@ -70,7 +68,7 @@ def calculate(django_capture_on_commit_callbacks):
     return run_it
 
 
-def after(run) -> dict[int, int]:
+def after(run) -> dict[int, int | None]:
     return dict(DraftResult.objects.filter(run=run).values_list("player_id", "rating_after"))
 
 
