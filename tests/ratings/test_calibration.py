@@ -16,15 +16,17 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from rest_framework.test import APIClient
 
 from core.jobs import JobStatus
+from core.roles import RATING_OFFICER
 from lists.imports.external import external_list_import
 from periods.models import RatingPeriod
 from ratings.models import Calibration, CalibrationEntry, DraftResult
 from ratings.models.states import PlayerRating
 from ratings.publication import services as publication
 from tests.factories import calculate as factory_calculate
-from tests.factories import make_period, make_player, make_system
+from tests.factories import make_period, make_player, make_system, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -146,3 +148,31 @@ def test_not_applied_twice(calculate) -> None:
     cal = Calibration.objects.get(run=later)
     assert (cal.reason, cal.applied, cal.shift) == ("already_used", False, 0)
     assert after(later) == {p.pk: r + 13 for p, r in zip(players, CNXC, strict=True)}
+
+
+def test_the_review_page_and_the_api_show_it(calculate, client) -> None:
+    system, period, players = world()
+    calculate(period)
+    officer = make_user(role=RATING_OFFICER)
+    client.force_login(officer)
+    page = client.get(f"/ratings/periods/{period.pk}/review/calibration/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="calibration-players">8' in html and "12.500" in html and "cnxc-2000 7.3" in html
+    assert html.count("<tr>") == 1 + 8  # the header and the eight players
+    api = APIClient()
+    api.force_authenticate(officer)
+    got = api.get(f"/api/v1/periods/{period.pk}/calibration/").json()
+    assert (got["players"], got["mean_difference"], got["shift"], got["applied"]) == (
+        8,
+        12.5,
+        13,
+        True,
+    )
+    assert sorted(
+        (e["rating_before"], e["reference"], e["rating_after"]) for e in got["entries"]
+    ) == sorted((c, i, c + 13) for c, i in zip(CNXC, ICCF, strict=True))
+    lists = api.get("/api/v1/external-lists/").json()
+    assert [(x["source"], x["list_date"], x["rows"]) for x in lists["results"]] == [
+        ("iccf", "2026-07-01", 8)
+    ]
