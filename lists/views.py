@@ -223,7 +223,8 @@ def external_list_import(request: HttpRequest) -> HttpResponse:
                     preview = external_preview(
                         source=data["source"],
                         list_date=data["list_date"],
-                        data=b"".join(upload.chunks(import_jobs.CHUNK_BYTES)),
+                        # Read in pieces (chunks() rewinds the upload at each call).
+                        data=lambda: iter(upload.chunks(import_jobs.CHUNK_BYTES)),
                     )
                 except ListImportError as exc:
                     problems = [stored_message(p.template, p.params) for p in exc.problems]

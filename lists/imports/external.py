@@ -289,8 +289,11 @@ def _import(
     return result
 
 
-def external_preview(*, source: str, list_date: dt.date, data: bytes) -> ExternalImportResult:
-    """The import run on the whole file and rolled back: the counts it would write."""
+def external_preview(
+    *, source: str, list_date: dt.date, data: bytes | ByteSource
+) -> ExternalImportResult:
+    """The import run on the whole file and rolled back: the counts it would write. ``data``
+    may be a ByteSource over the upload (read in pieces, never held whole)."""
     return external_list_import(source=source, list_date=list_date, data=data, dry_run=True)
 
 
