@@ -219,7 +219,7 @@ class CalibrationAdmin(ReadOnlyAdmin):
         "reason",
     )
     list_filter = ("applied", "reason")
-    list_select_related = ("period__system", "run")
+    list_select_related = ("period__system", "run__period__system")
 
 
 @admin.register(CalibrationEntry)
@@ -233,6 +233,6 @@ class CalibrationEntryAdmin(ReadOnlyAdmin):
         "rating_after",
     )
     list_filter = ("in_both_lists",)
-    list_select_related = ("calibration__period__system", "player")
+    list_select_related = ("calibration__period__system", "calibration__run", "player")
     raw_id_fields = ("player", "calibration")
     show_full_result_count = False
