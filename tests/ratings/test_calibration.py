@@ -155,6 +155,8 @@ def test_the_review_page_and_the_api_show_it(calculate, client) -> None:
     calculate(period)
     officer = make_user(role=RATING_OFFICER)
     client.force_login(officer)
+    period_page = client.get(f"/ratings/periods/{period.pk}/").content.decode()
+    assert 'id="review-calibration"' in period_page and "+13" in period_page
     page = client.get(f"/ratings/periods/{period.pk}/review/calibration/")
     assert page.status_code == 200
     html = page.content.decode()

@@ -242,7 +242,9 @@ class CNXCResults(Substitutions):
 
         results = [with_reference(r) for r in results]
         count = len(reference)
-        if count < 8:
+        rule = self.inputs.calibration  # 7.3 b: "inferior a oito"
+        minimum = rule.value.minimum_players if rule is not None else 8
+        if count < minimum:
             return [
                 replace(
                     r,
