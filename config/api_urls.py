@@ -27,6 +27,7 @@ from core.api.errors import error_response
 from core.api.permissions import Rule
 from core.errors import RETRY_AFTER_SECONDS, unavailable
 from desk.api import DeskView
+from lists.api import ExternalListViewSet
 from notices.api import NoticePreferenceView, NoticeViewSet
 from periods.api import RatingSystemViewSet
 from players.api import MyDataView, MyErasureView, MyPrivacyView
@@ -54,6 +55,7 @@ router.register("accounts/corrections", CorrectionViewSet, basename="correction"
 router.register("notices", NoticeViewSet, basename="notice")
 router.register("statistics", ListStatisticsViewSet, basename="statistics")
 router.register("scale-monitoring", ScaleMonitoringViewSet, basename="scale-monitoring")
+router.register("external-lists", ExternalListViewSet, basename="external-list")
 
 
 class ApiRoot(APIView):

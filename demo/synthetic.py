@@ -140,6 +140,7 @@ def federation_generate(
                 "birth_date",
                 "iccf_rating",
                 "fpx_rating",
+                "iccf_id",
                 "affiliated",
                 # docs/privacy.md: hidden unless the player chooses to show it.
                 "birth_year_public",
@@ -208,6 +209,7 @@ def federation_generate(
                     born,
                     None,
                     None,
+                    None,  # iccf_id
                     True,
                     False,
                     None,

@@ -13,6 +13,8 @@ class ListImportJobAdmin(ReadOnlyAdmin):
     list_display = (
         "requested_at",
         "system",
+        "source",
+        "list_date",
         "filename",
         "format",
         "target",
@@ -24,7 +26,7 @@ class ListImportJobAdmin(ReadOnlyAdmin):
         "problem_total",
         "requested_by",
     )
-    list_filter = ("status", "format", "target", "system")
+    list_filter = ("status", "source", "format", "target", "system")
     list_select_related = ("system", "requested_by")
 
 

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.jobs import Job
 from periods.models import RatingSystem
+from players.models import ExternalList
 
 
 class ListImportJob(Job):
@@ -18,11 +19,36 @@ class ListImportJob(Job):
     untranslated templates with their params, so each reader sees them in their language.
     """
 
+    # None for an external list (``source`` iccf/fpx), which belongs to no rating system.
     system = models.ForeignKey(
         RatingSystem,
         on_delete=models.PROTECT,
         related_name="import_jobs",
         verbose_name=_("rating system"),
+        null=True,
+        blank=True,
+    )
+    # What the file is: a FIDE or national list (lists.imports.importer) or an external list
+    # kept with its date (lists.imports.external: the ICCF list, the FPX list).
+    source = models.CharField(
+        _("list"),
+        max_length=4,
+        choices=[
+            ("fide", _("FIDE or national list")),
+            ("iccf", _("ICCF list")),
+            ("fpx", _("FPX list")),
+        ],
+        default="fide",
+    )
+    # An external list: the day it comes into force, and the list written once it succeeded.
+    list_date = models.DateField(_("list date"), null=True, blank=True)
+    external_list = models.ForeignKey(
+        ExternalList,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="import_jobs",
+        verbose_name=_("external list"),
     )
     format = models.CharField(_("format"), max_length=10)
     filename = models.CharField(_("file name"), max_length=255, blank=True)
@@ -57,7 +83,7 @@ class ListImportJob(Job):
         ordering = ["-requested_at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.system} import {self.pk} ({self.status})"
+        return f"{self.system or self.source} import {self.pk} ({self.status})"
 
 
 class ListImportChunk(models.Model):

@@ -14,6 +14,7 @@ urlpatterns = [
         name="list_download",
     ),
     path("lists/import/", views.list_import, name="list_import"),
+    path("lists/import/external/", views.external_list_import, name="external_list_import"),
     path("lists/import/<int:pk>/", views.list_import_job, name="list_import_job"),
     path(
         "lists/import/<int:pk>/progress/",

@@ -18,6 +18,8 @@ from core.messages import stored_message
 from core.permissions import objectgetter, permission_required
 from lists import exports
 from lists.imports import jobs as import_jobs
+from lists.imports.external import external_lists_recent, external_preview
+from lists.imports.importer import ListImportError
 from lists.imports.preview import PREVIEW_BYTES, list_preview
 from lists.models import ListImportJob
 from periods.models import RatingSystem
@@ -172,6 +174,93 @@ def list_import(request: HttpRequest) -> HttpResponse:
     )
 
 
+class ExternalListImportForm(forms.Form):
+    source = forms.ChoiceField(
+        label=_("List"),
+        choices=[
+            ("iccf", _("ICCF rating list")),
+            ("fpx", _("FPX (Portuguese federation) Elo list")),
+        ],
+    )
+    list_date = forms.DateField(
+        label=_("In force from"),
+        help_text=_(
+            "The day the list comes into force (ICCF: 1 January, 1 April, 1 July or 1 October). "
+            "A period reads the list in force on its date (cnxc-2000 5.3, 7.3)."
+        ),
+    )
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=[
+            ("txt", _("ICCF's list saved as text (tab-separated, with its header row)")),
+            ("csv", _("CSV with a header row (docs/lists.md)")),
+        ],
+    )
+    file = forms.FileField(label=_("List file"))
+
+    def clean_file(self) -> UploadedFile:
+        upload = self.cleaned_data["file"]
+        if upload.size > import_jobs.max_bytes():
+            raise forms.ValidationError(import_jobs.too_large_message())
+        return upload
+
+
+@require_http_methods(["GET", "POST"])
+@permission_required("lists.import_list")
+def external_list_import(request: HttpRequest) -> HttpResponse:
+    """The ICCF and FPX list imports: the preview runs the whole import and rolls it back (its
+    counts are the import's); the import runs as a job, like the FIDE import's."""
+    status = 200
+    preview = None
+    problems: list[str] = []
+    if request.method == "POST":
+        form = ExternalListImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            data = form.cleaned_data
+            upload = data["file"]
+            if "preview" in request.POST:
+                try:
+                    preview = external_preview(
+                        source=data["source"],
+                        list_date=data["list_date"],
+                        # Read in pieces (chunks() rewinds the upload at each call).
+                        data=lambda: iter(upload.chunks(import_jobs.CHUNK_BYTES)),
+                    )
+                except ListImportError as exc:
+                    problems = [stored_message(p.template, p.params) for p in exc.problems]
+            else:
+                try:
+                    job = import_jobs.list_import_request(
+                        system=None,
+                        data=upload.chunks(import_jobs.CHUNK_BYTES),
+                        format=data["format"],
+                        filename=upload.name or "",
+                        user=request.user,
+                        source=data["source"],
+                        list_date=data["list_date"],
+                    )
+                except import_jobs.ListImportRefused as exc:
+                    form.add_error("file", str(exc))
+                    status = 400
+                else:
+                    return redirect("ratings:list_import_job", pk=job.pk)
+        else:
+            status = 400
+    else:
+        form = ExternalListImportForm()
+    return render(
+        request,
+        "lists/import_external.html",
+        {
+            "form": form,
+            "preview": preview,
+            "preview_problems": problems,
+            "lists": external_lists_recent(),
+        },
+        status=status,
+    )
+
+
 @require_safe
 @permission_required("lists.import_list", fn=_job)
 def list_import_job(request: HttpRequest, pk: int) -> HttpResponse:
@@ -189,6 +278,7 @@ def list_import_job(request: HttpRequest, pk: int) -> HttpResponse:
         "lists/import_job.html",
         {
             "job": job,
+            "unmatched": (job.rows or 0) - (job.players_updated or 0),
             "progress": import_jobs.list_import_job_progress(job=job),
             "problems": problems,
             "problems_cut": job.problem_total > len(problems),

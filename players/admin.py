@@ -9,7 +9,7 @@ from django.utils.translation import ngettext
 from core.admin import input_filter
 from core.errors import Refused
 from players import services
-from players.models import PUBLIC_FIELDS, ErasureRequest, Player
+from players.models import PUBLIC_FIELDS, ErasureRequest, ExternalList, ExternalListEntry, Player
 
 
 @admin.register(Player)
@@ -79,3 +79,45 @@ class ErasureRequestAdmin(admin.ModelAdmin):
     @admin.action(description=_("Refuse (the outcome gives the reason)"), permissions=["decide"])
     def refuse(self, request: HttpRequest, queryset: QuerySet[ErasureRequest]) -> None:
         self._decide(request, queryset, services.erasure_refuse)
+
+
+@admin.register(ExternalList)
+class ExternalListAdmin(admin.ModelAdmin):
+    """The imported ICCF and FPX lists (lists/imports/external.py): shown, never edited (a list
+    is replaced by importing its day again)."""
+
+    list_display = (
+        "source",
+        "list_date",
+        "filename",
+        "rows",
+        "matched",
+        "unmatched",
+        "imported_at",
+    )
+    list_filter = ("source",)
+    readonly_fields = [f.name for f in ExternalList._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ExternalListEntry)
+class ExternalListEntryAdmin(admin.ModelAdmin):
+    """The rows of the imported lists, with the player each one matched."""
+
+    list_display = ("external_list", "row", "ext_id", "name", "rating", "player")
+    list_filter = ("external_list__source",)
+    list_select_related = ("external_list", "player")
+    search_fields = ("name", "=ext_id")
+    raw_id_fields = ("player",)
+    show_full_result_count = False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -97,6 +97,8 @@ class Player(models.Model):
     iccf_rating = models.PositiveSmallIntegerField(
         _("ICCF rating"), null=True, blank=True, validators=RATING_VALIDATORS
     )
+    # The ICCF list's player ID: the ICCF list import matches by it (lists/imports/external.py).
+    iccf_id = models.BigIntegerField(_("ICCF ID"), null=True, blank=True, unique=True)
     fpx_rating = models.PositiveSmallIntegerField(
         _("FPX rating"),
         null=True,
@@ -219,3 +221,77 @@ class ErasureRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} — {self.get_status_display()}"
+
+
+class ExternalSource(models.TextChoices):
+    """The external lists a regulation reads beside its own (formats.lists.external)."""
+
+    ICCF = "iccf", _("ICCF")
+    FPX = "fpx", _("FPX")
+
+
+class ExternalList(models.Model):
+    """One imported external list (ICCF or FPX), dated and kept: the list in force on a day
+    is the latest one of its source dated on or before it (players.external). cnxc-2000 5.3
+    reads the one in force when calculating, 7.3 the ICCF one in force the day after the
+    period. Written once by its import (lists/imports/external.py); never changed."""
+
+    source = models.CharField(_("list"), max_length=4, choices=ExternalSource.choices)
+    list_date = models.DateField(_("in force from"))
+    filename = models.CharField(_("file name"), max_length=255, blank=True)
+    imported_at = models.DateTimeField(_("imported at"), auto_now_add=True)
+    rows = models.PositiveIntegerField(_("rows"), default=0)
+    matched = models.PositiveIntegerField(_("players matched"), default=0)
+    unmatched = models.PositiveIntegerField(_("rows matching no player"), default=0)
+    created = models.PositiveIntegerField(_("players created"), default=0)
+
+    class Meta:
+        verbose_name = _("external list")
+        verbose_name_plural = _("external lists")
+        ordering = ["-list_date", "source", "-id"]
+        constraints = [
+            # One list per source and day: a second import of that day replaces the first.
+            models.UniqueConstraint(fields=["source", "list_date"], name="external_list_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_source_display()} {self.list_date.isoformat()}"
+
+
+class ExternalListEntry(models.Model):
+    """A row of an external list as read, with the registry player it matched (if any)."""
+
+    external_list = models.ForeignKey(
+        ExternalList,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        verbose_name=_("external list"),
+        db_index=False,  # the unique (list, row) index serves it
+    )
+    row = models.PositiveIntegerField(_("row"))
+    ext_id = models.BigIntegerField(_("ID in the list"), null=True, blank=True)
+    name = models.CharField(_("name"), max_length=200)
+    federation = models.CharField(_("federation"), max_length=30, blank=True)
+    title = models.CharField(_("title"), max_length=10, blank=True)
+    games = models.PositiveIntegerField(_("games"), null=True, blank=True)
+    rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
+    fide_id = models.BigIntegerField(_("FIDE ID"), null=True, blank=True)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="external_entries",
+        verbose_name=_("player"),
+    )
+
+    class Meta:
+        verbose_name = _("external list entry")
+        verbose_name_plural = _("external list entries")
+        ordering = ["external_list", "row"]
+        constraints = [
+            models.UniqueConstraint(fields=["external_list", "row"], name="external_entry_row")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.external_list}: {self.name}"

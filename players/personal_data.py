@@ -42,6 +42,7 @@ RECORD_FIELDS = (
     "fide_standard",
     "fide_rapid",
     "fide_blitz",
+    "iccf_id",
     "iccf_rating",
     "fpx_rating",
     "affiliated",

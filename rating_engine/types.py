@@ -91,6 +91,10 @@ class PlayerInput:
     #: Lists already published with this player flagged inactive (fide-2000 9.23b: shown
     #: flagged in the next 7 lists; feda-1996 8.22b: in the next 3 lists).
     inactive_lists: int = 0
+    #: The player's rating in the reference list a regulation calibrates against
+    #: (cnxc-2000 7.3: the ICCF list in force the day after the period; None: not in it).
+    #: Distinct from ``iccf_rating``, the list in force when calculating (5.3).
+    calibration_rating: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,6 +128,8 @@ class ListEntryAdmin(ReadOnlyAdmin):
 # --- Calculation runs and their drafts (rating-period work; read-only: written by the services).
 from ratings.models import (  # noqa: E402
     CalculationRun,
+    Calibration,
+    CalibrationEntry,
     DraftExcluded,
     DraftResult,
     DraftTournament,
@@ -257,3 +259,38 @@ class ScaleMonitoringAdmin(admin.ModelAdmin):
             system=obj.system, threshold=obj.threshold, lists=obj.lists, user=request.user
         )
         obj.pk = saved.pk
+
+
+@admin.register(Calibration)
+class CalibrationAdmin(ReadOnlyAdmin):
+    """Each run's calibration (cnxc-2000 7.3; ratings/calculation/calibration.py)."""
+
+    list_display = (
+        "period",
+        "run",
+        "article",
+        "list_date",
+        "players",
+        "mean_difference",
+        "shift",
+        "applied",
+        "reason",
+    )
+    list_filter = ("applied", "reason")
+    list_select_related = ("period__system", "run__period__system")
+
+
+@admin.register(CalibrationEntry)
+class CalibrationEntryAdmin(ReadOnlyAdmin):
+    list_display = (
+        "calibration",
+        "player",
+        "in_both_lists",
+        "reference",
+        "rating_before",
+        "rating_after",
+    )
+    list_filter = ("in_both_lists",)
+    list_select_related = ("calibration__period__system", "calibration__run", "player")
+    raw_id_fields = ("player", "calibration")
+    show_full_result_count = False

@@ -29,6 +29,11 @@ urlpatterns = [
     ),
     path("periods/<int:pk>/review/statuses/", views.review_statuses, name="review_statuses"),
     path(
+        "periods/<int:pk>/review/calibration/",
+        views.review_calibration,
+        name="review_calibration",
+    ),
+    path(
         "periods/<int:pk>/review/players/<int:player_id>/",
         views.review_player,
         name="review_player",

@@ -42,9 +42,10 @@ from core.messages import json_ready, stored_message
 from core.pg import locks
 from core.pg.connections import SideWriter
 from core.tasks import task_enqueue_or_undo_on_commit
+from formats.lists.external import EXTERNAL_SOURCES
 from formats.problems import Problem
-from lists.imports import importer
-from lists.imports.source import file_source
+from lists.imports import external, importer
+from lists.imports.source import ByteSource, file_source
 from lists.models import ListImportChunk, ListImportJob
 from periods.models import RatingSystem
 
@@ -98,28 +99,42 @@ def _pieces(data: bytes | Iterable[bytes]) -> Iterator[bytes]:
 
 def list_import_request(
     *,
-    system: RatingSystem,
+    system: RatingSystem | None,
     data: bytes | Iterable[bytes],
     format: str,
     target: str | None = None,
     filename: str = "",
     user: Any = None,
     enqueue: bool = True,
+    source: str = "fide",
+    list_date: dt.date | None = None,
 ) -> ListImportJob:
     """Store the file and a queued job; enqueue the import after commit. ``data`` is the
     file's bytes or an iterable of byte strings (an upload's ``chunks()``, so the web process
     never holds the whole file). ``target``: importer.list_import's (by default the format's:
-    FIDE ratings for TXT and XML, the system's for CSV)."""
+    FIDE ratings for TXT and XML, the system's for CSV). ``source`` "iccf" or "fpx": an
+    external list dated ``list_date`` (lists.imports.external), of no rating system."""
     fmt = format.lower()
-    if fmt not in importer.FORMATS:
-        raise ValueError(f"unknown list format {fmt!r}")
-    target = target or importer.default_target(fmt)
-    if target not in importer.TARGETS:
-        raise ValueError(f"unknown import target {target!r}")
+    if source != "fide":
+        if source not in EXTERNAL_SOURCES or list_date is None:
+            raise ValueError(f"an external list needs a known source and a date ({source!r})")
+        if fmt not in external.FORMATS:
+            raise ValueError(f"unknown external list format {fmt!r}")
+        system, target = None, "system"
+    else:
+        if fmt not in importer.FORMATS:
+            raise ValueError(f"unknown list format {fmt!r}")
+        if system is None:
+            raise ValueError("a FIDE or national list is imported into a rating system")
+        target = target or importer.default_target(fmt)
+        if target not in importer.TARGETS:
+            raise ValueError(f"unknown import target {target!r}")
     limit = max_bytes()
     with transaction.atomic():
         job = ListImportJob.objects.create(
             system=system,
+            source=source,
+            list_date=list_date,
             format=fmt,
             target=target,
             filename=filename[:255],
@@ -310,7 +325,7 @@ def list_import_run(*, job_id: int) -> ListImportJob:
     job = ListImportJob.objects.select_related("system").get(pk=job_id)
     if job.done:
         return job
-    with locks.advisory_lock(locks.LIST_IMPORT, job.system_id):
+    with locks.advisory_lock(locks.LIST_IMPORT, _lock_key(job)):
         job.refresh_from_db()
         if job.done:  # another worker finished it while we waited
             return job
@@ -335,23 +350,13 @@ def list_import_run(*, job_id: int) -> ListImportJob:
                         _finish_failed(job_id, error=INCOMPLETE)
                         return ListImportJob.objects.get(pk=job_id)
                     with transaction.atomic():
-                        result = importer.list_import(
-                            system=job.system,
-                            data=file_source(spooled.name),
-                            format=job.format,
-                            target=job.target,
-                            progress=progress,
-                        )
+                        outcome = _import_file(job, file_source(spooled.name), progress)
                         ListImportJob.objects.filter(pk=job_id).update(
                             status=JobStatus.SUCCEEDED,
                             progress=100,
                             phase=DONE,
                             finished_at=timezone.now(),
-                            rows=result.rows,
-                            players_created=result.players_created,
-                            players_updated=result.players_updated,
-                            ratings_written=result.ratings_written,
-                            method=result.method,
+                            **outcome,
                         )
                         ListImportChunk.objects.filter(job_id=job_id).delete()
             except importer.ListImportError as exc:
@@ -364,6 +369,50 @@ def list_import_run(*, job_id: int) -> ListImportJob:
             finally:
                 progress.close()
     return ListImportJob.objects.get(pk=job_id)
+
+
+def _lock_key(job: ListImportJob) -> int:
+    """The import lock's key: the rating system, or (an external list, no system) a negative
+    key per source, so two imports of the same external list wait for each other."""
+    if job.system_id is not None:
+        return job.system_id
+    return -1 - EXTERNAL_SOURCES.index(job.source)
+
+
+def _import_file(job: ListImportJob, data: ByteSource, progress: _Progress) -> dict[str, Any]:
+    """Run the job's import on its spooled file; the job's fields to record."""
+    if job.source != "fide":
+        assert job.list_date is not None
+        done = external.external_list_import(
+            source=job.source,
+            list_date=job.list_date,
+            data=data,
+            filename=job.filename,
+            progress=progress,
+        )
+        return {
+            "rows": done.rows,
+            "players_created": done.created,
+            "players_updated": done.matched,
+            "ratings_written": done.ratings_written,
+            "method": "copy",
+            "external_list_id": done.external_list_id,
+        }
+    assert job.system is not None
+    result = importer.list_import(
+        system=job.system,
+        data=data,
+        format=job.format,
+        target=job.target,
+        progress=progress,
+    )
+    return {
+        "rows": result.rows,
+        "players_created": result.players_created,
+        "players_updated": result.players_updated,
+        "ratings_written": result.ratings_written,
+        "method": result.method,
+    }
 
 
 def list_import_jobs_watch(*, now: dt.datetime | None = None) -> list[int]:
@@ -382,7 +431,7 @@ def list_import_jobs_watch(*, now: dt.datetime | None = None) -> list[int]:
                 .filter(pk=job_id, status=JobStatus.RUNNING)
                 .first()
             )
-            if job is None or not locks.advisory_is_free(locks.LIST_IMPORT, job.system_id):
+            if job is None or not locks.advisory_is_free(locks.LIST_IMPORT, _lock_key(job)):
                 continue
             if job.attempts >= MAX_ATTEMPTS:
                 _finish_failed(job.pk, error=WORKER_LOST)

@@ -300,6 +300,18 @@ class Facts:
 
 
 @dataclass(frozen=True, slots=True)
+class CalibrationList:
+    """The external list a regulation calibrates its new list against (cnxc-2000 7.3)."""
+
+    #: The external list: "iccf" (lists.models.ExternalList.source).
+    source: str
+    #: The list read is the one in force this many days after the period's last day.
+    days_after_end: int
+    #: Fewer players in both lists than this: no calibration.
+    minimum_players: int
+
+
+@dataclass(frozen=True, slots=True)
 class InputFacts:
     """What a caller must put in a period's input beyond what every regulation reads.
 
@@ -323,6 +335,9 @@ class InputFacts:
     #: The winner after tie-breaks of a competition valid for norms (``TournamentInput.winner``):
     #: the article that reads it (cnxc-2000 7.1), or "" when the regulation has none.
     norm_winner: str = ""
+    #: Each player's rating in an external list (``PlayerInput.calibration_rating``), which
+    #: the regulation calibrates its new list against; None: no calibration.
+    calibration: Rule[CalibrationList] | None = None
 
 
 #: A regulation whose players need nothing beyond what every regulation reads.

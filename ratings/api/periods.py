@@ -8,9 +8,11 @@ from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -33,6 +35,35 @@ class ProgressSerializer(serializers.Serializer[Any]):
     error = serializers.CharField(allow_blank=True, required=False)
     players = serializers.IntegerField(required=False)
     games = serializers.IntegerField(required=False)
+
+
+class CalibrationEntrySerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(source="player_id")
+    fed_id = serializers.CharField(source="player.fed_id")
+    name = serializers.CharField(source="player.__str__")
+    in_both_lists = serializers.BooleanField()
+    reference = serializers.IntegerField(allow_null=True, help_text="Rating in the ICCF list.")
+    rating_before = serializers.IntegerField()
+    rating_after = serializers.IntegerField()
+
+
+class CalibrationSerializer(serializers.Serializer[Any]):
+    """cnxc-2000 7.3: the calibration of the period's draft."""
+
+    run = serializers.IntegerField(source="run_id")
+    article = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]
+    read_on = serializers.DateField(help_text="The day whose list in force was read.")
+    list_date = serializers.DateField(allow_null=True)
+    players = serializers.IntegerField(help_text="Players in both lists.")
+    minimum_players = serializers.IntegerField()
+    mean_difference = serializers.DecimalField(
+        max_digits=8, decimal_places=3, allow_null=True, coerce_to_string=False
+    )
+    shift = serializers.IntegerField(help_text="Points added to every effective rating.")
+    applied = serializers.BooleanField()
+    reason = serializers.CharField()
+    entries = CalibrationEntrySerializer(many=True, source="entries_list")
 
 
 class PublishSerializer(StrictSerializer):
@@ -63,6 +94,7 @@ class RatingPeriodViewSet(viewsets.ReadOnlyModelViewSet[RatingPeriod]):
         "calculate": Rule("periods.manage_period", on_object=True),
         "progress": Rule("periods.manage_period", on_object=True),
         "publish": Rule("ratings.publish_list", on_object=True),
+        "calibration": Rule("periods.manage_period", on_object=True),
     }
 
     def get_queryset(self) -> QuerySet[RatingPeriod]:
@@ -104,3 +136,19 @@ class RatingPeriodViewSet(viewsets.ReadOnlyModelViewSet[RatingPeriod]):
             PublishedListSerializer(annotated, context={"request": request}).data,
             status=status.HTTP_201_CREATED,
         )
+
+    @extend_schema(responses=CalibrationSerializer)
+    @action(detail=True, filter_backends=[], pagination_class=None)
+    def calibration(self, request: Request, pk: str | None = None) -> Response:
+        """The calibration of the period's draft (cnxc-2000 7.3; officers): the list read, the
+        players in both lists with their two ratings, the mean difference, applied or why
+        not, each effective rating before and after. 404 when its regulation has none."""
+        period = self.get_object()
+        calibration = calculation_selectors.period_calibration(period=period)
+        if calibration is None:
+            raise NotFound(_("This calculation has no calibration."))
+        calibration.entries_list = list(  # type: ignore[attr-defined]
+            calculation_selectors.calibration_entries(calibration=calibration)
+        )
+        data = CalibrationSerializer(calibration).data
+        return Response(data)

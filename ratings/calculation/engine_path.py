@@ -18,6 +18,7 @@ from periods.models import RatingPeriod
 from rating_engine import rate_period
 from rating_engine import types as et
 from rating_engine.registry import get_regulation
+from ratings.calculation.calibration import calibration_prepare, calibration_store
 from ratings.calculation.competitions import competition_inputs_add
 from ratings.calculation.draft import draft_write, result_row, tournament_rows
 from ratings.calculation.progress import run_progress_set
@@ -45,6 +46,8 @@ def calculate_engine(*, run: CalculationRun) -> None:
     tournaments = period_tournaments(period=period)
     games_by_t, extra = games_read(period=period, tournaments=tournaments)
     players = [player_input(state=s) for s in states.values()] + list(extra.values())
+    # cnxc-2000 7.3: the external list in force the day after the period, per player.
+    players, calibration = calibration_prepare(period=period, players=players)
     last_day, pooled = last_days_and_pooled(
         players=players, games_by_t=games_by_t, tournaments=tournaments
     )
@@ -66,6 +69,7 @@ def calculate_engine(*, run: CalculationRun) -> None:
         pooled=pooled,
         tournaments=tournaments,
     )
+    calibration_store(run=run, plan=calibration, result=result)
 
 
 def games_read(

@@ -12,7 +12,14 @@ from core.jobs import ACTIVE_JOB_STATUSES, JobStatus
 from periods.models import RatingPeriod
 from players.models import Player
 from ratings.calculation.states import RATED_TOURNAMENT_STATUSES
-from ratings.models import CalculationRun, DraftExcluded, DraftResult, DraftTournament
+from ratings.models import (
+    CalculationRun,
+    Calibration,
+    CalibrationEntry,
+    DraftExcluded,
+    DraftResult,
+    DraftTournament,
+)
 from tournaments.models import Game, GameKind, Tournament, TournamentPlayer
 
 
@@ -263,3 +270,24 @@ def draft_player_unrated_games(*, run: CalculationRun, player_id: int) -> list[U
         )
         for g, o, name, score in out
     ]
+
+
+def run_calibration(*, run: CalculationRun | None) -> Calibration | None:
+    """The run's calibration (cnxc-2000 7.3), None when its regulation has none."""
+    if run is None:
+        return None
+    return Calibration.objects.select_related("external_list").filter(run=run).first()
+
+
+def period_calibration(*, period: RatingPeriod) -> Calibration | None:
+    """The calibration of the period's current draft (or of the run it was published from)."""
+    return run_calibration(run=run_draft(period=period))
+
+
+def calibration_entries(*, calibration: Calibration) -> QuerySet[CalibrationEntry]:
+    """Its players: those in both lists first, each with his two ratings, before and after."""
+    return (
+        CalibrationEntry.objects.filter(calibration=calibration)
+        .select_related("player")
+        .order_by("-in_both_lists", "player__name_key", "player_id")
+    )

@@ -11,6 +11,7 @@ lists app's (their tables keep their ratings_ names).
 """
 
 from .calculation import LINE_DTYPE, CalculationRun, DraftExcluded, DraftResult, DraftTournament
+from .calibration import Calibration, CalibrationEntry, CalibrationReason
 from .differentials import Differential, DifferentialStatus
 from .live import LiveRating
 from .published import (
@@ -33,6 +34,9 @@ __all__ = [
     "Activity",
     "AgeBand",
     "CalculationRun",
+    "Calibration",
+    "CalibrationEntry",
+    "CalibrationReason",
     "Differential",
     "DifferentialStatus",
     "DraftExcluded",

@@ -162,6 +162,7 @@ def period_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "period": period,
             "run": run,
             "draft": draft,
+            "calibration": calculation_selectors.run_calibration(run=draft),
             "progress": calculation_selectors.run_progress(run=run),
             "lost_runs": calculation_selectors.runs_lost_recently(period=period, latest=run),
             "lists": period.lists.order_by("-version"),
@@ -253,6 +254,27 @@ def review_statuses(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "ratings/review_statuses.html",
         {"period": period, "run": run, "rows": qs[:2000], "status": status},
+    )
+
+
+@permission_required("periods.manage_period", fn=_period_object)
+def review_calibration(request: HttpRequest, pk: int) -> HttpResponse:
+    """The draft's calibration (cnxc-2000 7.3): the list read, the players in both lists, the
+    mean difference, applied or why not, each effective rating before and after."""
+    period = _period(pk)
+    run = _draft_or_404(period, request)
+    calibration = calculation_selectors.run_calibration(run=run)
+    if calibration is None:
+        raise Http404(_("This calculation has no calibration."))
+    return render(
+        request,
+        "ratings/review_calibration.html",
+        {
+            "period": period,
+            "run": run,
+            "calibration": calibration,
+            "rows": calculation_selectors.calibration_entries(calibration=calibration)[:5000],
+        },
     )
 
 

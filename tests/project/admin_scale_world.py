@@ -24,10 +24,12 @@ from demo.synthetic import federation_generate
 from lists.models import ListImportChunk, ListImportJob
 from notices.models import ListNotices, Notice, NoticePreference
 from periods.models import RatingPeriod, RatingSystem
-from players.models import ErasureRequest, Player
+from players.models import ErasureRequest, ExternalList, ExternalListEntry, Player
 from protests.models import Protest, ProtestAttachment
 from ratings.models import (
     CalculationRun,
+    Calibration,
+    CalibrationEntry,
     Differential,
     DraftExcluded,
     DraftResult,
@@ -151,6 +153,7 @@ def world_build(
     big_open, protest = _office_rows(ctx)
     _more_rows(ctx)
     _statistics_rows(ctx)
+    _external_rows(ctx)
     timings["other rows"] = time.perf_counter() - started
 
     def check() -> None:
@@ -397,6 +400,64 @@ def _office_rows(ctx: _Ctx) -> tuple[Tournament, Protest]:
         f"FROM {_t(Protest)} p",
     )
     return big_open, protest
+
+
+def _external_rows(ctx: _Ctx) -> None:
+    """MIN_ROWS ICCF lists (one a day), an entry per player of the first, a calibration per
+    run of the period with an entry per player of the first."""
+    each = "FROM generate_series(1, %s) g"
+    insert_select(
+        ExternalList,
+        {
+            "source": "'iccf'",
+            "list_date": f"('{ctx.period.end.isoformat()}'::date - g)",
+            "filename": "'iccf-' || g || '.txt'",
+            "imported_at": "now()",
+        },
+        each,
+        (MIN_ROWS,),
+    )
+    first_list = f"(SELECT min(id) FROM {_t(ExternalList)})"
+    insert_select(
+        ExternalListEntry,
+        {
+            "external_list_id": first_list,
+            "row": "row_number() OVER (ORDER BY p.id) + 1",
+            "ext_id": "p.id",
+            "name": "p.surname || ', ' || p.given_name",
+            "rating": "2000",
+            "player_id": "p.id",
+        },
+        f"FROM {_t(Player)} p ORDER BY p.id LIMIT %s",
+        (MIN_ROWS * 4,),
+    )
+    insert_select(
+        Calibration,
+        {
+            "run_id": "r.id",
+            "period_id": "r.period_id",
+            "article": "'cnxc-2000 7.3'",
+            "source": "'iccf'",
+            "read_on": f"'{ctx.period.end.isoformat()}'::date + 1",
+            "reason": "'too_few_players'",
+            "created_at": "now()",
+        },
+        f"FROM {_t(CalculationRun)} r WHERE r.period_id = %s",
+        (ctx.period.pk,),
+    )
+    insert_select(
+        CalibrationEntry,
+        {
+            "calibration_id": f"(SELECT min(id) FROM {_t(Calibration)})",
+            "player_id": "p.id",
+            "in_both_lists": "TRUE",
+            "reference": "2010",
+            "rating_before": "2000",
+            "rating_after": "2000",
+        },
+        f"FROM {_t(Player)} p ORDER BY p.id LIMIT %s",
+        (MIN_ROWS * 4,),
+    )
 
 
 def _more_rows(ctx: _Ctx) -> None:

@@ -81,6 +81,24 @@ API: dict[str, Case] = {
         (401, 403, 403, 403, 403, OK, OK),
         json_body(lambda w: {"effective_date": "2027-01-01"}),
     ),
+    # The world's period is fide-2024: no calibration (cnxc-2000 7.3), officers get 404.
+    "api/v1/^periods/(?P<pk>[^/.]+)/calibration/$": Case(
+        lambda w: f"/api/v1/periods/{w.period.pk}/calibration/",
+        (401, 403, 403, 403, 403, 404, 404),
+        NO_METHOD,
+    ),
+    # The ICCF / FPX lists (lists/api.py): officers.
+    "api/v1/^external-lists/$": Case(lambda w: "/api/v1/external-lists/", API_OFFICERS, NO_METHOD),
+    "api/v1/^external-lists/import/$": Case(
+        lambda w: "/api/v1/external-lists/import/",
+        NO_METHOD,
+        (401, 403, 403, 403, 403, 400, 400),  # an empty body: the file and fields missing
+    ),
+    "api/v1/^external-lists/(?P<pk>[^/.]+)/$": Case(
+        lambda w: "/api/v1/external-lists/999999/",
+        (401, 403, 403, 403, 403, 404, 404),
+        NO_METHOD,
+    ),
     "api/v1/^lists/$": Case(lambda w: "/api/v1/lists/", EVERYONE, NO_METHOD),
     "api/v1/^lists/(?P<pk>[^/.]+)/$": Case(
         lambda w: f"/api/v1/lists/{w.published.pk}/", EVERYONE, NO_METHOD

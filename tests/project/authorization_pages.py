@@ -259,6 +259,19 @@ PAGES: dict[str, Case] = {
             "file": SimpleUploadedFile("list.csv", b"fed_id,surname,given_name,rating\n"),
         },
     ),
+    # The ICCF / FPX imports (lists/imports/external.py): officers; POST: a preview.
+    "ratings/lists/import/external/": Case(
+        lambda w: "/ratings/lists/import/external/",
+        OFFICERS,
+        OFFICERS,
+        lambda w: {
+            "source": "iccf",
+            "list_date": "2026-07-01",
+            "format": "txt",
+            "preview": "1",
+            "file": SimpleUploadedFile("iccf.txt", b"ICCF-id\tName\tRating\n910001\tA, B\t2100\n"),
+        },
+    ),
     "ratings/lists/import/<int:pk>/": Case(
         lambda w: f"/ratings/lists/import/{w.job.pk}/", OFFICERS, NO_METHOD
     ),
@@ -342,6 +355,13 @@ PAGES: dict[str, Case] = {
     ),
     "ratings/periods/<int:pk>/review/statuses/": Case(
         lambda w: f"/ratings/periods/{w.period.pk}/review/statuses/", OFFICERS, OFFICERS
+    ),
+    # The world's period is fide-2024, whose calculation has no calibration (cnxc-2000 7.3):
+    # officers pass the rule and get 404; tests/ratings/test_calibration_pages.py shows one.
+    "ratings/periods/<int:pk>/review/calibration/": Case(
+        lambda w: f"/ratings/periods/{w.period.pk}/review/calibration/",
+        (LOGIN, 403, 403, 403, 403, 404, 404),
+        (LOGIN, 403, 403, 403, 403, 404, 404),
     ),
     "ratings/periods/<int:pk>/review/players/<int:player_id>/": Case(
         lambda w: f"/ratings/periods/{w.period.pk}/review/players/{w.players[1].pk}/",

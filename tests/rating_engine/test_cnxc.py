@@ -7,6 +7,7 @@ Tabela II (its own ranges, >= 737 -> .995) as printed in the seed, never by runn
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -458,22 +459,30 @@ def _calibration_players() -> list[PlayerInput]:
     ]
 
 
+def _with_iccf(players: list[PlayerInput], iccf: dict[str, int]) -> list[PlayerInput]:
+    """The ICCF list in force the day after the period, given per player (7.3)."""
+    return [replace(p, calibration_rating=iccf.get(p.id)) for p in players]
+
+
 def test_calibration_with_8_common_players() -> None:
     # 7.3: 8 effective players in both lists; mean difference 100 / 8 = 12.5 -> +13 (6.6).
     # The passive PP (not in the lists, 5.2) is not in the set although in the ICCF list
     # (with it: 400 / 9 = 44.4), but is shifted: 2313. The provisional PR is not shifted.
-    result = rate(_calibration_players(), [], iccf_list={**ICCF, "PP": 2600, "PR": 2000})
+    result = rate(_with_iccf(_calibration_players(), {**ICCF, "PP": 2600, "PR": 2000}), [])
     p = by_id(result)
     assert {k: p[k].rating_after for k in CNXC} == {k: v + 13 for k, v in CNXC.items()}
     assert (p["PP"].rating_after, p["PR"].rating_after) == (2313, 1800)
     assert "cnxc-2000 7.3 b" in articles(p["PP"])
+    # 7.3 a: each player of the common set carries his two ratings; PP and PR do not.
+    refs = {pid: d.params for pid in p for d in p[pid].notes if d.code == "calibration_reference"}
+    assert refs == {k: {"rating": CNXC[k], "reference": ICCF[k]} for k in CNXC}
 
 
 def test_no_calibration_with_7_common_players() -> None:
     # 7.3 b: C8 missing from the ICCF list -> 7 in both lists (PP is passive) -> no change
     # (applied it would be 87 / 7 = 12.4 -> +12).
     iccf = {k: v for k, v in ICCF.items() if k != "C8"} | {"PP": 2600}
-    result = rate(_calibration_players(), [], iccf_list=iccf)
+    result = rate(_with_iccf(_calibration_players(), iccf), [])
     p = by_id(result)
     assert {k: p[k].rating_after for k in CNXC} == CNXC
     assert p["PP"].rating_after == 2300

@@ -29,11 +29,13 @@ Inputs (decisions where the text is open; also in docs/engine.md, "cnxc-2000"):
   (g) a non-effective substitute is not charged; (h) every player of the other side counts
   the game against the highest rated (effective, provisional or virtual) player of this side.
   Each player of a substituted game is told the rule applied to him, with its letter.
-- 7.3: ``parameters.iccf_list`` ``{player id: rating}`` is the ICCF list in force the day
-  after the period (not ``iccf_rating``, which is the list in force when calculating, 5.3).
-  Players in both lists: effective in the new list and not passive (passive players are not
-  in the lists, 5.2). With at least 8, the mean difference, rounded half up (6.6), is added
-  to every effective rating, active or passive.
+- 7.3: ``PlayerInput.calibration_rating`` is the player's rating in the ICCF list in force
+  the day after the period (not ``iccf_rating``, which is the list in force when calculating,
+  5.3); the caller reads it from the imported lists (``inputs.calibration``), never from the
+  parameters. Players in both lists: effective in the new list and not passive (passive
+  players are not in the lists, 5.2), each noted ``calibration_reference`` with his two
+  ratings. With at least 8, the mean difference, rounded half up (6.6), is added to every
+  effective rating, active or passive.
 - 5.2: passive when the last counted game is five years or more before the period's end.
 """
 
@@ -117,15 +119,22 @@ class CNXC2000(CNXCResults):
         composition=None,  # 3.x (scope) applies when rating
     )
     parameters_type = CNXC2000Parameters
+    # 7.3: "a lista da ICCF em vigor no dia imediato ao último a que correspondem os cálculos";
+    # "Se esse conjunto for inferior a oito, não se procederá a qualquer aferição".
     # 7.2 and 7.1 read each competition's substitutions and winner (TournamentInput).
     inputs: ClassVar[base.InputFacts] = base.InputFacts(
-        substitutions="cnxc-2000 7.2", norm_winner="cnxc-2000 7.1"
+        substitutions="cnxc-2000 7.2",
+        norm_winner="cnxc-2000 7.1",
+        calibration=Rule(
+            base.CalibrationList(source="iccf", days_after_end=1, minimum_players=8),
+            "cnxc-2000 7.3",
+        ),
     )
 
     # ------------------------------------------------------------------ rating
 
     def rate(self, period: types.PeriodInput) -> types.PeriodResult:
-        params = self.parameters_from(period.parameters)
+        self.parameters_from(period.parameters)  # refuses unknown parameters (the old JSON keys)
         players = validate_period(period)
         art = self.article
         for i, p in enumerate(period.players):
@@ -313,7 +322,7 @@ class CNXC2000(CNXCResults):
                 results.append(self._provisional(p, comp_map, notes[pid], lines, counted))
 
         results = self._passive(period, results, {pid: p for pid, p in players.items()})
-        results = self._calibrate(results, params.iccf_list)
+        results = self._calibrate(results, players)
         return self.period_result(results, lines, excluded_games)
 
 

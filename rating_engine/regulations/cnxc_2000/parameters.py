@@ -1,46 +1,23 @@
-"""The parameters of a cnxc-2000 rating system (7.3) and their checks. Substitutions (7.2) and
-the norm winner (7.1) belong to each competition: ``TournamentInput.substitutions`` and
-``TournamentInput.winner``."""
+"""The parameters of a cnxc-2000 rating system: none any more.
+
+What the system's JSON once carried belongs elsewhere: 7.3's ICCF list is the list in force the
+day after each period, which the caller reads from the imported lists and gives per player
+(``PlayerInput.calibration_rating``), so no period's list is ever applied to another; the
+substitutions (7.2) and the norm winner (7.1) belong to each competition
+(``TournamentInput.substitutions`` and ``TournamentInput.winner``). A stored JSON that still
+names any of them is refused as an unknown parameter."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...common import _
-from ...errors import EngineInputError
 from .. import base
 
 
 @dataclass(frozen=True, slots=True)
 class CNXC2000Parameters:
-    """A cnxc-2000 rating system's parameters (``RatingSystem.parameters``)."""
-
-    #: 7.3: the ICCF list in force the day after the period, ``{player id: rating}``.
-    iccf_list: Mapping[str, int] | None = None
+    """A cnxc-2000 rating system's parameters (``RatingSystem.parameters``): none."""
 
 
 class ParameterChecks(base.Regulation[CNXC2000Parameters]):
-    """The checks of the parameters beyond their types (7.3)."""
-
-    # ------------------------------------------------------------------ parameters
-
-    def validate_parameters(self, parameters: Mapping[str, object]) -> Mapping[str, object]:
-        out = dict(super().validate_parameters(parameters))
-        for key in ("iccf_list",):
-            value = out[key]
-            if value is None:
-                continue
-            ok = isinstance(value, Mapping) and all(isinstance(k, str) for k in value)
-            if ok and key == "iccf_list":
-                assert isinstance(value, Mapping)
-                ok = all(
-                    isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                    for v in value.values()
-                )
-            if not ok:
-                what = "{player id: ICCF rating}"
-                raise EngineInputError(
-                    "parameters", key, _("must be an object %(what)s"), {"what": what}
-                )
-        return out
+    """The checks of the parameters beyond their types: none (see the module's text)."""

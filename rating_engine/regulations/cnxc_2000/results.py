@@ -207,14 +207,44 @@ class CNXCResults(Substitutions):
             out.append(result)
         return out
 
-    def _calibrate(self, results: Sequence[PlayerResult], raw: object) -> list[PlayerResult]:
-        """7.3: calibration against the ICCF list in force the day after the period."""
-        if not isinstance(raw, Mapping):
-            return list(results)
-        common = [
-            r for r in results if r.status == "rated" and r.rating_after is not None and r.id in raw
-        ]
-        if len(common) < 8:
+    def _calibrate(
+        self, results: Sequence[PlayerResult], players: Mapping[str, PlayerInput]
+    ) -> list[PlayerResult]:
+        """7.3: calibration against the ICCF list in force the day after the period, given per
+        player as ``PlayerInput.calibration_rating`` (None: not in that list).
+
+        a) the players in both lists: effective in the list being made (as if in force) and
+        in the ICCF list; each gets a ``calibration_reference`` note with his two ratings.
+        b) fewer than 8: no calibration (``calibration_skipped`` on each of them); otherwise
+        the mean difference of the two lists' means is added to every effective rating,
+        active or passive (``calibration`` on each one shifted)."""
+        reference: dict[str, int] = {}
+        for r in results:
+            value = players[r.id].calibration_rating if r.id in players else None
+            if r.status == "rated" and r.rating_after is not None and value is not None:
+                reference[r.id] = value
+
+        def with_reference(r: PlayerResult) -> PlayerResult:
+            if r.id not in reference:
+                return r
+            return replace(
+                r,
+                notes=r.notes
+                + (
+                    Decision(
+                        "calibration_reference",
+                        self.article("7.3 a"),
+                        _("in both lists: %(rating)s here, %(reference)s in the ICCF list"),
+                        {"rating": r.rating_after, "reference": reference[r.id]},
+                    ),
+                ),
+            )
+
+        results = [with_reference(r) for r in results]
+        count = len(reference)
+        rule = self.inputs.calibration  # 7.3 b: "inferior a oito"
+        minimum = rule.value.minimum_players if rule is not None else 8
+        if count < minimum:
             return [
                 replace(
                     r,
@@ -224,21 +254,17 @@ class CNXCResults(Substitutions):
                             "calibration_skipped",
                             self.article("7.3 b"),
                             _("only %(count)s players in both lists (8 needed): no calibration"),
-                            {"count": len(common)},
+                            {"count": count},
                         ),
                     ),
                 )
-                if r in common
+                if r.id in reference
                 else r
                 for r in results
             ]
-        iccf_total = 0
-        for r in common:
-            value = raw[r.id]
-            assert isinstance(value, int)
-            iccf_total += value
-        cnxc_total = sum(r.rating_after or 0 for r in common)
-        mean_difference = Fraction(iccf_total - cnxc_total, len(common))
+        iccf_total = sum(reference.values())
+        cnxc_total = sum(r.rating_after or 0 for r in results if r.id in reference)
+        mean_difference = Fraction(iccf_total - cnxc_total, count)
         shift = round_half_up(mean_difference)  # 6.6 (R + d rounds as R + round(d))
         out: list[PlayerResult] = []
         for r in results:
@@ -258,7 +284,7 @@ class CNXCResults(Substitutions):
                                 "difference %(difference)s, %(shift)+d"
                             ),
                             {
-                                "count": len(common),
+                                "count": count,
                                 "difference": round(float(mean_difference), 3),
                                 "shift": shift,
                             },
