@@ -60,6 +60,8 @@ from typing import ClassVar
 from ...common import _
 from ...errors import EngineInputError
 from ..base import (
+    CompetitionFacts,
+    CompetitionKind,
     CompositionFacts,
     DoubleRoundRobinQuorum,
     DurationLimit,
@@ -145,6 +147,28 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
             unrated_discard_max=Rule(AverageMethod.DISCARD_MAX, "fide-2000 6.1"),
             unrated_min_rated_opponents=Rule(AverageMethod.MIN_RATED_OPPONENTS, "fide-2000 6.42"),
         ),
+        # 6.33: "Los Campeonatos Nacionales jugados como round robin se computarán si por lo
+        # menos 3 hombres (o 2 mujeres en torneos femeninos) tienen ranking oficial".
+        competition=CompetitionFacts(
+            kinds=Rule(
+                (
+                    CompetitionKind(
+                        "national_championship",
+                        _("National championship"),
+                        championship_rated=AverageMethod.CHAMPIONSHIP_RATED,
+                        national=True,
+                    ),
+                    CompetitionKind(
+                        "womens_national_championship",
+                        _("Women's national championship"),
+                        championship_rated=AverageMethod.CHAMPIONSHIP_RATED_WOMEN,
+                        national=True,
+                        women=True,
+                    ),
+                ),
+                "fide-2000 6.33",
+            ),
+        ),
     )
 
     def months_per_list(self, params: Fide2000Parameters) -> int:
@@ -164,5 +188,5 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
 
 
 #: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
-VERSION = "fide-2000/2"
+VERSION = "fide-2000/3"
 REGULATION = Fide2000(version=VERSION)
