@@ -379,6 +379,10 @@ def federation_generate(
                     False,
                     False,
                     "Synthetic Arbiter",
+                    "",  # kind
+                    False,  # thematic
+                    False,  # organised_by_others
+                    False,  # rated_by_its_rules
                     arbiter.pk,
                     system.pk,
                     period.pk,
