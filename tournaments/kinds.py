@@ -38,6 +38,17 @@ def kind_grouped_choices() -> list[tuple[str, Any]]:
     return out
 
 
+def kind_ids() -> list[str]:
+    """Every kind any regulation names, once ("" is none): the API's choices."""
+    ids = {
+        k.id
+        for regulation in all_regulations().values()
+        if regulation.facts.competition.kinds is not None
+        for k in regulation.facts.competition.kinds.value
+    }
+    return ["", *sorted(ids)]
+
+
 def kind_known(*, ruleset: str, kind: str) -> CompetitionKind | None:
     return competition_facts(ruleset=ruleset).kind(kind)
 

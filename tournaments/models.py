@@ -8,14 +8,14 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop, pgettext_lazy
 
 from core.jobs import Job
 from core.track import history_track
 from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
-from tournaments.kinds import kind_refusal
+from tournaments.kinds import kind_refusal, tournament_kind, tournament_virtual_rating
 
 
 class PairingSystem(models.TextChoices):
@@ -192,6 +192,17 @@ class Tournament(models.Model):
             refusal = kind_refusal(ruleset=self.rating_system.ruleset, kind=self.kind)
             if refusal is not None:
                 raise ValidationError({"kind": refusal})
+
+    @property
+    def kind_display(self) -> str:
+        """The kind's name as its regulation gives it, translated ("" when none)."""
+        kind = tournament_kind(tournament=self) if self.kind else None
+        return gettext(kind.label) if kind is not None else self.kind
+
+    @property
+    def virtual_rating(self) -> tuple[int, str] | None:
+        """An unrated opponent's virtual rating here and its article (cnxc-2000 5.3)."""
+        return tournament_virtual_rating(tournament=self)
 
     @property
     def minutes_for_60_moves(self) -> float:
