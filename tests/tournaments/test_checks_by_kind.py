@@ -78,7 +78,7 @@ def test_fide_2000_womens_championship_rated_with_2_rated_players_6_33() -> None
 # --------------------------------------------------------------------------- fide-2024 1.1
 
 
-RATINGS = [2400, 1500, 1850, 1700]  # players 1-4
+RATINGS: list[int | None] = [2400, 1500, 1850, 1700]  # players 1-4
 GAMES = (played(1, 1, 2), played(1, 3, 4, "="), played(2, 1, 3), played(2, 2, 4))
 
 
