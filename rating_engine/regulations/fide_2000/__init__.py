@@ -17,7 +17,8 @@ Decisions where the text is open (also in docs/engine.md, "fide-2000"):
 - 6.1 / 6.3x are checked in that order: an unrated player discarded by 6.1 no longer counts
   for the composition of 6.3-6.33. A failing composition leaves the whole tournament unrated.
 - 6.33 "3 men (2 women)": a national round robin championship is rated with 3 rated players,
-  with 2 if every player is a woman (``sex`` "F" or "W").
+  with 2 if every player is a woman (``sex`` "F" or "W") or its ``kind`` is the women's
+  national championship; the kinds are ``facts.competition.kinds``.
 - 6.1 / 6.42 look at the unrated player's score and rated opponents over his games played
   over the board in that tournament; 6.42 counts distinct rated opponents.
 - p of 1.00 / .00 has no dp (10.1). Where a dp is still needed (the rated players' dpa of
