@@ -32,6 +32,7 @@ from periods.api import RatingSystemViewSet
 from players.api import MyDataView, MyErasureView, MyPrivacyView
 from protests.api import ProtestViewSet
 from ratings.api.calculator import CalculatorView
+from ratings.api.differentials import DifferentialViewSet
 from ratings.api.lists import PublishedListViewSet
 from ratings.api.periods import RatingPeriodViewSet
 from ratings.api.players import PlayerViewSet
@@ -44,6 +45,7 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("systems", RatingSystemViewSet, basename="system")
 router.register("periods", RatingPeriodViewSet, basename="period")
 router.register("lists", PublishedListViewSet, basename="list")
+router.register("differentials", DifferentialViewSet, basename="differential")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("protests", ProtestViewSet, basename="protest")
 router.register("accounts/claims", ClaimViewSet, basename="claim")

@@ -71,6 +71,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every later reader of REMOTE_ADDR sees the client behind the site's own proxies.
+    "core.middleware.ForwardedForMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -242,10 +244,16 @@ PGHISTORY_CONTEXT_FIELD = pghistory.ContextForeignKey(db_index=False)
 
 # Caches: a published list never changes, so its downloads are cached. Redis in production.
 _cache_url = env.get_url("CACHE_URL", ("redis", "rediss"))
+#: Seconds a browser or the caching proxy in front of the site keeps an anonymous public page
+#: (Cache-Control: public, max-age; core/caching.py, docs/caching.md): what a publication may
+#: take to show there.
+PUBLIC_PAGE_MAX_AGE = env.get_int("PUBLIC_PAGE_MAX_AGE", 60)
+
 CACHES = {
     "default": (
         {
-            "BACKEND": "core.redis_cache.SharedClientRedisCache",
+            # Django's RedisCache, failing open when Redis cannot be reached (docs/security.md).
+            "BACKEND": "core.redis_cache.FailOpenRedisCache",
             "LOCATION": _cache_url,
             # Several sites (or test processes) may share one Redis database.
             "KEY_PREFIX": env.get_str("CACHE_KEY_PREFIX") or "",
@@ -315,6 +323,9 @@ API_THROTTLE_CALCULATOR = _rate("API_THROTTLE_CALCULATOR", "20/minute")
 #: The calculator's request body: larger ones are refused (413) before parsing.
 API_CALCULATOR_MAX_BYTES = env.get_int("API_CALCULATOR_MAX_BYTES", 512 * 1024)
 REST_FRAMEWORK = {
+    # The throttles identify a client by REMOTE_ADDR, which ForwardedForMiddleware has already
+    # set from the site's own proxies; DRF's default would believe a client's X-Forwarded-For.
+    "NUM_PROXIES": 0,
     "DEFAULT_SCHEMA_CLASS": "core.api.schema.ApiSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "core.api.authentication.ApiTokenAuthentication",
@@ -511,6 +522,11 @@ CELERY_BEAT_SCHEDULE["prune-outbox"] = {
     "schedule": crontab(hour=3, minute=40),
     "kwargs": {"days": OUTBOX_KEEP_DAYS},
 }
+
+# How many proxies of the site's own stand in front of gunicorn (docker-compose.yml: nginx, so
+# 1): the client's address is read from X-Forwarded-For that many entries from the right
+# (core.middleware.ForwardedForMiddleware). 0 (no proxy): the header is ignored.
+TRUSTED_PROXY_COUNT = env.get_int("TRUSTED_PROXY_COUNT", 0)
 
 # The site's address, for links in e-mails.
 SITE_URL = (env.get_str("SITE_URL", "http://localhost:8000") or "").rstrip("/")

@@ -61,6 +61,8 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The language links (a GET: pages carry no CSRF token, so a proxy may share them).
+    path("language/<str:code>/", core_views.language_switch, name="language"),
     path(
         "players/",
         include(

@@ -1,47 +1,44 @@
-"""Whole public pages kept for anonymous visitors (the player card, a list page, a search).
+"""Public pages a proxy may share, and whole pages kept for anonymous visitors (the player card,
+a list page, a search). docs/caching.md has the design; in short:
 
-Every anonymous visitor sees the same page for the same address and language, but for one
-thing: the CSRF token of the language form, which belongs to the visitor's cookie. A page is
-rendered once with a placeholder in the token's place, kept (the process's memory, then the
-shared cache: core.api.caching), and served with the visitor's own token put in.
+- An anonymous visitor's page holds nothing of his own: no CSRF token (the language switch is
+  a link, core.views.language_switch), no session, no name. So every anonymous visitor sees
+  the same page for the same address and language, and it answers `Cache-Control: public,
+  max-age=PUBLIC_PAGE_MAX_AGE` with an ETag: the site's caching proxy (deploy/nginx.conf)
+  and browsers keep it that long, then ask again with If-None-Match (a 304 when unchanged).
+- Any other request (logged in, a session or a one-time message, a POST) gets its own page,
+  `Cache-Control: private`: never kept by a shared cache.
+- Besides, the card, a list page and a search are kept whole in Django's cache (the process's
+  memory, then the shared cache: core.api.caching) under a key that names what the page
+  depends on (`state`: the newest published list's id, the player's last change...), so a
+  publication, a correction or an edit makes a new key and the next request renders afresh;
+  `timeout` only bounds how long an entry that is no longer asked for stays.
 
-Only a GET or HEAD with no session cookie and no message cookie, from a visitor who is not
-logged in, is served from or stored in the cache: a logged-in user's page (his name, "My
-protests", protest links, the officer's menu) and a page showing a one-time message are always
-rendered for the request and never kept.
-
-A page served from the cache carries an ETag (the page and the visitor's CSRF cookie) and
-`Cache-Control: private, no-cache`: a browser asking again with If-None-Match gets a 304.
-Pages are kept compressed (zlib): a card of 15 KB takes about 2.6 KB of memory.
-
-The caller names what the page depends on in `state` (the newest published list's id, the
-player's last change...): the key holds it, so a publication, a correction or an edit makes
-a new key and the next request renders afresh; `timeout` only bounds how long an entry that
-is no longer asked for stays in memory.
+The ETag is the digest of the page itself, so it changes exactly when the page does (a
+publication marks a list page superseded: new bytes, new ETag), and a 304 is never given for a
+page that changed.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import zlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.middleware.csrf import get_token
-from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.translation import get_language
 
 from core.api.caching import cached_get, cached_set
 
-#: What stands in a kept page where the visitor's CSRF token goes ({% csrf_token %}).
-CSRF_PLACEHOLDER = "csrf-placeholder-3b1f0c"
-_PLACEHOLDER = CSRF_PLACEHOLDER.encode()
+#: Renders the page for the request.
+Render = Callable[[], HttpResponse]
 
-#: Renders the page; its argument is context to add (the token's placeholder).
-Render = Callable[[dict[str, Any]], HttpResponse]
+_View = TypeVar("_View", bound=Callable[..., HttpResponseBase])
 
 
 def page_shared(request: HttpRequest) -> bool:
@@ -57,41 +54,71 @@ def page_shared(request: HttpRequest) -> bool:
 
 def page_key(request: HttpRequest, *, kind: str, state: str) -> str:
     """The cache key of the page `request` asks for: its kind, language, state and address
-    (path and query string, as the page shows them in its links and its language form)."""
+    (path and query string, as the page shows them in its links)."""
     address = hashlib.sha1(request.get_full_path().encode()).hexdigest()
     return f"page:{kind}:{get_language()}:{state}:{address}"
+
+
+def _etag(body: bytes) -> str:
+    return '"' + hashlib.sha1(body).hexdigest()[:32] + '"'
+
+
+def _public(request: HttpRequest, response: HttpResponseBase, etag: str) -> HttpResponseBase:
+    """`response` (the shared page whose ETag is `etag`) as a proxy may keep it, or a 304 when
+    the visitor already holds it."""
+    conditional = get_conditional_response(request, etag=etag)
+    if conditional is not None:
+        response = conditional
+    response["ETag"] = etag
+    patch_cache_control(response, public=True, max_age=settings.PUBLIC_PAGE_MAX_AGE)
+    return response
+
+
+def page_private(response: HttpResponseBase) -> HttpResponseBase:
+    """`response` is this request's own page: no shared cache may keep it."""
+    patch_cache_control(response, private=True)
+    return response
+
+
+def public_page(view: _View) -> _View:
+    """A view whose page anonymous visitors share (the home page, a tournament's page...):
+    for them `Cache-Control: public` with an ETag of the page (and a 304 when it matches);
+    for anyone else `private`. The page is rendered for each request that reaches the site."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        response = view(request, *args, **kwargs)
+        if (
+            not page_shared(request)
+            or response.status_code != 200
+            or response.streaming
+            or not isinstance(response, HttpResponse)
+        ):
+            return page_private(response)
+        return _public(request, response, _etag(response.content))
+
+    return cast(_View, wrapper)
 
 
 def page_cached(
     request: HttpRequest, *, kind: str, state: str, timeout: int, render: Render
 ) -> HttpResponseBase:
-    """The page `render` makes, served from the cache to anonymous visitors (see the module's
-    text); for anyone else, rendered for the request. Only a 200 page is kept."""
+    """The page `render` makes, served from the cache to anonymous visitors and shared with
+    proxies (see the module's text); for anyone else, rendered for the request (private).
+    Only a 200 page is kept."""
     if not page_shared(request):
-        return render({})
+        return page_private(render())
     key = page_key(request, kind=kind, state=state)
     kept = cached_get(key)
     if kept is None:
-        rendered = render({"csrf_token": CSRF_PLACEHOLDER})
+        rendered = render()
         if rendered.status_code != 200 or rendered.streaming:
-            return rendered
+            return page_private(rendered)
         # Compressed: a card is about 15 KB of HTML, 2.6 KB kept (and 45 µs to inflate).
-        kept = (zlib.compress(rendered.content, 6), rendered["Content-Type"])
+        content = rendered.content
+        kept = (zlib.compress(content, 6), rendered["Content-Type"], _etag(content))
         cached_set(key, kept, timeout)
-    body, content_type = kept
-    # The ETag names the page and the secret of the visitor's CSRF cookie, which the token in
-    # his copy comes from: a visitor whose cookie changed gets the page again, not a 304.
-    token = get_token(request)
-    secret = request.META.get("CSRF_COOKIE", "")
-    etag = '"' + hashlib.sha1(f"{key}|{secret}".encode()).hexdigest()[:32] + '"'
-    response = get_conditional_response(request, etag=etag)
-    if response is None:
-        response = HttpResponse(
-            zlib.decompress(body).replace(_PLACEHOLDER, token.encode()), content_type=content_type
-        )
-    response["ETag"] = etag
-    # The browser keeps it and asks again each time (If-None-Match); no shared cache may keep
-    # a page that holds a visitor's token.
-    response["Cache-Control"] = "private, no-cache"
-    patch_vary_headers(response, ("Cookie",))
-    return response
+    body, content_type, etag = kept
+    if request.headers.get("If-None-Match") == etag:
+        return _public(request, HttpResponse(content_type=content_type), etag)
+    return _public(request, HttpResponse(zlib.decompress(body), content_type=content_type), etag)

@@ -9,9 +9,11 @@ Uploaded files' contents are not looked at here: the report parsers answer for t
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Callable, Iterable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -63,3 +65,44 @@ class ControlCharacterMiddleware:
                 render_to_string("400.html", {"reason": reason}, request=request)
             )
         return self.get_response(request)
+
+
+class ForwardedForMiddleware:
+    """The client's address behind the site's own proxies (settings.TRUSTED_PROXY_COUNT).
+
+    Why: behind nginx (docker-compose.yml, deploy/nginx.conf) every request comes from the
+    proxy's address, so the per-address counters (django-axes' lockouts, the sign-up limit of
+    accounts/limits.py, the API's throttles) would count every visitor as one. Each trusted
+    proxy appends the address it was called from to X-Forwarded-For, so the client is the entry
+    TRUSTED_PROXY_COUNT places from the right; anything further left was written by the client
+    and is not believed. With no proxy configured (0, the default) the header is ignored: a
+    client could otherwise name any address and escape every limit. REMOTE_ADDR is rewritten
+    first in the chain, so every reader (axes reads REMOTE_ADDR only, DRF with NUM_PROXIES=0)
+    sees the same address.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.count = settings.TRUSTED_PROXY_COUNT
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if self.count > 0:
+            address = forwarded_client(
+                request.META.get("HTTP_X_FORWARDED_FOR", ""), proxies=self.count
+            )
+            if address:
+                request.META["REMOTE_ADDR"] = address
+        return self.get_response(request)
+
+
+def forwarded_client(header: str, *, proxies: int) -> str:
+    """The address `proxies` trusted proxies put in X-Forwarded-For `header` for their client
+    ("" when the header has fewer entries than that, or the entry is not an address)."""
+    entries = [entry.strip() for entry in header.split(",") if entry.strip()]
+    if len(entries) < proxies:
+        return ""
+    candidate = entries[-proxies]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return ""

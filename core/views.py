@@ -1,13 +1,19 @@
 """The API tokens page: a signed-in user creates tokens for his programs and revokes them
-(core/api/tokens.py). A new token's key is shown once, on the page that created it."""
+(core/api/tokens.py). A new token's key is shown once, on the page that created it. The
+landing page after a login, and the language links of every page."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.api.tokens import token_create, token_revoke, tokens_of
@@ -60,3 +66,30 @@ def landing(request: HttpRequest) -> HttpResponse:
     if is_player(user) and player is not None:
         return redirect("players:detail", player.fed_id)
     return redirect("home")
+
+
+@require_GET
+@never_cache
+def language_switch(request: HttpRequest, code: str) -> HttpResponse:
+    """The language links of every page (templates/base.html): keep `code` in the language
+    cookie and go back to `next` (this site only; the home page otherwise). A link, not a form
+    with a CSRF token, so an anonymous page is the same for every visitor and a proxy may share
+    it (docs/caching.md). Never cached: each click sets the visitor's own cookie."""
+    target = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = reverse("home")
+    response = HttpResponseRedirect(target)
+    if check_for_language(code) and code in dict(settings.LANGUAGES):
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            code,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response

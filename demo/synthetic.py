@@ -333,6 +333,7 @@ def federation_generate(
                 "validated_at",
                 "rated_at",
                 "published_at",
+                "norm_winner_rank",
             ],
         )
         w_tp = CopyWriter(
@@ -395,6 +396,7 @@ def federation_generate(
                     now,
                     None,
                     None,
+                    None,  # norm_winner_rank
                 )
             )
             chosen = rng.sample(range(players), size)

@@ -104,10 +104,15 @@ def _like(word: str) -> str:
 
 
 @functools.cache
+def _column(attname: str) -> str:
+    """The players table's column of the field `attname`."""
+    return {f.attname: f.column for f in Player._meta.concrete_fields}[attname]
+
+
+@functools.cache
 def _columns(fields: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
-    """The players' fields a search reads, `fields` (and the key) or all of them, in the
-    model's order (as Model.from_db takes the values of a partial row), and their select
-    list."""
+    """The players' fields a search reads, `fields` (and the key) or all of them, and their
+    select list."""
     column = {f.attname: f.column for f in Player._meta.concrete_fields}
     wanted = {"id", *fields} if fields else set(column)
     names = tuple(name for name in column if name in wanted)
@@ -213,14 +218,16 @@ def player_search(
 
     def read(start: int, count: int) -> tuple[list[Player], int]:
         """The players of rows start.. of the statement, and the number of matches (its
-        last column). Built with Model.from_db from a cursor's rows: a RawQuerySet cost
-        0.3 ms more per page of 50 (mapping its columns to fields again for each query)."""
+        `matches` column), each field read by its column's name."""
         with connection.cursor() as cursor:
             cursor.execute(f"{sql} LIMIT %s OFFSET %s", [*params, count, start])
-            rows = cursor.fetchall()
-        width = len(names)
-        players = [Player.from_db(DEFAULT_DB_ALIAS, names, row[:width]) for row in rows]
-        return players, (int(rows[0][-1]) if rows else 0)
+            columns = [column.name for column in cursor.description or ()]
+            rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+        players = [
+            Player.from_db(DEFAULT_DB_ALIAS, names, [row[_column(name)] for name in names])
+            for row in rows
+        ]
+        return players, (int(rows[0]["matches"]) if rows else 0)
 
     players, total = read((page - 1) * per_page, per_page)
     if not players:

@@ -23,6 +23,8 @@ __all__ = [
     "PlayerInput",
     "PlayerResult",
     "PriorResult",
+    "Substitution",
+    "SubstitutionLink",
     "TournamentInput",
 ]
 
@@ -102,6 +104,27 @@ class Game:
 
 
 @dataclass(frozen=True, slots=True)
+class SubstitutionLink:
+    """One player who held a side of a substituted game, and whether he made a move."""
+
+    id: str
+    moved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Substitution:
+    """A side of a team game held by more than one player (cnxc-2000 7.2): the game (white,
+    black and, when the pair met more than once, round), the side, and its players in order,
+    the first being the game's player."""
+
+    white: str
+    black: str
+    side: str  # "white" | "black"
+    players: tuple[SubstitutionLink, ...]
+    round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentInput:
     id: str
     system: str  # swiss | round_robin | double_round_robin | match | team
@@ -113,6 +136,11 @@ class TournamentInput:
     kind: str = ""
     norm_event: bool = False
     games: tuple[Game, ...] = ()
+    #: cnxc-2000 7.2: the substituted sides of this competition's games.
+    substitutions: tuple[Substitution, ...] = ()
+    #: cnxc-2000 7.1: the winner after tie-breaks of a competition valid for norms (None: the
+    #: sole top scorer).
+    winner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,14 @@ from django.http import HttpRequest
 
 from core.admin import choices_filter, input_filter
 from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem
-from ratings.models import ListEntry, ListFilterRow, ListRank, PlayerRating, PublishedList
+from ratings.models import (
+    Differential,
+    ListEntry,
+    ListFilterRow,
+    ListRank,
+    PlayerRating,
+    PublishedList,
+)
 
 # At federation scale (tests/project/test_admin_scale.py) no list follows a foreign key row by
 # row: list_select_related names every relation a column shows and what its __str__ reads (a
@@ -199,3 +206,22 @@ class LiveRatingAdmin(ReadOnlyAdmin):
     raw_id_fields = ("player", "period")
     exclude = ("lines", "excluded", "notes")
     show_full_result_count = False
+
+
+@admin.register(Differential)
+class DifferentialAdmin(ReadOnlyAdmin):
+    """fce 9.5: computed and published through the services (the officer's pages and the API:
+    ratings/differentials/services.py), read here."""
+
+    list_display = (
+        "system",
+        "computed_at",
+        "players",
+        "mean",
+        "overall",
+        "status",
+        "effective_date",
+    )
+    list_filter = ("system", "status")
+    date_hierarchy = "computed_at"
+    list_select_related = ("system",)

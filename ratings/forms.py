@@ -118,3 +118,13 @@ def calculator_lines(data: Mapping[str, str]) -> tuple[list[CalculatorRow], list
             )
         rows.append(row)
     return rows, errors
+
+
+class DifferentialPublishForm(forms.Form):
+    """fce 9.5: the date from which the calculation reads the differential."""
+
+    effective_date = forms.DateField(
+        label=_("Effective from"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("Periods ending on or after this date read this differential."),
+    )

@@ -12,3 +12,8 @@ rules.add_perm("ratings.browse_lists", rules.always_allow)
 # Publish the calculated draft of a period, or re-rate it (which republishes it and every later
 # one). Object: the RatingPeriod.
 rules.add_perm("ratings.publish_list", is_officer)
+# The published FIDE -> system differentials and how each was computed (fce 9.5): public.
+rules.add_perm("ratings.view_differentials", rules.always_allow)
+# Compute a system's differential from the lists in force, review it, publish it with its
+# effective date (fce 9.5). Object: the RatingSystem or the Differential.
+rules.add_perm("ratings.manage_differential", is_officer)

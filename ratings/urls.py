@@ -1,6 +1,7 @@
 from django.urls import path
 
 from ratings.views import calculator as views_calculator
+from ratings.views import differentials as views_differentials
 from ratings.views import office as views_office
 from ratings.views import periods as views
 
@@ -34,6 +35,28 @@ urlpatterns = [
     # Game corrections (the officer's desk: desk/urls.py).
     path("tournaments/<int:pk>/games/", views_office.tournament_games, name="tournament_games"),
     path("games/<int:pk>/correct/", views_office.game_correct, name="game_correct"),
+    # The FIDE -> system differential (fce 9.5): public history; officers compute, review,
+    # publish.
+    path(
+        "differentials/<int:pk>/",
+        views_differentials.differential_review,
+        name="differential_review",
+    ),
+    path(
+        "differentials/<int:pk>/publish/",
+        views_differentials.differential_publish,
+        name="differential_publish",
+    ),
+    path(
+        "<slug:code>/differential/",
+        views_differentials.differential_history,
+        name="differentials",
+    ),
+    path(
+        "<slug:code>/differential/compute/",
+        views_differentials.differential_compute,
+        name="differential_compute",
+    ),
     path("<slug:code>/open-next/", views.system_open_next, name="open_next"),
     path("<slug:code>/", views.system_detail, name="system"),
 ]

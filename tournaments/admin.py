@@ -9,7 +9,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from tournaments.forms import kind_field
-from tournaments.models import Game, Report, ReportUploadJob, Tournament, TournamentPlayer
+from tournaments.models import (
+    Game,
+    Report,
+    ReportUploadJob,
+    Substitution,
+    Tournament,
+    TournamentPlayer,
+)
 
 # Statuses and the dates of the lifecycle are read-only here: they change through the services
 # (registration, uploads, approval, calculation, publication), never by hand.
@@ -69,6 +76,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "validated_at",
         "rated_at",
         "published_at",
+        "norm_winner_rank",  # the winner's form (tournaments.services.substitutions)
     )
 
     @admin.display(description=_("report lines"))
@@ -134,4 +142,36 @@ class ReportUploadJobAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Substitution)
+class SubstitutionAdmin(admin.ModelAdmin):
+    """Team substitutions (cnxc-2000 7.2): shown here; recorded and deleted on the
+    tournament's management page or the API (tournaments.services.substitutions), which mark
+    a rated period for recalculation."""
+
+    list_display = (
+        "tournament",
+        "round",
+        "board",
+        "side",
+        "replaced_rank",
+        "substitute_rank",
+        "date",
+        "recorded_by",
+    )
+    list_filter = ("side",)
+    search_fields = ("tournament__name",)
+    list_select_related = ("tournament", "recorded_by")
+    show_full_result_count = False
+    ordering = ("-tournament_id", "round", "id")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

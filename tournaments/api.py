@@ -25,6 +25,8 @@ from core.api.serializers import RefuseUnknownFields
 from core.rules import is_officer
 from periods.models import RatingSystem
 from tournaments import selectors, services
+from tournaments.api_substitutions import RULES as SUBSTITUTION_RULES
+from tournaments.api_substitutions import SubstitutionActions
 from tournaments.forms import TournamentRegistrationForm
 from tournaments.kinds import kind_ids, kind_refusal
 from tournaments.models import (
@@ -58,6 +60,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "validated_at",
             "rated_at",
             "published_at",
+            "norm_winner_rank",
         ]
         read_only_fields = fields
 
@@ -256,6 +259,7 @@ class CrosstableSerializer(serializers.Serializer[Any]):
 
 
 class TournamentViewSet(
+    SubstitutionActions,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -272,6 +276,7 @@ class TournamentViewSet(
         "reports": MANAGE,
         "report": MANAGE,
         "upload": MANAGE,
+        **SUBSTITUTION_RULES,
     }
 
     def get_queryset(self) -> QuerySet[Tournament]:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from periods.models import RatingSystem
 from tournaments.kinds import kind_grouped_choices
-from tournaments.models import DESCRIPTION_FIELDS, Tournament
+from tournaments.models import DESCRIPTION_FIELDS, SubstitutionSide, Tournament
 
 MAX_FORM_PLAYERS = 20
 
@@ -164,3 +164,42 @@ class CrosstableForm(forms.Form):
                 )
             out.append({"n": i, "inputs": inputs, "cells": cells})
         return out
+
+
+class SubstitutionForm(forms.Form):
+    """A team substitution (cnxc-2000 7.2); the players by their start rank in the report."""
+
+    round = forms.IntegerField(label=_("Round (match)"), min_value=1, max_value=32767)
+    board = forms.IntegerField(label=_("Board"), min_value=1, max_value=32767, required=False)
+    side = forms.ChoiceField(label=_("Colour of the game"), choices=SubstitutionSide.choices)
+    replaced_rank = forms.TypedChoiceField(label=_("Player replaced"), coerce=int)
+    replaced_moved = forms.BooleanField(
+        label=_("The player replaced had made a move"), required=False, initial=True
+    )
+    substitute_rank = forms.TypedChoiceField(label=_("Substitute"), coerce=int)
+    substitute_moved = forms.BooleanField(
+        label=_("The substitute made a move"), required=False, initial=True
+    )
+    date = forms.DateField(
+        label=_("Date of the substitution"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = cast(Any, self.fields["replaced_rank"]).choices = players
+        cast(Any, self.fields["substitute_rank"]).choices = choices
+
+
+class WinnerForm(forms.Form):
+    """The winner after tie-breaks of a competition valid for norms (cnxc-2000 7.1)."""
+
+    rank = forms.TypedChoiceField(
+        label=_("Winner after tie-breaks"), coerce=int, required=False, empty_value=None
+    )
+
+    def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(Any, self.fields["rank"]).choices = [
+            ("", _("The sole top scorer")),
+            *players,
+        ]

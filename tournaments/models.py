@@ -172,6 +172,15 @@ class Tournament(models.Model):
     validated_at = models.DateTimeField(_("validated at"), null=True, blank=True)
     rated_at = models.DateTimeField(_("rated at"), null=True, blank=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    # cnxc-2000 7.1 (InputFacts.norm_winner): the winner after tie-breaks of a competition valid
+    # for norms, by his start rank in the report (the report's lines are rewritten at every
+    # upload; the rank names the same player). Empty: the sole top scorer.
+    norm_winner_rank = models.PositiveSmallIntegerField(
+        _("winner after tie-breaks (start rank)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+    )
 
     class Meta:
         verbose_name = _("tournament")
@@ -439,3 +448,64 @@ class ReportUploadJob(Job):
 
     def __str__(self) -> str:
         return f"{self.tournament} upload {self.pk}"
+
+
+class SubstitutionSide(models.TextChoices):
+    WHITE = "white", _("White")
+    BLACK = "black", _("Black")
+
+
+@history_track(meta={"indexes": [models.Index(fields=["tournament"], name="subevent_tournament")]})
+class Substitution(models.Model):
+    """In a team competition, a player who took over another's game (cnxc-2000 7.2): the game
+    is the one the replaced player held with ``side`` in ``round``; a substitute replaced in
+    turn is the ``replaced`` player of a later substitution of the same game. Players are named
+    by their start rank in the report (its lines are rewritten at every upload)."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="substitutions",
+        verbose_name=_("tournament"),
+    )
+    round = models.PositiveSmallIntegerField(_("round (match)"), validators=[MinValueValidator(1)])
+    board = models.PositiveSmallIntegerField(
+        _("board"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    side = models.CharField(
+        _("colour of the game's side"), max_length=5, choices=SubstitutionSide.choices
+    )
+    replaced_rank = models.PositiveSmallIntegerField(
+        _("player replaced (start rank)"), validators=[MinValueValidator(1)]
+    )
+    replaced_moved = models.BooleanField(_("the player replaced had made a move"), default=True)
+    substitute_rank = models.PositiveSmallIntegerField(
+        _("substitute (start rank)"), validators=[MinValueValidator(1)]
+    )
+    substitute_moved = models.BooleanField(_("the substitute made a move"), default=True)
+    date = models.DateField(_("date of the substitution"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("substitution")
+        verbose_name_plural = _("substitutions")
+        ordering = ["tournament", "round", "side", "date", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(replaced_rank=F("substitute_rank")),
+                name="substitution_not_oneself",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "round", "side", "replaced_rank"],
+                name="substitution_replaced_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} R{self.round}: {self.replaced_rank} → {self.substitute_rank}"

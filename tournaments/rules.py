@@ -15,6 +15,9 @@ from tournaments.models import Tournament, TournamentStatus
 #: Once rated, a tournament's report belongs to the published record: only an officer changes it
 #: (and the period is then marked for recalculation, tournaments.services.report_upload).
 RATED_STATUSES = (TournamentStatus.RATED, TournamentStatus.PUBLISHED)
+#: A validated report is the record the rating reads: what changes it afterwards is an
+#: officer's correction.
+VALIDATED_STATUSES = (TournamentStatus.VALIDATED, *RATED_STATUSES)
 
 
 @rules.predicate
@@ -38,6 +41,19 @@ rules.add_perm("tournaments.manage_tournament", is_officer | is_tournament_arbit
 # officers only.
 rules.add_perm(
     "tournaments.submit_report", is_officer | (is_tournament_arbiter & ~is_tournament_rated)
+)
+
+
+@rules.predicate
+def is_tournament_validated(user: Any, tournament: Tournament | None) -> bool:
+    return tournament is not None and tournament.status in VALIDATED_STATUSES
+
+
+# Team substitutions and the norm winner (tournaments.services.substitutions): its arbiter
+# while the report is not validated, officers always.
+rules.add_perm(
+    "tournaments.record_substitutions",
+    is_officer | (is_tournament_arbiter & ~is_tournament_validated),
 )
 # Approve a late registration.
 rules.add_perm("tournaments.approve_registration", is_officer)

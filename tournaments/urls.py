@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import substitution_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -20,4 +20,15 @@ urlpatterns = [
     path("<int:pk>/players/", views.tournament_matching, name="matching"),
     path("<int:pk>/players/search/", views.player_search, name="player-search"),
     path("<int:pk>/approve/", views.tournament_approve, name="approve"),
+    path(
+        "<int:pk>/substitutions/",
+        substitution_views.substitution_add,
+        name="substitution_add",
+    ),
+    path(
+        "<int:pk>/substitutions/<int:substitution>/delete/",
+        substitution_views.substitution_remove,
+        name="substitution_remove",
+    ),
+    path("<int:pk>/winner/", substitution_views.winner_set, name="winner_set"),
 ]

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from core.caching import public_page
 from core.errors import RETRY_AFTER_SECONDS, Unavailable
 from core.permissions import objectgetter, permission_required
 from players.selectors import player_search as player_search_selector
@@ -23,7 +24,9 @@ from tournaments.forms import (
     MAX_FORM_PLAYERS,
     CrosstableForm,
     ReportUploadForm,
+    SubstitutionForm,
     TournamentRegistrationForm,
+    WinnerForm,
 )
 from tournaments.models import (
     Report,
@@ -33,6 +36,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.substitution_selectors import competition_records
 
 #: The object the tournament rules (tournaments/rules.py) are tested on.
 _tournament = objectgetter(Tournament)
@@ -47,6 +51,7 @@ def _managed(request: HttpRequest, pk: int) -> Tournament:
 
 
 @permission_required("tournaments.browse_tournaments")
+@public_page
 def tournament_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     mine = request.GET.get("mine") and request.user.is_authenticated
@@ -155,8 +160,22 @@ def _manage_page(
         "counts": counts,
         "max_bytes": settings.REPORT_MAX_BYTES,
         "max_form_players": MAX_FORM_PLAYERS,
+        **_competition_context(request, tournament),
     }
     return render(request, "tournaments/manage.html", context, status=status)
+
+
+def _competition_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    """The substitutions and norm winner (cnxc-2000 7.2, 7.1) with their forms."""
+    records = competition_records(tournament=tournament)
+    return {
+        "records": records,
+        "can_record": request.user.has_perm("tournaments.record_substitutions", tournament),
+        "substitution_form": SubstitutionForm(players=records.players),
+        "winner_form": WinnerForm(
+            players=records.players, initial={"rank": tournament.norm_winner_rank}
+        ),
+    }
 
 
 def _upload_answer(

@@ -368,6 +368,18 @@ class InputFacts:
     #: (``PlayerInput.games_last_12_months``): inactivity counts them (fide-2000 9.23,
     #: feda-1996 8.22).
     games_last_12_months: bool = False
+    #: A yearly differential the federation publishes, added to a FIDE rating to read it in
+    #: this system (fce 9.5: 7.3 opponents, 10.1 / 11.2 first ratings): the parameter it is
+    #: read from (``{"YYYY": value or bands}``, value) and its article. The office computes and
+    #: publishes it (ratings.differentials); the calculation passes the published one in force
+    #: for the period in that parameter. None: the regulation reads no differential.
+    differential: Rule[str] | None = None
+    #: Team substitutions per competition (``TournamentInput.substitutions``): the article
+    #: that reads them (cnxc-2000 7.2), or "" when the regulation has none.
+    substitutions: str = ""
+    #: The winner after tie-breaks of a competition valid for norms (``TournamentInput.winner``):
+    #: the article that reads it (cnxc-2000 7.1), or "" when the regulation has none.
+    norm_winner: str = ""
 
 
 #: A regulation whose players need nothing beyond what every regulation reads.

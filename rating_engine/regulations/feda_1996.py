@@ -313,5 +313,5 @@ class Feda1996(AverageMethod[base.NoParameters]):
 
 
 #: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
-VERSION = "feda-1996/3"
+VERSION = "feda-1996/4"
 REGULATION = Feda1996(version=VERSION)

@@ -20,6 +20,7 @@ from players.models import Player
 from rating_engine import rate_period
 from rating_engine.errors import EngineInputError
 from rating_engine.jsonio import loads_period, period_from_dict, result_to_dict
+from ratings.differentials.selectors import differential_parameters
 from ratings.models import PlayerRating
 
 #: The player's id in the input built by the page; opponents are "1", "2"… (their line).
@@ -90,7 +91,8 @@ def calculator_input(
     return {
         "ruleset": system.ruleset,
         "period": {"start": start.isoformat(), "end": end.isoformat()},
-        "parameters": dict(system.parameters or {}),
+        # fce 9.5: the published differential in force, as the period's calculation reads it.
+        "parameters": differential_parameters(system=system, end=end),
         "players": [player, *opponents],
         "tournaments": [
             {

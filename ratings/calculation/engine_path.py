@@ -18,6 +18,7 @@ from periods.models import RatingPeriod
 from rating_engine import rate_period
 from rating_engine import types as et
 from rating_engine.registry import get_regulation
+from ratings.calculation.competitions import competition_inputs_add
 from ratings.calculation.draft import draft_write, result_row, tournament_rows
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.states import (
@@ -32,6 +33,7 @@ from ratings.calculation.states import (
     player_key,
     read_states,
 )
+from ratings.differentials.selectors import differential_parameters
 from ratings.models import CalculationRun
 from tournaments.kinds import tournament_is_national_championship
 
@@ -143,13 +145,15 @@ def period_input_build(
     games_by_t: dict[int, list[et.Game]],
     tournaments: dict[int, Any],
 ) -> et.PeriodInput:
-    """The whole period as the engine's input, its tournaments in the order they ended."""
+    """The whole period as the engine's input, its tournaments in the order they ended, with
+    what the regulation reads from each beyond its games (ratings.calculation.competitions)."""
     system = period.system
     period_input = et.PeriodInput(
         ruleset=system.ruleset,
         start=period.start,
         end=period.end,
-        parameters=dict(system.parameters or {}),
+        # fce 9.5: the published differential in force, else the system's typed one.
+        parameters=differential_parameters(system=system, end=period.end),
         players=tuple(players),
         tournaments=tuple(
             et.TournamentInput(
@@ -167,7 +171,13 @@ def period_input_build(
             for t in sorted(tournaments.values(), key=lambda t: (t.end_date, t.pk))
         ),
     )
-    return period_input
+    competitions, all_players = competition_inputs_add(
+        ruleset=system.ruleset,
+        tournaments=tournaments,
+        period_tournaments=period_input.tournaments,
+        players=players,
+    )
+    return replace(period_input, tournaments=competitions, players=tuple(all_players))
 
 
 def games_last_year_add(

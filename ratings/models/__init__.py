@@ -11,6 +11,7 @@ lists app's (their tables keep their ratings_ names).
 """
 
 from .calculation import LINE_DTYPE, CalculationRun, DraftExcluded, DraftResult, DraftTournament
+from .differentials import Differential, DifferentialStatus
 from .live import LiveRating
 from .published import (
     IMMUTABLE_MESSAGE,
@@ -30,6 +31,8 @@ __all__ = [
     "LINE_DTYPE",
     "Activity",
     "CalculationRun",
+    "Differential",
+    "DifferentialStatus",
     "DraftExcluded",
     "DraftResult",
     "DraftTournament",

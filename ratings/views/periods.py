@@ -9,21 +9,20 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core import history
-from core.caching import page_cached
+from core.caching import page_cached, page_private, public_page
 from core.errors import Refused
 from core.permissions import objectgetter, permission_required
+from core.release import release
 from periods import services as period_services
 from periods.models import RatingPeriod, RatingSystem
+from rating_engine.registry import get_regulation
 from ratings.calculation import selectors as calculation_selectors
 from ratings.cards import selectors as card_selectors
 from ratings.lists import selectors as list_selectors
@@ -37,18 +36,29 @@ _period_object = objectgetter(RatingPeriod)
 
 
 @permission_required("ratings.browse_lists")
+@public_page
 def system_list(request: HttpRequest) -> HttpResponse:
     systems = RatingSystem.objects.filter(is_active=True).order_by("name")
     return render(request, "ratings/systems.html", {"systems": systems})
 
 
 @permission_required("ratings.browse_lists")
+@public_page
 def system_detail(request: HttpRequest, code: str) -> HttpResponse:
     system = get_object_or_404(RatingSystem, code=code)
     lists = list_selectors.list_system_versions(system_id=system.pk)
     periods = system.periods.order_by("-start")[:12]
+    # fce 9.5: a regulation that reads a published differential links to its page.
+    differential = get_regulation(system.ruleset).inputs.differential
     return render(
-        request, "ratings/system.html", {"system": system, "lists": lists, "periods": periods}
+        request,
+        "ratings/system.html",
+        {
+            "system": system,
+            "lists": lists,
+            "periods": periods,
+            "differential_article": differential.article if differential else "",
+        },
     )
 
 
@@ -75,51 +85,34 @@ def _page_number(request: HttpRequest) -> int:
         return 1
 
 
-def _entries_html(request: HttpRequest, published: PublishedList, top: str) -> str:
-    """The entries of one page of a list (count, table, pager), rendered once per list,
-    filters, sort, page and language, then served from the cache: a published list never
-    changes, so neither does any page of it."""
-    params: Any = TOP_LISTS.get(top, request.GET)
-    query = request.GET.copy()
-    query.pop("page", None)
-    page_number = 1 if top else _page_number(request)
-    wanted = sorted((k, v) for k, v in request.GET.items() if k != "page")
-    digest = hashlib.sha1(repr((wanted, page_number)).encode()).hexdigest()
-    key = f"list-page:{published.pk}:{get_language()}:{digest}"
-    html = cache.get(key)
-    if html is None:
-        page = list_selectors.list_entries_page(
-            published=published, params=params, page=page_number
-        )
-        html = render_to_string(
-            "ratings/_list_entries.html",
-            {"list": published, "page": page, "top": top, "query": query.urlencode()},
-            request=request,
-        )
-        cache.set(key, html, LIST_PAGE_TTL)
-    return str(html)
-
-
 @permission_required("ratings.browse_lists")
 def list_detail(request: HttpRequest, pk: int) -> HttpResponseBase:
     """A page of a published list. Anonymous visitors get the whole page from the cache: the
     list never changes, and whether it is current or superseded changes only with a new
-    publication (the newest list's id is the page's state: one statement per request)."""
+    publication (the newest list's id is the page's state: one statement per request). The
+    entries (count, table, pager) are a fragment kept per list, filters, sort, page and
+    language (ratings/list.html): a published list never changes, so neither does any page
+    of it."""
     if not set(request.GET).issubset(LIST_PAGE_PARAMS):  # only the page's own parameters
-        return _list_detail(request, pk, {})
+        return page_private(_list_detail(request, pk))
     return page_cached(
         request,
         kind="list",
         state=str(card_selectors.publication_state()),
         timeout=LIST_PAGE_TTL,
-        render=lambda extra: _list_detail(request, pk, extra),
+        render=lambda: _list_detail(request, pk),
     )
 
 
-def _list_detail(request: HttpRequest, pk: int, extra: dict[str, Any]) -> HttpResponse:
+def _list_detail(request: HttpRequest, pk: int) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system", "period"), pk=pk)
     top = request.GET.get("top", "")
     top = top if top in TOP_LISTS else ""
+    params: Any = TOP_LISTS.get(top, request.GET)
+    query = request.GET.copy()
+    query.pop("page", None)
+    page_number = 1 if top else _page_number(request)
+    wanted = sorted((k, v) for k, v in request.GET.items() if k != "page")
     # Its publication and the protests against it (they refer to the list).
     events = (
         history.object_history(obj=published, related=True)
@@ -132,12 +125,20 @@ def _list_detail(request: HttpRequest, pk: int, extra: dict[str, Any]) -> HttpRe
         {
             "list": published,
             "current": list_selectors.list_current_version(published=published),
-            # Rendered from escaped template output (ratings/_list_entries.html).
-            "entries_html": mark_safe(_entries_html(request, published, top)),
             "filter": list_selectors.list_entry_filter(published=published, params=request.GET),
             "top": top,
             "history_events": events,
-            **extra,
+            # The entries' fragment ({% cache %} in ratings/list.html): its key, and the page
+            # of entries, read only when the fragment is not kept.
+            "entries_key": hashlib.sha1(repr((wanted, page_number)).encode()).hexdigest(),
+            "entries_ttl": LIST_PAGE_TTL,
+            "release": release(),
+            "query": query.urlencode(),
+            "page": SimpleLazyObject(
+                lambda: list_selectors.list_entries_page(
+                    published=published, params=params, page=page_number
+                )
+            ),
         },
     )
 

@@ -3,19 +3,15 @@ list, and a rated tournament's page (crosstable, standings, rating changes)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.core.cache import cache
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.functional import SimpleLazyObject
 
 from core import history as record_history
-from core.caching import page_cached
+from core.caching import page_cached, page_private, public_page
 from core.permissions import permission_required
+from core.release import release
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import Player
 from ratings.cards import selectors as card_selectors
@@ -24,14 +20,16 @@ from ratings.live import selectors as live_selectors
 from ratings.models import PublishedList
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Tournament
+from tournaments.substitution_selectors import competition_records
 
-#: Seconds a rendered card (page or fragment) is kept. Its key holds the card's state (the
-#: newest list, the player's and his rating states' last change), so a publication, a
-#: correction or an edit makes a new key; the time only bounds memory.
+#: Seconds a rendered card (page or fragment) is kept in Django's cache. Its key holds the
+#: card's state (the newest list, the player's and his rating states' last change), so a
+#: publication, a correction or an edit makes a new key; the time only bounds memory.
 CARD_TTL = 7 * 24 * 3600
 
 
 @permission_required("ratings.browse_lists")
+@public_page
 def home(request: HttpRequest) -> HttpResponse:
     systems = RatingSystem.objects.filter(is_active=True).order_by("name")
     latest = list_selectors.lists_current()[:5]
@@ -46,42 +44,27 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _card_fragment(request: HttpRequest, player: Player, state: str) -> str:
-    """The card's ratings, ranks, chart and history, rendered once per player, language and
-    card state (card_selectors.card_state: the newest list, the player's record and rating
-    states), then served from the cache: the logged-in users' pages use it too."""
-    key = f"card:{get_language()}:{state}"
-    fragment = cache.get(key)
-    if fragment is None:
-        cards = card_selectors.player_card(player=player)
-        fragment = render_to_string(
-            "players/_card.html", {"player": player, "cards": cards}, request=request
-        )
-        cache.set(key, fragment, CARD_TTL)
-    return str(fragment)
-
-
 @permission_required("players.browse_players")
 def player_detail(request: HttpRequest, fed_id: str) -> HttpResponseBase:
     """A player's card. Anonymous visitors get the whole page from the cache, kept by what the
-    card depends on (card_selectors.card_state: one statement per request)."""
+    card depends on (card_selectors.card_state: one statement per request); the card's
+    ratings, ranks, chart and history are a fragment kept by the same state
+    (players/detail.html), which the logged-in users' pages use too."""
     state = card_selectors.card_state(fed_id=fed_id)
     if state is None:
         raise Http404
     if request.GET:  # the card takes no parameter: an address with any is not kept
-        return _player_detail(request, fed_id, state, {})
+        return page_private(_player_detail(request, fed_id, state))
     return page_cached(
         request,
         kind="card",
         state=state,
         timeout=CARD_TTL,
-        render=lambda extra: _player_detail(request, fed_id, state, extra),
+        render=lambda: _player_detail(request, fed_id, state),
     )
 
 
-def _player_detail(
-    request: HttpRequest, fed_id: str, state: str, extra: dict[str, Any]
-) -> HttpResponse:
+def _player_detail(request: HttpRequest, fed_id: str, state: str) -> HttpResponse:
     player = get_object_or_404(Player, fed_id=fed_id)
     events = (
         record_history.object_history(obj=player)
@@ -93,10 +76,12 @@ def _player_detail(
         "players/detail.html",
         {
             "player": player,
-            # Rendered from escaped template output (players/_card.html), kept as it was.
-            "card": mark_safe(_card_fragment(request, player, state)),
+            "card_state": state,
+            "card_ttl": CARD_TTL,
+            "release": release(),
+            # Read only when the fragment is not kept.
+            "cards": SimpleLazyObject(lambda: card_selectors.player_card(player=player)),
             "history_events": events,
-            **extra,
         },
     )
 
@@ -140,6 +125,7 @@ def player_live(request: HttpRequest, fed_id: str, period_id: int) -> HttpRespon
 
 
 @permission_required("tournaments.browse_tournaments")
+@public_page
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A tournament's public page: facts, crosstable, standings, the rating changes of its
     players in the current list of its period, and the report's download."""
@@ -163,5 +149,6 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "changes": changes,
             "report": tournament_selectors.report_public(tournament=tournament),
             "history_events": events,
+            "records": competition_records(tournament=tournament),
         },
     )

@@ -68,10 +68,9 @@ def test_pages_load_with_no_csp_violation(browser_page, live_server, login) -> N
     fill_width = page.eval_on_selector("#progress span", "el => el.style.width")
     assert fill_width == "100%"
 
-    # The language switch submits itself on change (it was an onchange attribute).
-    # Wait for the navigation the submit starts ("load" alone may answer for the old page).
+    # The language switch is a link (a GET that sets the cookie and comes back to the page).
     with page.expect_navigation():
-        page.select_option("#lang-select", "es")
+        page.click(".lang-links a[hreflang=es]")
     assert page.locator("html").get_attribute("lang") == "es"
     assert not violations, "\n".join(violations)
 

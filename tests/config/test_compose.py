@@ -136,3 +136,88 @@ def test_the_backup_service_keeps_its_backups_in_a_volume_with_a_matching_pg_dum
     server_major = compose["services"]["postgres"]["image"].split(":")[1].split(".")[0]
     assert re.search(rf"^ARG PG_MAJOR={server_major}$", dockerfile, re.M), server_major
     assert '"postgresql-client-${PG_MAJOR}"' in dockerfile
+
+
+def _nginx() -> str:
+    return (ROOT / "deploy" / "nginx.conf").read_text()
+
+
+def test_a_caching_proxy_stands_in_front_of_the_site() -> None:
+    """docs/caching.md: nginx with proxy_cache takes the site's port and passes to gunicorn;
+    the web service publishes nothing itself."""
+    services = load()["services"]
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("nginx:")
+    assert proxy["ports"] == ["8000:8000"] and "ports" not in services["web"]
+    assert proxy["depends_on"]["web"] == {"condition": "service_healthy"}
+    source, target = proxy["volumes"][0].split(":")[:2]
+    assert (ROOT / source).resolve() == ROOT / "deploy" / "nginx.conf"
+    assert target == "/etc/nginx/conf.d/default.conf"
+    assert "/healthz/web" in " ".join(proxy["healthcheck"]["test"])
+    config = _nginx()
+    assert re.search(r"^\s*server web:8000;", config, re.M)
+    assert re.search(r"^\s*proxy_pass http://rating_office;", config, re.M)
+    assert re.search(r"^\s*proxy_set_header Host \$http_host;", config, re.M)  # ALLOWED_HOSTS
+
+
+def test_the_proxy_keeps_only_public_pages_per_address_and_language() -> None:
+    """What the proxy keeps follows the site's headers (no proxy_cache_valid: a page without
+    `public, max-age` is never kept); its key holds the address and the language; a session
+    or a message cookie bypasses it, as core.caching.page_shared does."""
+    from django.conf import settings
+    from django.contrib.messages.storage.cookie import CookieStorage
+
+    config = _nginx()
+    assert not re.search(r"^\s*proxy_cache_valid", config, re.M)
+    assert re.search(r"^\s*proxy_cache pages;", config, re.M)
+    key = re.search(r'^\s*proxy_cache_key "([^"]+)";', config, re.M)
+    assert key and "$request_uri" in key.group(1) and "$rating_lang" in key.group(1)
+    assert "$http_x_forwarded_proto" in key.group(1) and "$host" in key.group(1)
+    assert re.search(r"^\s*proxy_set_header Accept-Language \$rating_lang;", config, re.M)
+    assert re.search(r"^\s*proxy_cache_bypass \$rating_own_page;", config, re.M)
+    assert re.search(r"^\s*proxy_no_cache \$rating_own_page;", config, re.M)
+    own = re.search(r'map \$http_cookie \$rating_own_page \{[^}]*"~([^"]+)" 1;', config)
+    assert own
+    cookie = re.compile(own.group(1))
+    for name in (settings.SESSION_COOKIE_NAME, CookieStorage.cookie_name):
+        assert cookie.search(f"{name}=x") and cookie.search(f"csrftoken=a; {name}=x"), name
+    assert not cookie.search("django_language=es; csrftoken=a")
+    assert not cookie.search("xsessionid=1")
+    # The language maps name the site's languages and its cookie.
+    assert f"$cookie_{settings.LANGUAGE_COOKIE_NAME} " in config
+    codes = {code for code, _name in settings.LANGUAGES}
+    for pattern in re.findall(r'"~\*?[^"]*\(\?<code>([a-z|]+)\)', config):
+        assert set(pattern.split("|")) == codes
+
+
+def test_the_proxys_language_is_the_one_django_picks() -> None:
+    """The proxy's Accept-Language map (PCRE; read here with Python's re) gives the first of
+    the site's languages the header names, English otherwise; Django, sent that one language,
+    renders the page in it."""
+    from django.test import RequestFactory
+    from django.utils.translation import get_language_from_request
+
+    config = _nginx()
+    found = re.search(
+        r'map \$http_accept_language \$rating_lang_header \{[^}]*"~\*([^"]+)"', config
+    )
+    assert found
+    header = re.compile(found.group(1).replace("(?<code>", "(?P<code>"), re.I)
+
+    def language(accept: str) -> str:
+        match = header.search(accept)
+        return match.group("code") if match else "en"
+
+    cases = {
+        "es-ES,es;q=0.9,en;q=0.8": "es",
+        "fr-FR, ca;q=0.8, es;q=0.5": "ca",
+        "pt-BR": "pt",
+        "de, fr": "en",
+        "": "en",
+        "esperanto": "en",
+        "en-GB,en;q=0.9": "en",
+    }
+    for accept, expected in cases.items():
+        assert language(accept) == expected, accept
+        request = RequestFactory().get("/", HTTP_ACCEPT_LANGUAGE=language(accept))
+        assert get_language_from_request(request) == expected, accept

@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from core.errors import RETRY_AFTER_SECONDS
-from core.redis_cache import SharedClientRedisCache, outage
+from core.redis_cache import FailOpenRedisCache, outage
 from tests.factories import make_player, make_user
 from tests.tournaments.test_flow import sample_trf, setup  # noqa: F401 (fixture)
 from tournaments.models import Report, Tournament
@@ -37,7 +37,7 @@ AWAY = "redis://127.0.0.1:9/0"
 
 def _caches_away() -> dict[str, Any]:
     return {
-        "default": {"BACKEND": "core.redis_cache.SharedClientRedisCache", "LOCATION": AWAY},
+        "default": {"BACKEND": "core.redis_cache.FailOpenRedisCache", "LOCATION": AWAY},
         "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     }
 
@@ -55,7 +55,7 @@ def cache_away() -> Iterator[None]:
 
 def test_a_cache_that_cannot_be_reached_misses_and_drops_writes_with_one_log_line(caplog) -> None:
     outage.away = False
-    backend = SharedClientRedisCache(AWAY, {})
+    backend = FailOpenRedisCache(AWAY, {})
     with caplog.at_level(logging.WARNING, logger="core.redis_cache"):
         assert backend.get("a", "missing") == "missing"
         backend.set("a", 1, 30)

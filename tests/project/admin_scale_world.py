@@ -28,6 +28,7 @@ from players.models import ErasureRequest, Player
 from protests.models import Protest, ProtestAttachment
 from ratings.models import (
     CalculationRun,
+    Differential,
     DraftExcluded,
     DraftResult,
     DraftTournament,
@@ -38,7 +39,14 @@ from ratings.models import (
     PlayerRating,
     PublishedList,
 )
-from tournaments.models import Game, Report, ReportUploadJob, Tournament, TournamentPlayer
+from tournaments.models import (
+    Game,
+    Report,
+    ReportUploadJob,
+    Substitution,
+    Tournament,
+    TournamentPlayer,
+)
 
 PLAYERS = 100_000
 GAMES = 100_000
@@ -330,6 +338,24 @@ def _office_rows(ctx: _Ctx) -> tuple[Tournament, Protest]:
         },
         f"FROM {_t(Report)} r",
     )
+    # Team substitutions (cnxc-2000 7.2) in the big open: rank g handed over to rank g + 1.
+    insert_select(
+        Substitution,
+        {
+            "tournament_id": str(big_open.pk),
+            "round": "1",
+            "side": "CASE WHEN g %% 2 = 0 THEN 'white' ELSE 'black' END",
+            "replaced_rank": "g",
+            "replaced_moved": "true",
+            "substitute_rank": "g + 1",
+            "substitute_moved": "true",
+            "date": f"'{ctx.period.start.isoformat()}'::date",
+            "recorded_by_id": user,
+            "recorded_at": "now()",
+        },
+        "FROM generate_series(1, %s) g",
+        (MIN_ROWS,),
+    )
     # The protest of the issue: about one of the federation's games.
     tournament = Tournament.objects.filter(rating_system=ctx.system).exclude(pk=big_open.pk)[0]
     game = Game.objects.filter(tournament=tournament, black__isnull=False).select_related("white")[
@@ -494,6 +520,22 @@ def _more_rows(ctx: _Ctx) -> None:
             "status": "'rated'",
             "regulation_version": f"'{ctx.system.ruleset}/2'",
             "computed_at": "now()",
+        },
+        each,
+        (MIN_ROWS,),
+    )
+    # FIDE differentials (fce 9.5): one a year, every other one published.
+    insert_select(
+        Differential,
+        {
+            "system_id": str(ctx.system.pk),
+            "computed_at": "now() - g * interval '1 day'",
+            "players": "1000 + g",
+            "mean": "(g %% 40)::numeric + 0.25",
+            "overall": "g %% 40",
+            "bands": "'[]'::jsonb",
+            "status": "CASE WHEN g %% 2 = 0 THEN 'published' ELSE 'draft' END",
+            "effective_date": "CASE WHEN g %% 2 = 0 THEN make_date(1950 + g, 1, 1) END",
         },
         each,
         (MIN_ROWS,),

@@ -51,6 +51,25 @@ API: dict[str, Case] = {
         (401, 403, 403, 403, 403, 409, 409),
         json_body(lambda w: {"note": "v2"}),
     ),
+    "api/v1/^differentials/$": Case(lambda w: "/api/v1/differentials/", EVERYONE, NO_METHOD),
+    "api/v1/^differentials/compute/$": Case(
+        lambda w: "/api/v1/differentials/compute/",
+        NO_METHOD,
+        API_OFFICERS,
+        json_body(lambda w: {"system": w.fce.code}),
+    ),
+    # A draft: only officers see it (404 for the others, as any row they may not see).
+    "api/v1/^differentials/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/differentials/{w.differential.pk}/",
+        (404, 404, 404, 404, 404, OK, OK),
+        NO_METHOD,
+    ),
+    "api/v1/^differentials/(?P<pk>[^/.]+)/publish/$": Case(
+        lambda w: f"/api/v1/differentials/{w.differential.pk}/publish/",
+        NO_METHOD,
+        (401, 403, 403, 403, 403, OK, OK),
+        json_body(lambda w: {"effective_date": "2027-01-01"}),
+    ),
     "api/v1/^lists/$": Case(lambda w: "/api/v1/lists/", EVERYONE, NO_METHOD),
     "api/v1/^lists/(?P<pk>[^/.]+)/$": Case(
         lambda w: f"/api/v1/lists/{w.published.pk}/", EVERYONE, NO_METHOD
@@ -86,6 +105,31 @@ API: dict[str, Case] = {
         lambda w: f"/api/v1/tournaments/{w.tournament.pk}/reports/{w.report.submission}/",
         API_RUNS_IT,
         NO_METHOD,
+    ),
+    # Team substitutions (cnxc-2000 7.2): public to read; recorded by the arbiter until the
+    # report is validated and by officers; this system's regulation has none: 409.
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/substitutions/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/substitutions/",
+        EVERYONE,
+        (401, 403, 403, 409, 403, 409, 409),
+        json_body(
+            lambda w: {
+                "round": 1,
+                "side": "white",
+                "replaced_rank": 1,
+                "substitute_rank": 2,
+                "date": "2026-01-10",
+            }
+        ),
+    ),
+    # DELETE only (and the winner PUT only): GET and POST are 405 for everyone.
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/substitutions/(?P<substitution>[0-9]+)/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/substitutions/1/",
+        NO_METHOD,
+        NO_METHOD,
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/winner/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/winner/", NO_METHOD, NO_METHOD
     ),
     "api/v1/^tournaments/(?P<pk>[^/.]+)/uploads/(?P<job>[0-9]+)/$": Case(
         lambda w: f"/api/v1/tournaments/{w.tournament.pk}/uploads/{w.upload_job.pk}/",

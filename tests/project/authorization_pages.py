@@ -38,6 +38,8 @@ PAGES: dict[str, Case] = {
     ),
     # ---- site
     "": Case(lambda w: "/", EVERYONE, EVERYONE),  # home: the view does not restrict methods
+    # The language links: a redirect back with the cookie set, for everyone; GET only.
+    "language/<str:code>/": Case(lambda w: "/language/es/?next=/", EVERYONE, NO_METHOD),
     "healthz": Case(lambda w: "/healthz", EVERYONE, NO_METHOD),
     "healthz/web": Case(lambda w: "/healthz/web", EVERYONE, NO_METHOD),
     "accounts/login/": Case(
@@ -175,12 +177,54 @@ PAGES: dict[str, Case] = {
     "tournaments/<int:pk>/players/search/": Case(
         lambda w: f"/tournaments/{w.tournament.pk}/players/search/?q=a", RUNS_IT, NO_METHOD
     ),
+    # Team substitutions and the norm winner (cnxc-2000 7.2, 7.1): the arbiter until the report
+    # is validated, officers; a regulation without them is refused with a message (a redirect).
+    "tournaments/<int:pk>/substitutions/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/substitutions/",
+        NO_METHOD,
+        RUNS_IT,
+        lambda w: {
+            "round": "1",
+            "side": "white",
+            "replaced_rank": "1",
+            "substitute_rank": "2",
+            "date": "2026-01-10",
+        },
+    ),
+    # No such substitution: 404 once the rule lets the user in.
+    "tournaments/<int:pk>/substitutions/<int:substitution>/delete/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/substitutions/999999/delete/",
+        NO_METHOD,
+        (LOGIN, 403, 403, 404, 403, 404, 404),
+    ),
+    "tournaments/<int:pk>/winner/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/winner/",
+        NO_METHOD,
+        RUNS_IT,
+        lambda w: {"rank": "1"},
+    ),
     "tournaments/<int:pk>/approve/": Case(
         lambda w: f"/tournaments/{w.tournament.pk}/approve/", NO_METHOD, OFFICERS
     ),
     # ---- rating systems and published lists (public)
     "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
     "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),
+    # The FIDE differential (fce 9.5): public history; officers compute, review, publish.
+    "ratings/<slug:code>/differential/": Case(
+        lambda w: f"/ratings/{w.fce.code}/differential/", EVERYONE, EVERYONE
+    ),
+    "ratings/<slug:code>/differential/compute/": Case(
+        lambda w: f"/ratings/{w.fce.code}/differential/compute/", OFFICERS, OFFICERS
+    ),
+    "ratings/differentials/<int:pk>/": Case(
+        lambda w: f"/ratings/differentials/{w.differential.pk}/", OFFICERS, OFFICERS
+    ),
+    "ratings/differentials/<int:pk>/publish/": Case(
+        lambda w: f"/ratings/differentials/{w.differential.pk}/publish/",
+        OFFICERS,
+        OFFICERS,
+        lambda w: {"effective_date": "2027-01-01"},
+    ),
     # The calculator (a GET form: the address is the calculation) and its autocomplete.
     "ratings/calculator/": Case(
         lambda w: f"/ratings/calculator/?system={w.system.code}&opp1=1900&res1=1",

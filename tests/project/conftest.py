@@ -14,12 +14,15 @@ from notices import texts as notice_texts
 from notices.services import notice_create
 from notices.tokens import unsubscribe_token
 from protests.models import ProtestAttachment
+from ratings.differentials.services import differential_compute
+from ratings.models import PlayerRating
 from tests.factories import (
     make_import_job,
     make_player,
     make_protest,
     make_published,
     make_role_users,
+    make_system,
     make_tournament,
 )
 from tests.project.authorization_cases import csv_crosstable
@@ -53,7 +56,16 @@ def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
     claimed = make_player(fed_id="CLAIM-1", fide_id=9_900_001)
     claim = claim_submit(user=arbiter, method="fide_id", fide_id=claimed.fide_id)
     correction = correction_submit(user=player, changes={"club": "Club Escacs Sants"})
+    # An fce system (its regulation reads a published differential, 9.5) with one player in
+    # its list and the FIDE list, and a draft differential computed from them.
+    fce = make_system(code="fce-matrix", ruleset="fce")
+    PlayerRating.objects.create(
+        player=make_player(fide_standard=1900), system=fce, rating=1950, kind="effective"
+    )
+    differential = differential_compute(system=fce)
     return SimpleNamespace(
+        fce=fce,
+        differential=differential,
         system=system,
         period=period,
         players=players,

@@ -71,3 +71,22 @@ def first_performance_pool(*, with_old: bool) -> tuple[PriorResult, ...]:
     against 2000s, ended 1 December 1998)."""
     old = [prior(2000, 0.5, date(1998, 12, 1), tournament="OLD")] * 5 if with_old else []
     return tuple(old + [prior(1800, 0.5, date(2000, 3, 1), tournament="P1")] * 5)
+
+
+def rr10_issue25() -> list[Game]:
+    """The round robin of RULESETS.md "Decided readings" (fide-2000 10.1 / feda-1996 9.1,
+    amended after issue 25): 10 players, r0-r3 rated, X and U1-U5 unrated; each meets each once.
+
+    - r0-r3 draw each other (1 1/2), beat X (1), draw U1-U4 (2) and lose to U5: 4 1/2 of 9 each.
+    - X loses to r0-r3 (0 of 4) and, against the unrated: draws U1-U3, loses to U4 and U5
+      (1 1/2 of 5): 1 1/2 of 9.
+    - U1-U5 draw each other.
+    """
+    rated = [f"r{i}" for i in range(4)]
+    others = [f"u{i}" for i in range(1, 6)]
+    games = [game(a, b, "1/2-1/2") for i, a in enumerate(rated) for b in rated[i + 1 :]]
+    games += [game(r, "x", "1-0") for r in rated]
+    games += [game(r, u, "0-1" if u == "u5" else "1/2-1/2") for r in rated for u in others]
+    games += [game("x", u, "1/2-1/2" if u in ("u1", "u2", "u3") else "0-1") for u in others]
+    games += [game(a, b, "1/2-1/2") for i, a in enumerate(others) for b in others[i + 1 :]]
+    return games

@@ -19,6 +19,8 @@ from rating_engine.types import (
     PeriodResult,
     PlayerInput,
     PlayerResult,
+    Substitution,
+    SubstitutionLink,
     TournamentInput,
 )
 
@@ -37,9 +39,18 @@ def comp(
     kind: str = "",
     end: date = date(2026, 5, 31),
     norm: bool = False,
+    substitutions: Sequence[Substitution] = (),
+    winner: str | None = None,
 ) -> TournamentInput:
     return TournamentInput(
-        id=tid, system="round_robin", end_date=end, kind=kind, norm_event=norm, games=tuple(games)
+        id=tid,
+        system="round_robin",
+        end_date=end,
+        kind=kind,
+        norm_event=norm,
+        games=tuple(games),
+        substitutions=tuple(substitutions),
+        winner=winner,
     )
 
 
@@ -238,12 +249,42 @@ def test_norm_tie_needs_the_winner_named() -> None:
     games = [g("A", "B", "1/2-1/2")]
     with pytest.raises(EngineInputError) as err:
         rate([player("A", 2000), player("B", 2000)], [comp("T", games, norm=True)])
-    assert err.value.location == "parameters.winners"
+    assert err.value.location == "tournaments[0].winner"
     # Named after tie-breaks: A's V = 20 x (.5 - .5) = 0 either way -> no error.
-    result = rate(
-        [player("A", 2000), player("B", 2000)], [comp("T", games, norm=True)], winners={"T": "A"}
-    )
+    result = rate([player("A", 2000), player("B", 2000)], [comp("T", games, norm=True, winner="A")])
     assert by_id(result)["A"].rating_after == 2000
+
+
+def test_norm_winner_named_after_tie_breaks_keeps_only_a_positive_change() -> None:
+    # A and W both score 2 of 3 (tie); the arbiter names W the winner after tie-breaks.
+    # W 2400, 60 games, K 20: beats O1 (2000), draws O2 (2000), draws A (2400) -> W = 2.
+    # We: D 400 -> .92 (393-411) twice, D 0 -> .50: 2.34. V = 20 x (2 - 2.34) = -6.8.
+    # Winner of a norm competition: V < 0 not applied (7.1) -> 2400.
+    # A 2400 (K 20): draws W, beats O2, draws O1: W = 2 (a tie with W); We .50 + .92 + .92
+    # = 2.34: V -6.8 -> 2393.2 -> 2393 (6.6): only the named winner keeps his rating.
+    games = [
+        g("W", "O1", "1-0"),
+        g("W", "O2", "1/2-1/2"),
+        g("W", "A", "1/2-1/2"),
+        g("A", "O2", "1-0"),
+        g("A", "O1", "1/2-1/2"),
+    ]
+    ps = [player("W", 2400), player("A", 2400), player("O1", 2000), player("O2", 2000)]
+    p = by_id(rate(ps, [comp("T", games, norm=True, winner="W")]))
+    assert (p["W"].rating_after, p["A"].rating_after) == (2400, 2393)
+    assert "cnxc-2000 7.1" in articles(p["W"])
+    assert "cnxc-2000 7.1" not in articles(p["A"])
+    # A named winner with a positive V keeps it: A named instead, W loses 6.8 -> 2393.
+    p = by_id(rate(ps, [comp("T", games, norm=True, winner="A")]))
+    assert (p["W"].rating_after, p["A"].rating_after) == (2393, 2400)
+
+
+def test_norm_winner_must_play_in_the_competition() -> None:
+    games = [g("A", "B", "1-0")]
+    ps = [player("A", 2000), player("B", 2000), player("C", 2000)]
+    with pytest.raises(EngineInputError) as err:
+        rate(ps, [comp("T", games, norm=True, winner="C")])
+    assert err.value.location == "tournaments[0].winner"
 
 
 # ---------------------------------------------------------------- 7.2 substitutions
@@ -267,20 +308,21 @@ TEAM = [
 ]
 
 
-def sub(
-    side: str, *chain: tuple[str, bool], white: str = "A", black: str = "B"
-) -> dict[str, object]:
-    return {
-        "tournament": "T",
-        "white": white,
-        "black": black,
-        "side": side,
-        "players": [{"id": pid, "moved": moved} for pid, moved in chain],
-    }
+def sub(side: str, *chain: tuple[str, bool], white: str = "A", black: str = "B") -> Substitution:
+    return Substitution(
+        white=white,
+        black=black,
+        side=side,
+        players=tuple(SubstitutionLink(id=pid, moved=moved) for pid, moved in chain),
+    )
 
 
-def rate_team(game: Game, *subs: dict[str, object]) -> dict[str, PlayerResult]:
-    return by_id(rate(TEAM, [comp("T", [game])], substitutions=list(subs)))
+def rate_team(game: Game, *subs: Substitution) -> dict[str, PlayerResult]:
+    return by_id(rate(TEAM, [comp("T", [game], substitutions=subs)]))
+
+
+def codes(p: PlayerResult) -> dict[str, str]:
+    return {d.code: d.article for d in p.notes if d.code.startswith("substitution")}
 
 
 def test_7_2_a_original_without_a_move_is_replaced() -> None:
@@ -288,12 +330,16 @@ def test_7_2_a_original_without_a_move_is_replaced() -> None:
     # B faced S: 20 x (0 - .36) = -7.2 -> 1993; A unchanged.
     p = rate_team(g("A", "B", "1-0"), sub("white", ("A", False), ("S", True)))
     assert (p["S"].rating_after, p["B"].rating_after, p["A"].rating_after) == (2107, 1993, 2000)
+    assert codes(p["A"]) == {"substitution_no_move_original": "cnxc-2000 7.2 a"}
+    assert codes(p["S"]) == {} and codes(p["B"]) == {}  # S is the original: no 7.2 d-h
 
 
 def test_7_2_b_substitute_without_a_move_is_ignored() -> None:
     # b: S only resigned: no substitution. A loses to B: -10 -> 1990; B +10 -> 2010; S 2100.
     p = rate_team(g("A", "B", "0-1"), sub("white", ("A", True), ("S", False)))
     assert (p["A"].rating_after, p["B"].rating_after, p["S"].rating_after) == (1990, 2010, 2100)
+    assert codes(p["S"]) == {"substitution_no_move_substitute": "cnxc-2000 7.2 b"}
+    assert codes(p["A"]) == {}
 
 
 def test_7_2_d_f_h_win() -> None:
@@ -302,12 +348,16 @@ def test_7_2_d_f_h_win() -> None:
     # h: B faced the higher of A 2000 / S 2100: D -100 -> .36: -7.2 -> 1993.
     result = rate(
         TEAM,
-        [comp("T", [g("A", "B", "1-0")])],
-        substitutions=[sub("white", ("A", True), ("S", True))],
+        [comp("T", [g("A", "B", "1-0")], substitutions=[sub("white", ("A", True), ("S", True))])],
     )
     p = by_id(result)
     assert (p["A"].rating_after, p["S"].rating_after, p["B"].rating_after) == (2000, 2107, 1993)
     assert any(e.article == "cnxc-2000 7.2 d" for e in result.excluded)
+    assert codes(p["A"]) == {"substitution_not_charged": "cnxc-2000 7.2 d"}
+    assert codes(p["S"]) == {"substitution_charged": "cnxc-2000 7.2 f"}
+    assert codes(p["B"]) == {"substitution_opponent": "cnxc-2000 7.2 h"}
+    h = next(d for d in p["B"].notes if d.code == "substitution_opponent")
+    assert (h.params["opponent"], h.params["rating"]) == ("S", 2100)
 
 
 def test_7_2_d_f_h_loss() -> None:
@@ -324,6 +374,7 @@ def test_7_2_e_non_effective_original_is_charged_a_loss() -> None:
     p = rate_team(g("Pv", "B", "1-0"), sub("white", ("Pv", True), ("S", True), white="Pv"))
     assert (p["Pv"].rating_after, p["Pv"].status) == (1848, "provisional")
     assert "cnxc-2000 7.2 e" in articles(p["Pv"])
+    assert codes(p["Pv"]) == {"substitution_charged": "cnxc-2000 7.2 e"}
     assert (p["S"].rating_after, p["B"].rating_after) == (2107, 1993)
 
 
@@ -333,6 +384,7 @@ def test_7_2_g_non_effective_substitute_is_not_charged() -> None:
     p = rate_team(g("A", "B", "1-0"), sub("white", ("A", True), ("N", True)))
     assert (p["N"].rating_after, p["N"].games) == (None, 0)
     assert (p["A"].rating_after, p["B"].rating_after) == (2000, 1990)
+    assert codes(p["N"]) == {"substitution_not_charged": "cnxc-2000 7.2 g"}
 
 
 def test_7_2_c_substitute_substituted_counts_as_original() -> None:
@@ -342,6 +394,9 @@ def test_7_2_c_substitute_substituted_counts_as_original() -> None:
     # B faced max(2000, 2100, 2200) = 2200: D -200 -> .24: 20 x .76 = +15.2 -> 2015.
     p = rate_team(g("A", "B", "0-1"), sub("white", ("A", True), ("S", True), ("C", True)))
     assert [p[k].rating_after for k in ("A", "S", "C", "B")] == [1990, 2087, 2200, 2015]
+    assert codes(p["A"]) == {"substitution_charged": "cnxc-2000 7.2 d"}
+    assert codes(p["S"]) == {"substitution_charged": "cnxc-2000 7.2 c, d"}
+    assert codes(p["C"]) == {"substitution_not_charged": "cnxc-2000 7.2 f"}
 
 
 def test_7_2_h_both_sides_substituted() -> None:
@@ -361,7 +416,7 @@ def test_7_2_h_both_sides_substituted() -> None:
 def test_substitution_must_name_a_game() -> None:
     with pytest.raises(EngineInputError) as err:
         rate_team(g("A", "B", "1-0"), sub("white", ("A", True), ("S", True), black="C"))
-    assert err.value.location == "parameters.substitutions[0].tournament"
+    assert err.value.location == "tournaments[0].substitutions[0].white"
 
 
 # ---------------------------------------------------------------- 7.3 calibration

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -19,17 +20,6 @@ from engine_helpers import run_calculator
 PERIOD = {
     "ruleset": "cnxc-2000",
     "period": {"start": "2026-01-01", "end": "2026-06-30"},
-    "parameters": {
-        "substitutions": [
-            {
-                "tournament": "T2",
-                "white": "E",
-                "black": "B",
-                "side": "white",
-                "players": [{"id": "E", "moved": True}, {"id": "N", "moved": True}],
-            },
-        ],
-    },
     "players": [
         {"id": "E", "rating": 2100, "games": 30, "last_game_date": "2025-10-01"},
         {"id": "B", "rating": 2000, "games": 60, "last_game_date": "2025-10-01"},
@@ -52,6 +42,14 @@ PERIOD = {
             "system": "team",
             "end_date": "2026-06-15",
             "games": [{"white": "E", "black": "B", "result": "1-0"}],
+            "substitutions": [
+                {
+                    "white": "E",
+                    "black": "B",
+                    "side": "white",
+                    "players": [{"id": "E", "moved": True}, {"id": "N", "moved": True}],
+                },
+            ],
         },
         {
             "id": "T3",
@@ -78,7 +76,15 @@ def test_cnxc_period_through_the_calculator(tmp_path: Path) -> None:
 
 
 def test_cnxc_bad_substitution_exits_2_naming_it(tmp_path: Path) -> None:
-    bad = dict(PERIOD, parameters={"substitutions": [{"tournament": "T2"}]})
+    bad = copy.deepcopy(PERIOD)
+    bad["tournaments"][1]["substitutions"] = [{"side": "white"}]  # type: ignore[index]
     proc = run_calculator(tmp_path, bad)
     assert proc.returncode == 2
-    assert proc.stderr.startswith("error: parameters.substitutions[0].white:")
+    assert proc.stderr.startswith("error: tournaments[1].substitutions[0].white: is required")
+
+
+def test_cnxc_substitutions_are_no_longer_a_parameter(tmp_path: Path) -> None:
+    bad = dict(PERIOD, parameters={"winners": {"T1": "E"}})
+    proc = run_calculator(tmp_path, bad)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: parameters.winners:"), proc.stderr

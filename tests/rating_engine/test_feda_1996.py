@@ -130,15 +130,18 @@ def test_round_robin_with_unrated_9_21b_9_25_9_53() -> None:
     # C: D 16.04 -> 16 -> .52, We 3.12-.5 = 2.62, W 2.5, -3 -> 2097 -> 2095
     # D: D -83.96 -> -84 -> .38, We 2.28-.5 = 1.78, W 2, +5.5 -> 2005.5 -> 2005
     # U: .40 -> -72, Ru = Ra - 72 x 5/6 = 2023.9583 (9.25).
-    # V: his 1 point is his win over unrated U; against A, B, C, D (rated) 0 of 4: 0% has no
-    # d(p) (9.1, decided reading): no performance, nothing pooled (7.1 keeps him: 1 point).
-    # Ra is unchanged (it is the rated players' figure).
+    # V: his 1 point is his win over unrated U; 0 of 4 against A, B, C, D (rated). Ra rates
+    # the whole field, so 9.1 reads his score over all his games (decided reading, amended
+    # after issue 25): 1/5 = .20 -> -240; Ru = Ra - 240 x 5/6 = 1883.9583 (9.25); 5 games,
+    # under 9 (8.14). Ra is unchanged (it is the rated players' figure).
     res = by_id(rate(rr6_players(), [event("RR", RR6, system="round_robin")]))
     assert [res[p].rating_after for p in "abcd"] == [2295, 2200, 2095, 2005]
     assert [res[p].expected for p in "abcd"] == pytest.approx([4.18, 3.46, 2.62, 1.78])
     assert res["u"].performance == pytest.approx(2023.9583, abs=1e-3)
-    assert res["v"].performance is None and res["v"].rating_after is None
-    assert codes(res["v"])["no_performance"] == "feda-1996 9.1"
+    assert res["v"].performance == pytest.approx(1883.9583, abs=1e-3)
+    assert res["v"].rating_after is None
+    assert "no_performance" not in codes(res["v"])
+    assert codes(res["v"])["performance"] == "feda-1996 9.25"
     assert "unrated_low_score" not in codes(res["v"])
     assert codes(res["u"])["performance"] == "feda-1996 9.25"
     assert codes(res["u"])["first_rating_pending"] == "feda-1996 8.14"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from engine_games import first_performance_pool, newcomer, x_meets
+from engine_games import first_performance_pool, newcomer, rr10_issue25, x_meets
 from engine_helpers import active, by_id, codes, game, player, prior
 from feda_1996_helpers import event, rate
 
@@ -125,3 +125,32 @@ def test_unknown_games_last_12_months_is_not_zero_8_22(
     )
     assert (res["p"].status, res["p"].rating_after) == (status, 2200)
     assert codes(res["p"])[code] == article
+
+
+# ---------------------------------------------------------------- issue 25: 9.1 amended
+def test_round_robin_score_over_all_games_decides_9_1_issue_25() -> None:
+    # RULESETS.md "Decided readings", feda-1996 9.1 (amended): in a round robin with unrated
+    # players Ra (9.21b) gives every player of the field a rating, so the 0 / 100% test reads
+    # his score over all his games in it. The round robin of 10 (engine_games.rr10_issue25):
+    # r0-r3 rated 2000, X and U1-U5 unrated.
+    # 7.3: 4 of 10 rated, at least a third; 7.31 (fewer than 10) does not apply; 7.1 discards
+    #   only a zero score: X (1 1/2) and U1-U5 stay.
+    # 9.21b: each rated player scores 4 1/2 of 9: p .50 -> d(p) 0; dpa = 0; Rar = 2000;
+    #   Ra = 2000.
+    # X: 0 of 4 against r0-r3, 1 1/2 of 5 against U1-U5: 1 1/2 of 9, p = .1667 -> .17 ->
+    #   d(p) -273 (table A); n = 9: Ru = Ra + d(p) x n/(n+1) = 2000 - 245.7 = 1754.3 (9.25).
+    # His pool: P, 9 draws against 2000s (March 2000, inside the 8.14c window): Ru 2000 (9.22).
+    # 9.3: Rn = (2000 x 9 + 1754.3 x 9) / 18 = 1877.15 -> 1875 (nearest 5, 9.32), >= 1805.
+    # (The first reading, 0 of 4 against rated: no performance, Rn = 2000.)
+    priors = tuple([prior(2000, 0.5, date(2000, 3, 1), tournament="P")] * 9)
+    ps = [player("x", None, games=0, prior_results=priors)]
+    ps += [active(f"r{i}", 2000, games=10) for i in range(4)]
+    ps += [player(f"u{i}", None, games=0) for i in range(1, 6)]
+    res = by_id(rate(ps, [event("RR", rr10_issue25(), system="round_robin")]))
+    notes = {d.code: d for d in res["x"].notes}
+    assert notes["tournament_average"].params["ra"] == 2000
+    assert notes["performance"].article == "feda-1996 9.25"
+    assert notes["performance"].params["ru"] == pytest.approx(1754.3)
+    assert "no_performance" not in notes
+    assert res["x"].performance == pytest.approx(1877.15)
+    assert (res["x"].rating_after, res["x"].status) == (1875, "new")

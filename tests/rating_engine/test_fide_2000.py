@@ -141,16 +141,19 @@ def test_round_robin_with_unrated_10_21b_10_25() -> None:
     # C: Rc = 2080.75, D 19.25 -> 19 -> .53, We 2.65, W 2.5, 15 x -.15 = -2.25 -> 2097.75 -> 2098
     # D: Rc = 2100.75, D -100.75 -> -101 -> .36, We 1.80, W 2, 15 x .2 = 3 -> 2003
     # U: 2/5 = .40 -> -72; Ru = Ra + dp x n/(n+1) = 2083.9583 - 60 = 2023.9583 (10.25)
-    # V: 1 point, his win over unrated U; against A, B, C, D (rated) 0 of 4: 0% has no dp
-    # (10.1, decided reading): no performance, nothing pooled (6.1 keeps him: 1 point > 1/2).
-    # U: 5 games, under 9 (9.14).
+    # V: 1 point, his win over unrated U; 0 of 4 against A, B, C, D (rated). In a round robin
+    # Ra rates the whole field, so 10.1 reads his score over all his games (decided reading,
+    # amended after issue 25): 1/5 = .20 -> -240; Ru = Ra - 240 x 5/6 = 2083.9583 - 200
+    # = 1883.9583 (10.25). (The first reading, 0 of 4 against rated: no performance.)
+    # U and V: 5 games, under 9 (9.14).
     res = by_id(rate(rr6_players(), [swiss("RR", RR6, system="round_robin")]))
     assert [res[p].rating_after for p in "abcd"] == [2299, 2201, 2098, 2003]
     assert [res[p].expected for p in "abcd"] == pytest.approx([4.10, 3.45, 2.65, 1.80])
     assert res["u"].rating_after is None and res["u"].status == "unrated"
     assert res["u"].performance == pytest.approx(2023.9583, abs=1e-3)
-    assert res["v"].performance is None
-    assert codes(res["v"])["no_performance"] == "fide-2000 10.1"
+    assert res["v"].performance == pytest.approx(1883.9583, abs=1e-3)
+    assert "no_performance" not in codes(res["v"])
+    assert codes(res["v"])["performance"] == "fide-2000 10.25"
     assert codes(res["u"])["performance"] == "fide-2000 10.25"
     assert codes(res["u"])["first_rating_pending"] == "fide-2000 9.14"
     assert codes(res["a"])["tournament_average"] == "fide-2000 10.21b"

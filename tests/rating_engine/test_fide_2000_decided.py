@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from engine_games import first_performance_pool, newcomer, x_meets
+from engine_games import first_performance_pool, newcomer, rr10_issue25, x_meets
 from engine_helpers import active, by_id, codes, game, player, prior
 from fide_2000_helpers import rate, swiss
 
@@ -149,3 +149,33 @@ def test_unknown_figure_with_4_games_in_the_period_is_a_year_of_4_9_23c() -> Non
     assert res["p"].status == "rated"
     assert codes(res["p"])["active_again"] == "fide-2000 9.23c"
     assert "inactivity_unknown" not in codes(res["p"])
+
+
+# ---------------------------------------------------------------- issue 25: 10.1 amended
+def test_round_robin_score_over_all_games_decides_10_1_issue_25() -> None:
+    # RULESETS.md "Decided readings", fide-2000 10.1 (amended): in a round robin with unrated
+    # players Ra (10.21b) gives every player of the field a rating, so the 0 / 100% test reads
+    # his score over all his games in it. The round robin of 10 (engine_games.rr10_issue25):
+    # r0-r3 rated 2000, X and U1-U5 unrated.
+    # 6.3: 4 of 10 rated, at least a third; 6.31 does not apply (10 players); 6.1 keeps X
+    #   (1 1/2 points, over 1/2) and U1-U5.
+    # 10.21b: each rated player scores 4 1/2 of 9: p .50 -> dp 0 (table A); dpa = 0;
+    #   Rar = 2000; Ra = 2000 - 0 x 9/10 = 2000.
+    # X: 0 of 4 against r0-r3, 1 1/2 of 5 against U1-U5: 1 1/2 of 9, p = .1667 -> .17 ->
+    #   dp -273; n = 9 opponents: Ru = Ra + dp x n/(n+1) = 2000 - 273 x 9/10 = 1754.3 (10.25).
+    # His pool: P, 9 draws against 2000s last quarter: Ru 2000 (10.22), his first performance
+    #   (not under 1801, 10.31).
+    # 10.3: Rn = (2000 x 9 + 1754.3 x 9) / 18 = 1877.15 -> 1877 (10.32), at least 1801: new.
+    # (The first reading, 0 of 4 against rated: no performance, Rn = 2000 x 9 / 9 = 2000.)
+    priors = tuple([prior(2000, 0.5, date(2000, 8, 1), tournament="P")] * 9)
+    ps = [player("x", None, games=0, prior_results=priors)]
+    ps += [active(f"r{i}", 2000) for i in range(4)]
+    ps += [player(f"u{i}", None, games=0) for i in range(1, 6)]
+    res = by_id(rate(ps, [swiss("RR", rr10_issue25(), system="round_robin")]))
+    notes = {d.code: d for d in res["x"].notes}
+    assert notes["tournament_average"].params["ra"] == 2000
+    assert notes["performance"].article == "fide-2000 10.25"
+    assert notes["performance"].params["ru"] == pytest.approx(1754.3)
+    assert "no_performance" not in notes
+    assert res["x"].performance == pytest.approx(1877.15)
+    assert (res["x"].rating_after, res["x"].status) == (1877, "new")

@@ -30,7 +30,7 @@ from tournaments.models import Tournament, TournamentPlayer
 pytestmark = pytest.mark.django_db
 
 migration = importlib.import_module(
-    "tournaments.migrations.0005_competition_kind_scope_and_games_left_out"
+    "tournaments.migrations.0006_competition_kind_scope_and_games_left_out"
 )
 
 

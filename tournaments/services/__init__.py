@@ -18,6 +18,7 @@ from .crosstable_form import crosstable_form_cells, crosstable_form_to_csv
 from .matching import MatchingRefused, players_confirm
 from .problems import problem_plain, problem_to_dict
 from .registration import tournament_approve_late, tournament_assign_period, tournament_register
+from .substitutions import substitution_create, substitution_delete, tournament_winner_set
 from .upload_jobs import (
     report_receive,
     report_upload_enqueue,
@@ -53,9 +54,12 @@ __all__ = [
     "report_upload_job_progress",
     "report_upload_job_run",
     "report_upload_jobs_watch",
+    "substitution_create",
+    "substitution_delete",
     "tournament_approve_late",
     "tournament_assign_period",
     "tournament_facts",
     "tournament_register",
     "tournament_revalidate",
+    "tournament_winner_set",
 ]

@@ -17,19 +17,18 @@ Inputs (decisions where the text is open; also in docs/engine.md, "cnxc-2000"):
 - K (6.4): a player who became effective with exactly 12 games uses the 13-24 column.
 - 6.3: the provisional rating is computed as ONE competition over all games so far (the
   text's "i.e."), Rc the average of all opponents' ratings, p rounded to hundredths.
-- 7.1: ``parameters.winners`` ``{tournament id: player id}`` names the winner after
-  tie-breaks; without it the sole top scorer wins; a tie for first with no winner given
-  is an input error.
-- 7.2 (team substitutions): ``parameters.substitutions``, a list of
-  ``{"tournament", "white", "black", ["round"], "side": "white"|"black",
-  "players": [{"id", "moved"}, ...]}`` - the players who held that side in order, the first
-  being the game's player. (a) leading players who made no move drop out; (b) substitutes who
-  made no move drop out; (c) every remaining player but the last is an "original", the last
-  is the "substitute". (d) an effective original is charged the game only if W - We < 0 for
-  him, (e) a non-effective original is charged a loss; (f) an effective substitute is
-  charged only if W - We > 0, (g) a non-effective substitute is not charged; (h) every
-  player of the other side counts the game against the highest rated (effective,
-  provisional or virtual) player of this side.
+- 7.1: the competition's ``winner`` names the winner after tie-breaks; without it the sole
+  top scorer wins; a tie for first with no winner given is an input error.
+- 7.2 (team substitutions): the competition's ``substitutions``, each
+  ``{"white", "black", ["round"], "side": "white"|"black", "players": [{"id", "moved"}, ...]}``
+  - the players who held that side in order, the first being the game's player. (a) leading
+  players who made no move drop out; (b) substitutes who made no move drop out; (c) every
+  remaining player but the last is an "original", the last is the "substitute". (d) an
+  effective original is charged the game only if W - We < 0 for him, (e) a non-effective
+  original is charged a loss; (f) an effective substitute is charged only if W - We > 0,
+  (g) a non-effective substitute is not charged; (h) every player of the other side counts
+  the game against the highest rated (effective, provisional or virtual) player of this side.
+  Each player of a substituted game is told the rule applied to him, with its letter.
 - 7.3: ``parameters.iccf_list`` ``{player id: rating}`` is the ICCF list in force the day
   after the period (not ``iccf_rating``, which is the list in force when calculating, 5.3).
   Players in both lists: effective in the new list and not passive (passive players are not
@@ -40,7 +39,6 @@ Inputs (decisions where the text is open; also in docs/engine.md, "cnxc-2000"):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import ClassVar
 
 from ... import types
@@ -144,6 +142,10 @@ class CNXC2000(CNXCResults):
         ),
     )
     parameters_type = CNXC2000Parameters
+    # 7.2 and 7.1 read each competition's substitutions and winner (TournamentInput).
+    inputs: ClassVar[base.InputFacts] = base.InputFacts(
+        substitutions="cnxc-2000 7.2", norm_winner="cnxc-2000 7.1"
+    )
 
     # ------------------------------------------------------------------ rating
 
@@ -183,9 +185,6 @@ class CNXC2000(CNXCResults):
                     return value, source
             return VIRTUAL_BY_KIND.get(tournament.kind, _VIRTUAL_OTHER), "kind"
 
-        substitutions = self._substitutions(period, params.substitutions)
-        winners: Mapping[str, object] = params.winners or {}
-
         excluded_games: list[types.Excluded] = []
         lines: list[GameLine] = []
         # player -> competition id -> entries (6.4 V is per competition)
@@ -205,9 +204,10 @@ class CNXC2000(CNXCResults):
                 excluded_games += excluded_all(tournament, decision)
                 continue
             if tournament.norm_event:
-                winner = self._winner(tournament, winners)
+                winner = self._winner(_index, tournament)
                 if winner is not None:
                     norm_winner[tournament.id] = winner
+            substitutions = self._substitutions(_index, tournament, set(players), notes)
             for g, game in enumerate(tournament.games):
                 if game.forfeit or not game.played:
                     excluded_games.append(
@@ -224,10 +224,8 @@ class CNXC2000(CNXCResults):
                     continue
                 white_score, black_score = scores(game.result)
                 sides = {
-                    "white": substitutions.get((tournament.id, g, "white"))
-                    or _Side(((game.white, "player"),)),
-                    "black": substitutions.get((tournament.id, g, "black"))
-                    or _Side(((game.black, "player"),)),
+                    "white": substitutions.get((g, "white")) or _Side(((game.white, "player"),)),
+                    "black": substitutions.get((g, "black")) or _Side(((game.black, "player"),)),
                 }
                 for side, other, score in (
                     ("white", "black", white_score),
@@ -241,6 +239,25 @@ class CNXC2000(CNXCResults):
                             best_id, best_rating, best_source = oid, value, source
                     for pid, role in sides[side].players:
                         me = players[pid]
+                        if len(sides[other].players) > 1:
+                            # 7.2 h: told to every player facing a substituted side.
+                            notes[pid].append(
+                                Decision(
+                                    "substitution_opponent",
+                                    art("7.2 h"),
+                                    _(
+                                        "substitution in %(tournament)s, round %(round)s: the "
+                                        "game counts against %(opponent)s (%(rating)s), the "
+                                        "highest rated player of the other side"
+                                    ),
+                                    {
+                                        "tournament": tournament.id,
+                                        "round": game.round,
+                                        "opponent": best_id,
+                                        "rating": best_rating,
+                                    },
+                                )
+                            )
                         if best_source and (pid, best_id) not in virtual_noted:
                             virtual_noted.add((pid, best_id))
                             notes[pid].append(
@@ -267,16 +284,25 @@ class CNXC2000(CNXCResults):
                             )
                             rule = self._rule(role, effective(me))
                             if charged_or_none is None:
-                                excluded_games.append(
-                                    excluded(
-                                        tournament,
-                                        game,
-                                        Decision(
-                                            "substitution_not_charged",
-                                            art(f"7.2 {rule}"),
-                                            _("substitution: not charged to %(player)s"),
-                                            {"player": pid},
+                                not_charged = Decision(
+                                    "substitution_not_charged",
+                                    art(f"7.2 {rule}"),
+                                    _("substitution: not charged to %(player)s"),
+                                    {"player": pid},
+                                )
+                                excluded_games.append(excluded(tournament, game, not_charged))
+                                notes[pid].append(
+                                    Decision(
+                                        "substitution_not_charged",
+                                        art(f"7.2 {rule}"),
+                                        _(
+                                            "substitution in %(tournament)s, round %(round)s: "
+                                            "the game is not charged to him"
                                         ),
+                                        {
+                                            "tournament": tournament.id,
+                                            "round": game.round,
+                                        },
                                     )
                                 )
                                 continue
@@ -285,8 +311,15 @@ class CNXC2000(CNXCResults):
                                 Decision(
                                     "substitution_charged",
                                     art(f"7.2 {rule}"),
-                                    _("substitution in %(tournament)s: charged %(score)s"),
-                                    {"tournament": tournament.id, "score": charged},
+                                    _(
+                                        "substitution in %(tournament)s, round %(round)s: "
+                                        "charged %(score)s"
+                                    ),
+                                    {
+                                        "tournament": tournament.id,
+                                        "round": game.round,
+                                        "score": charged,
+                                    },
                                 )
                             )
                         comp = comps[pid].setdefault(tournament.id, _Competition())
@@ -310,5 +343,5 @@ class CNXC2000(CNXCResults):
 
 
 #: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
-VERSION = "cnxc-2000/2"
+VERSION = "cnxc-2000/3"
 REGULATION = CNXC2000(version=VERSION)

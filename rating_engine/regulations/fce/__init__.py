@@ -90,6 +90,11 @@ class FCE(FCEResults):
     label: ClassVar[str] = _("Catalan federation (FCE)")
     parameters_type = FCEParameters
     source: ClassVar[str] = "seeds/002_65886a691adcfe6f.txt, part C; RULESETS.md fce"
+    # 9.5 (proposal point 8): the FIDE -> FCE differential, published yearly, read from
+    # ``parameters.differential``; the calculation passes the published one in force.
+    inputs: ClassVar[base.InputFacts] = base.InputFacts(
+        differential=Rule("differential", "fce 9.5")
+    )
     facts: ClassVar[base.Facts] = base.Facts(
         lists=base.ListFacts(
             cycle=Rule("monthly", "fce 9.1"),  # twelve lists a year, on the 1st of each month

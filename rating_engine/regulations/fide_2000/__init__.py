@@ -23,10 +23,14 @@ Decisions where the text is open (also in docs/engine.md, "fide-2000"):
   over the board in that tournament; 6.42 counts distinct rated opponents.
 - p of 1.00 / .00 has no dp (10.1). Where a dp is still needed (the rated players' dpa of
   10.21b, a p rounded to .00) the last printed value is used: +677 / -677.
-- 10.1 (RULESETS.md "Decided readings"): an unrated player whose games against rated opponents
-  in a tournament are all lost, or all won, has no performance from it: nothing of it is
-  pooled (also in a round robin, where his p covers unrated opponents too; and for pooled
-  earlier tournaments). 6.1 may keep him in when he scored against unrated players.
+- 10.1 (RULESETS.md "Decided readings", amended after issue 25): for 0 or 100% dp is
+  indeterminate; the score that decides is the one the performance is computed from. In a
+  Swiss, team or match (Rc the average of his rated opponents, 10.21a/10.24) an unrated player
+  whose games against rated opponents are all lost, or all won, has no performance from it:
+  nothing of it is pooled (also for pooled earlier tournaments); 6.1 may keep him in when he
+  scored against unrated players. In a round robin (Ra of 10.21b rates the whole field) his
+  score over all his games in it decides: 0 of 4 against the rated players and 1 1/2 of 5
+  against the unrated ones is 1 1/2 of 9, Ru = Ra + dp(1 1/2 / 9) x n/(n+1) (10.25), pooled.
 - 10.1b (decided): a non-integer D (Rc is an average) is rounded on its size, halves up, and
   read in the H or L column (``tables.expected_milli``): 32.5 above .55, 32.5 below .45.
 - K is fixed for the whole period from the state at its start (games before the period,
@@ -189,5 +193,5 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
 
 
 #: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
-VERSION = "fide-2000/3"
+VERSION = "fide-2000/4"
 REGULATION = Fide2000(version=VERSION)

@@ -105,7 +105,7 @@ class RatedChange(AverageHooks[ParamsT]):
                 # 10.21a: Rc the average rating of his opponents.
                 average = Fraction(sum(c.opponent_rating or 0 for c in mine), n)
                 self._add_performance(
-                    t, order, me, n, w, average, None, unrated[me], notes, against_rated=(n, w)
+                    t, order, me, n, w, average, None, unrated[me], notes, decisive=(n, w)
                 )
 
     def _round_robin(
@@ -172,19 +172,14 @@ class RatedChange(AverageHooks[ParamsT]):
             elif me in unrated:
                 if ra_note is not None:
                     notes[me].append(ra_note)
-                # 10.21b: for an unrated player Rc is the tournament average Ra.
-                versus_rated = [c.score for c in counted if c.opponent_rating is not None]
+                # 10.21b: for an unrated player Rc is the tournament average Ra. 10.1 (decided
+                # reading, amended after issue 25, RULESETS.md): Ra gives every player of the
+                # field a rating, so the 0 / 100% test reads his score over all his games
+                # here, the score his performance is computed from, not only against the
+                # rated players (0 of 4 against them and 1 1/2 of 5 against the unrated ones
+                # is 1 1/2 of 9: Ru = Ra + dp(1 1/2 / 9) x n/(n+1), pooled).
                 self._add_performance(
-                    t,
-                    order,
-                    me,
-                    n,
-                    w,
-                    ra,
-                    opponents,
-                    unrated[me],
-                    notes,
-                    against_rated=(len(versus_rated), sum(versus_rated)),
+                    t, order, me, n, w, ra, opponents, unrated[me], notes, decisive=(n, w)
                 )
 
     def _dp(self, score: float, games: int) -> int:
@@ -279,13 +274,16 @@ class RatedChange(AverageHooks[ParamsT]):
         tally: _Unrated,
         notes: dict[str, list[Decision]],
         *,
-        against_rated: tuple[int, float],
+        decisive: tuple[int, float],
     ) -> None:
-        rated_games, rated_score = against_rated
-        if self._indeterminate(rated_games, rated_score):
+        """``decisive`` is the (games, score) the 10.1 test reads: against his rated opponents
+        in a Swiss, team or match (Rc their average, 10.21a/10.24); all his games in a round
+        robin (Rc the tournament average Ra, 10.21b/10.25)."""
+        games, score = decisive
+        if self._indeterminate(games, score):
             # 10.1: for 0 or 100% dp is indeterminate: no performance from this tournament,
             # nothing of it pooled (decided reading, RULESETS.md).
-            notes[me].append(self._no_performance(t.id, rated_games, rated_score))
+            notes[me].append(self._no_performance(t.id, games, score, whole=rr_opponents))
             return
         ru, article = self._performance(n, w, rc, rr_opponents)
         tally.performances.append(_Performance(t.id, t.end_date, order, n, w, rc, ru, article))
@@ -305,7 +303,21 @@ class RatedChange(AverageHooks[ParamsT]):
         """A score of 0 or 100% (10.1: dp "necesariamente indeterminado")."""
         return games > 0 and (score == 0 or score == games)
 
-    def _no_performance(self, tournament: str, games: int, score: float) -> Decision:
+    def _no_performance(
+        self, tournament: str, games: int, score: float, *, whole: int | None = None
+    ) -> Decision:
+        """The 10.1 note; ``whole`` (a round robin's number of opponents) when the score is
+        over all his games in a round robin (decided reading, amended after issue 25)."""
+        if whole is not None:
+            return Decision(
+                "no_performance",
+                self.art("dp_undefined"),
+                _(
+                    "%(tournament)s: %(score)s of %(games)s in the round robin (0 or 100%%): "
+                    "no performance, nothing pooled"
+                ),
+                {"tournament": tournament, "score": score, "games": games},
+            )
         return Decision(
             "no_performance",
             self.art("dp_undefined"),

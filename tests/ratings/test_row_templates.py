@@ -1,0 +1,137 @@
+"""The rows of a list page and of the player search, written by their templates
+(ratings/_list_entries.html, players/_results.html): each row's cells, links and marks, every
+text escaped, in the reader's language."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from players.selectors import player_search
+from ratings.lists import selectors as list_selectors
+from tests.factories import make_period, make_player, make_published_list, make_system
+
+pytestmark = pytest.mark.django_db
+
+
+class _Rows(HTMLParser):
+    """The body rows of a table: each a list of cells, each cell (text, [links], [titles])."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[tuple[str, list[str], list[str]]]] = []
+        self._body = False
+        self._cell: tuple[list[str], list[str], list[str]] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "tbody":
+            self._body = True
+        elif self._body and tag == "tr":
+            self.rows.append([])
+        elif self._body and tag == "td":
+            self._cell = ([], [], [])
+        elif self._cell is not None and tag == "a":
+            self._cell[1].append(found.get("href") or "")
+        elif self._cell is not None and found.get("title"):
+            self._cell[2].append(found["title"] or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "tbody":
+            self._body = False
+        elif tag == "td" and self._cell is not None:
+            text, links, titles = self._cell
+            self.rows[-1].append((re.sub(r"\s+", " ", "".join(text)).strip(), links, titles))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell[0].append(data)
+
+
+def _rows(html: str) -> list[list[tuple[str, list[str], list[str]]]]:
+    parser = _Rows()
+    parser.feed(html)
+    return parser.rows
+
+
+def test_list_rows_show_each_entry_with_its_links_and_marks() -> None:
+    period = make_period(make_system())
+    people: list[tuple[dict[str, Any], dict[str, Any]]] = [
+        ({"title": "GM", "club": "CA <Oviedo> & 93"}, {"rating": 2620, "change": 0, "k": 10}),
+        ({"surname": "<script>alert(1)</script>"}, {"rating": None, "change": 0, "k": 0}),
+        ({"fed_id": "AB-12"}, {"rating": 1500, "change": -17, "k": 40, "inactive": True}),
+        ({"fed_id": "X 1&2"}, {"rating": 1400, "change": 23, "provisional": True}),
+    ]
+    players = [make_player(**fields) for fields, _entry in people]
+    published = make_published_list(period, players, entries=[e for _f, e in people])
+    page = list_selectors.list_entries_page(published=published, params={}, page=1)
+    by_id = {e.player.fed_id: number for number, e in enumerate(page.entries, start=page.start)}
+    with translation.override("es"):
+        html = render_to_string(
+            "ratings/_list_entries.html", {"list": published, "page": page, "top": "", "query": ""}
+        )
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    rows = {row[2][0]: row for row in _rows(html)}  # by federation ID (the third cell)
+    assert len(rows) == 4
+    for player in players:
+        number, name, fed_id, club, rating, change, k, games, status = rows[player.fed_id]
+        calculation = reverse("players:calculation", args=[player.fed_id, published.pk])
+        assert number[0] == str(by_id[player.fed_id])
+        assert name[0].startswith(f"{player.surname}, {player.given_name}")
+        assert name[1] == [reverse("players:detail", args=[player.fed_id])]
+        assert club[0] == player.club
+        assert rating[1] == change[1] == [calculation]
+    gm = rows[players[0].fed_id]
+    assert gm[1][0].endswith(" GM") and gm[4][0] == "2620" and gm[5][0] == "+0"
+    assert gm[6][0] == "10" and gm[8] == ("Con Elo", [], [])
+    unrated = rows[players[1].fed_id]
+    assert unrated[4][0] == "—" and unrated[5][0] == "+0" and unrated[6][0] == ""
+    inactive = rows["AB-12"]
+    assert inactive[5][0] == "-17" and inactive[8][2] == ["Inactivo"]
+    odd = rows["X 1&2"]
+    assert odd[1][1] == ["/players/X%201&2/"] and odd[8][2] == ["Provisional"]
+
+
+def test_an_empty_page_of_a_list_says_so() -> None:
+    period = make_period(make_system())
+    published = make_published_list(period, [])
+    page = list_selectors.list_entries_page(published=published, params={}, page=1)
+    html = render_to_string(
+        "ratings/_list_entries.html", {"list": published, "page": page, "top": "", "query": ""}
+    )
+    ((cell,),) = _rows(html)
+    assert cell[0] == "No entry matches."
+
+
+def test_search_rows_show_each_player_found() -> None:
+    gm = make_player(
+        surname="Rowtest",
+        given_name="Ana",
+        title="GM",
+        club="CA <Oviedo>",
+        region="Asturias",
+        fide_standard=2620,
+    )
+    plain = make_player(surname="Rowtest", given_name="Bea", fed_id="X 1&2", region="")
+    result = player_search(query="rowtest")
+    html = render_to_string("players/_results.html", {"result": result, "q": "rowtest"})
+    assert "CA &lt;Oviedo&gt;" in html
+    rows = _rows(html)
+    assert [row[0][0] for row in rows] == [gm.fed_id, plain.fed_id]
+    fed_id, name, title, club, region, fide = rows[0]
+    assert name == ("Rowtest, Ana", [reverse("players:detail", args=[gm.fed_id])], [])
+    assert (title[0], club[0], region[0], fide[0]) == ("GM", "CA <Oviedo>", "Asturias", "2620")
+    assert rows[1][1][1] == ["/players/X%201&2/"]
+    assert rows[1][2][0] == rows[1][4][0] == rows[1][5][0] == ""
+    html = render_to_string(
+        "players/_results.html", {"result": player_search(query="zzzqqq"), "q": "zzzqqq"}
+    )
+    ((cell,),) = _rows(html)
+    assert cell[0].startswith("No player matches.")

@@ -1,0 +1,89 @@
+"""Reads for a tournament's team substitutions and norm winner (cnxc-2000 7.2, 7.1): what the
+tournament's pages show and whether the regulation reads them (rating_engine's InputFacts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rating_engine.registry import get_regulation
+from tournaments.models import Game, Substitution, Tournament, TournamentPlayer
+
+
+@dataclass(frozen=True)
+class SubstitutionRow:
+    substitution: Substitution
+    replaced: str  # "rank. name" as reported, or the rank alone when no line has it
+    substitute: str
+    #: The game is in the current report (a later report may have renumbered its lines).
+    has_game: bool
+
+
+@dataclass(frozen=True)
+class CompetitionRecords:
+    """What the pages show: the articles that read them ("" when the regulation does not),
+    the substitutions and the winner after tie-breaks."""
+
+    substitutions_article: str
+    winner_article: str
+    rows: list[SubstitutionRow]
+    winner: str
+    players: list[tuple[int, str]]  # (start rank, "rank. name"), for the forms
+
+
+def _label(rank: int, names: dict[int, str]) -> str:
+    return f"{rank}. {names[rank]}" if rank in names else str(rank)
+
+
+def competition_records(*, tournament: Tournament) -> CompetitionRecords:
+    facts = get_regulation(tournament.rating_system.ruleset).inputs
+    if not (facts.substitutions or facts.norm_winner):
+        return CompetitionRecords("", "", [], "", [])
+    names = dict(
+        TournamentPlayer.objects.filter(tournament=tournament)
+        .order_by("start_rank")
+        .values_list("start_rank", "name")
+    )
+    rows: list[SubstitutionRow] = []
+    if facts.substitutions:
+        subs = list(Substitution.objects.filter(tournament=tournament))
+        held = {
+            (rnd, "white", w)
+            for rnd, w in Game.objects.filter(tournament=tournament).values_list(
+                "round", "white__start_rank"
+            )
+        } | {
+            (rnd, "black", b)
+            for rnd, b in Game.objects.filter(
+                tournament=tournament, black__isnull=False
+            ).values_list("round", "black__start_rank")
+        }
+        taken = {(s.round, s.side, s.substitute_rank) for s in subs}
+        rows = [
+            SubstitutionRow(
+                s,
+                _label(s.replaced_rank, names),
+                _label(s.substitute_rank, names),
+                (s.round, s.side, s.replaced_rank) in held | taken,
+            )
+            for s in subs
+        ]
+    winner = (
+        _label(tournament.norm_winner_rank, names)
+        if facts.norm_winner and tournament.norm_winner_rank
+        else ""
+    )
+    return CompetitionRecords(
+        facts.substitutions,
+        facts.norm_winner,
+        rows,
+        winner,
+        [(rank, _label(rank, names)) for rank in names],
+    )
+
+
+def substitution_list(*, tournament: Tournament) -> Any:
+    """The tournament's substitutions (the API), in the order of the games and their dates."""
+    return Substitution.objects.filter(tournament=tournament).order_by(
+        "round", "side", "date", "id"
+    )
