@@ -344,7 +344,7 @@ def federation_generate(
         )
         w_game = CopyWriter(
             Game,
-            ["id", *GAME_COLUMNS],
+            ["id", *GAME_COLUMNS, "left_out_code", "left_out_article"],  # none left out
         )
         total_tp = sum(2 * boards for _p, _r, boards in shapes)
         total_games = sum(len(f) for f in forfeit_flags)
@@ -382,6 +382,10 @@ def federation_generate(
                     False,
                     False,
                     "Synthetic Arbiter",
+                    "",  # kind
+                    False,  # thematic
+                    False,  # organised_by_others
+                    False,  # rated_by_its_rules
                     arbiter.pk,
                     system.pk,
                     period.pk,
@@ -420,7 +424,9 @@ def federation_generate(
                         played += 1
                     points[a] += Decimal(ws)
                     points[b] += Decimal(bs)
-                    game_rows.append((game_id, tid, rnd, ids[a], ids[b], result_, kind, ws, bs))
+                    game_rows.append(
+                        (game_id, tid, rnd, ids[a], ids[b], result_, kind, ws, bs, "", "")
+                    )
                     game_id += 1
             for rank, idx in enumerate(chosen, start=1):
                 name, sex, fed_id, title, year = labels[idx]

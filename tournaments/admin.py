@@ -1,5 +1,6 @@
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
@@ -7,6 +8,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from tournaments.forms import kind_field
 from tournaments.models import (
     Game,
     Report,
@@ -27,8 +29,19 @@ from tournaments.models import (
 # the page links to them, a page of the lines' list filtered by the tournament.
 
 
+class TournamentAdminForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kind"] = kind_field()  # a choice of the regulations' kinds
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentAdminForm
     list_display = (
         "name",
         "city",
@@ -45,6 +58,8 @@ class TournamentAdmin(admin.ModelAdmin):
         "rating_system",
         "late_registration",
         "national_championship",
+        "kind",
+        "thematic",
     )
     search_fields = ("name", "city", "chief_arbiter")
     date_hierarchy = "end_date"

@@ -28,6 +28,7 @@ from tournaments import selectors, services
 from tournaments.api_substitutions import RULES as SUBSTITUTION_RULES
 from tournaments.api_substitutions import SubstitutionActions
 from tournaments.forms import TournamentRegistrationForm
+from tournaments.kinds import kind_ids, kind_refusal
 from tournaments.models import (
     DESCRIPTION_FIELDS,
     Report,
@@ -82,6 +83,15 @@ class TournamentRegistrationSerializer(
     top_woman_rating = serializers.IntegerField(
         required=False, allow_null=True, min_value=0, max_value=3500
     )
+    kind = serializers.ChoiceField(
+        choices=kind_ids(),
+        required=False,
+        allow_blank=True,
+        help_text="The kind of competition, one the rating system's regulation names "
+        "(fide-2000 6.33, feda-1996 7.33 championships; cnxc-2000 5.3 competitions, with the "
+        "virtual rating each implies); empty: none of them. A rating system's resource lists "
+        "its regulation's kinds (competition_kinds).",
+    )
 
     class Meta:
         model = Tournament
@@ -89,6 +99,9 @@ class TournamentRegistrationSerializer(
         fields = [*TournamentRegistrationForm.Meta.fields, "top_rating", "top_woman_rating"]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        refusal = kind_refusal(ruleset=attrs["rating_system"].ruleset, kind=attrs.get("kind", ""))
+        if refusal is not None:
+            raise serializers.ValidationError({"kind": [refusal]}, code="inconsistent")
         if attrs["end_date"] < attrs["start_date"]:
             # Well formed, not consistent: 422 (core.api.errors.UNPROCESSABLE_CODES).
             raise serializers.ValidationError(

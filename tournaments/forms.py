@@ -8,9 +8,22 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from periods.models import RatingSystem
+from tournaments.kinds import kind_grouped_choices
 from tournaments.models import DESCRIPTION_FIELDS, SubstitutionSide, Tournament
 
 MAX_FORM_PLAYERS = 20
+
+
+def kind_field() -> forms.ChoiceField:
+    """The kind of competition: the kinds of every regulation, grouped under its name; the
+    model's ``clean`` refuses one the rating system's regulation does not name."""
+    field = Tournament._meta.get_field("kind")
+    return forms.ChoiceField(
+        label=field.verbose_name,
+        help_text=field.help_text,
+        choices=kind_grouped_choices,
+        required=False,
+    )
 
 
 class TournamentRegistrationForm(forms.ModelForm):
@@ -37,6 +50,7 @@ class TournamentRegistrationForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         field = cast("forms.ModelChoiceField[RatingSystem]", self.fields["rating_system"])
         field.queryset = RatingSystem.objects.filter(is_active=True).order_by("name")
+        self.fields["kind"] = kind_field()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

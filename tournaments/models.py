@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import pghistory
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from core.jobs import Job
 from core.track import history_track
 from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
+from tournaments.kinds import kind_refusal, tournament_kind, tournament_virtual_rating
 
 
 class PairingSystem(models.TextChoices):
@@ -50,6 +52,10 @@ DESCRIPTION_FIELDS = (
     "national_championship",
     "norm_event",
     "chief_arbiter",
+    "kind",
+    "thematic",
+    "organised_by_others",
+    "rated_by_its_rules",
 )
 
 
@@ -87,6 +93,44 @@ class Tournament(models.Model):
     national_championship = models.BooleanField(_("national championship"), default=False)
     norm_event = models.BooleanField(_("valid for national master norms"), default=False)
     chief_arbiter = models.CharField(_("chief arbiter"), max_length=120)
+    # The kind of competition as the system's regulation names it (tournaments/kinds.py,
+    # facts.competition): "" is none of them. Passed to the engine as TournamentInput.kind.
+    kind = models.CharField(
+        _("kind of competition"),
+        max_length=40,
+        blank=True,
+        default="",
+        db_default="",
+        help_text=_(
+            "As the regulation names it: a championship rated with fewer rated players "
+            "(fide-2000 6.33, feda-1996 7.33), or the competition that sets an unrated "
+            "opponent's virtual rating (cnxc-2000 5.3)."
+        ),
+    )
+    thematic = models.BooleanField(
+        _("thematic tournament"),
+        default=False,
+        db_default=False,
+        help_text=_("cnxc-2000 3.1: thematic tournaments are not rated."),
+    )
+    organised_by_others = models.BooleanField(
+        _("organised by another body"),
+        default=False,
+        db_default=False,
+        help_text=_(
+            "cnxc-2000 3.1: a competition organised by another body and officialised is rated "
+            "only if its rules say so."
+        ),
+    )
+    rated_by_its_rules = models.BooleanField(
+        _("its rules say it is rated"),
+        default=False,
+        db_default=False,
+        help_text=_(
+            "cnxc-2000 3.1: the competition's own rules state that its results count for this "
+            "rating."
+        ),
+    )
     arbiter = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -150,6 +194,24 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.start_date:%Y})"
+
+    def clean(self) -> None:
+        super().clean()
+        if self.rating_system_id is not None:
+            refusal = kind_refusal(ruleset=self.rating_system.ruleset, kind=self.kind)
+            if refusal is not None:
+                raise ValidationError({"kind": refusal})
+
+    @property
+    def kind_display(self) -> str:
+        """The kind's name as its regulation gives it, translated ("" when none)."""
+        kind = tournament_kind(tournament=self) if self.kind else None
+        return gettext(kind.label) if kind is not None else self.kind
+
+    @property
+    def virtual_rating(self) -> tuple[int, str] | None:
+        """An unrated opponent's virtual rating here and its article (cnxc-2000 5.3)."""
+        return tournament_virtual_rating(tournament=self)
 
     @property
     def minutes_for_60_moves(self) -> float:
@@ -280,6 +342,13 @@ class GameKind(models.TextChoices):
     BYE_ZERO = "bye_zero", _("Zero-point bye")
 
 
+#: Why a game is left out of the calculation (Game.left_out_code), as the draft's exclusion
+#: and the player's calculation page say it (an untranslated msgid, translated when shown).
+LEFT_OUT_REASONS = {
+    "rate_of_play": gettext_noop("below the minimum time for its players' ratings"),
+}
+
+
 # Corrections only (UPDATE, DELETE): games are written from the current report, by COPY, and
 # rewritten whenever the report is revalidated; the report itself is the record of that
 # (its insert event, its SHA-256). The report rewrite skips the delete tracker
@@ -318,6 +387,14 @@ class Game(models.Model):
     white_score = models.DecimalField(_("white's points"), max_digits=3, decimal_places=1)
     black_score = models.DecimalField(
         _("black's points"), max_digits=3, decimal_places=1, null=True, blank=True
+    )
+    # A played game the regulation's checks leave out of the calculation (fide-2024 1.1: below
+    # the minimum time for its players' ratings), set when the report is validated; "": rated.
+    left_out_code = models.CharField(
+        _("left out (code)"), max_length=30, blank=True, default="", db_default=""
+    )
+    left_out_article = models.CharField(
+        _("left out by article"), max_length=40, blank=True, default="", db_default=""
     )
 
     class Meta:

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BulkRater",
+    "CompetitionFacts",
+    "CompetitionKind",
     "CompositionFacts",
     "Cycle",
     "DoubleRoundRobinQuorum",
@@ -239,6 +241,12 @@ class PlayFacts:
     authorised_days: Rule[int] | None
     #: Lasting more than this many days, intermediate results are reported monthly.
     monthly_report_days: Rule[int] | None
+    #: ``minimum_minutes`` is read per game, from that game's two players (fide-2024 1.1 "de la
+    #: partida"): a game below its band is left out, the rest of the report is rated. None:
+    #: read from the highest rating of the whole tournament, the report refused.
+    minimum_minutes_per_game: Rule[bool] | None = None
+    #: A time control with an increment adds at least this many seconds a move (feda-1996 2.3).
+    minimum_increment_seconds: Rule[int] | None = None
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
         "minimum_minutes": "no check",
@@ -249,6 +257,9 @@ class PlayFacts:
         "max_days": "no check",
         "authorised_days": "no check",
         "monthly_report_days": "no check",
+        "minimum_minutes_per_game": "the highest rating of the tournament sets the minimum; "
+        "a report below it is refused",
+        "minimum_increment_seconds": "no check",
     }
 
 
@@ -286,6 +297,57 @@ class CompositionFacts:
 
 
 @dataclass(frozen=True, slots=True)
+class CompetitionKind:
+    """A kind of tournament the regulation names (``TournamentInput.kind`` is its ``id``):
+    a tournament's form offers them as a choice."""
+
+    id: str
+    #: What the form shows (marked with ``_()``, translated by the Django side).
+    label: str
+    #: A round robin of this kind is rated with this many rated players, instead of the
+    #: general composition rules (fide-2000 6.33, feda-1996 7.33). None: the general rules.
+    championship_rated: int | None = None
+    #: A national championship (``TournamentInput.national_championship``: feda-1996 9.4).
+    national: bool = False
+    #: A women's event (fide-2000 6.33 "2 mujeres en torneos femeninos").
+    women: bool = False
+    #: An unrated opponent's virtual rating in it (cnxc-2000 5.3). None: no virtual rating.
+    virtual_rating: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CompetitionFacts:
+    """What kind of competition a tournament is, and which ones are rated at all."""
+
+    #: The kinds the regulation names, in the order a form offers them.
+    kinds: Rule[tuple[CompetitionKind, ...]] | None = None
+    #: An unrated opponent's virtual rating in a competition of no named kind (cnxc-2000 5.3).
+    other_virtual_rating: Rule[int] | None = None
+    #: Thematic tournaments are not rated (cnxc-2000 3.1).
+    thematic_not_rated: Rule[bool] | None = None
+    #: A competition organised by another body is rated only if its own rules say its results
+    #: count for this rating (cnxc-2000 3.1).
+    others_rated_by_their_rules: Rule[bool] | None = None
+
+    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
+        "kinds": "no kinds: a tournament has none (the general rules apply)",
+        "other_virtual_rating": "no virtual rating",
+        "thematic_not_rated": "a thematic tournament is rated like any other",
+        "others_rated_by_their_rules": "who organised it does not matter",
+    }
+
+    def kind(self, kind_id: str) -> CompetitionKind | None:
+        """The named kind ``kind_id``; None for "" or a kind this regulation does not name."""
+        if self.kinds is None or not kind_id:
+            return None
+        return next((k for k in self.kinds.value if k.id == kind_id), None)
+
+
+#: A regulation that names no kinds of competition and rates every one.
+NO_COMPETITION_FACTS = CompetitionFacts()
+
+
+@dataclass(frozen=True, slots=True)
 class Facts:
     """Everything a regulation fixes that the rest of the office reads."""
 
@@ -295,6 +357,8 @@ class Facts:
     #: None: the text has no composition chapter (its rules on unrated players apply when
     #: rating, in the engine); the office checks no composition.
     composition: CompositionFacts | None
+    #: The kinds of competition and the scope (thematic, organised by others).
+    competition: CompetitionFacts = NO_COMPETITION_FACTS
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {"composition": "no composition check"}
 

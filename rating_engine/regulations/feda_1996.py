@@ -22,8 +22,9 @@ module's decisions apply as well:
 - A double round robin expects each cycle: We = cycles x (PD x (n + 1) - 0.5), n opponents.
 - FEDA has no article for games after a match is decided (FIDE 6.5): they are rated.
 - 7.33: national, regional and provincial round robin championships are rated with 3 rated
-  players; regional/provincial ones are marked with ``kind`` "regional_championship" /
-  "provincial_championship" (national ones with ``national_championship``).
+  players; they are the ``kind``s of ``facts.competition`` ("national_championship",
+  "regional_championship", "provincial_championship"; a national one may also be marked with
+  ``national_championship`` alone).
 - 9.4 applies to a National Championship (``national_championship``), Swiss or round robin:
   the player has no unplayed game and a game in every round (every round number present in the
   tournament; with unnumbered rounds, as many games as anybody). His performance there is
@@ -57,7 +58,6 @@ __all__ = ["REGULATION", "Feda1996"]
 
 #: 9.4: unrated opponents count as 1800 for the national championship rule.
 _CHAMPIONSHIP_UNRATED = 1800
-_REGIONAL = ("regional_championship", "provincial_championship")
 
 
 class Feda1996(AverageMethod[base.NoParameters]):
@@ -110,6 +110,9 @@ class Feda1996(AverageMethod[base.NoParameters]):
             # 5.1: "un periodo inferior a 90 días"; 5.11: longer with FEDA's authorisation.
             authorised_days=Rule(90, "feda-1996 5.1"),
             monthly_report_days=None,
+            # 2.3: "con relojes electrónicos, una hora (mínimo) por jugador, podrán ser
+            # evaluadas siempre que se añadan 10 segundos (mínimo) ... para cada jugada".
+            minimum_increment_seconds=Rule(10, "feda-1996 2.3"),
         ),
         composition=CompositionFacts(
             rated_share=Rule(Fraction(1, 3), "feda-1996 7.3"),
@@ -118,6 +121,31 @@ class Feda1996(AverageMethod[base.NoParameters]):
             championship_rated=Rule(CHAMPIONSHIP_RATED, "feda-1996 7.33"),
             unrated_discard_max=Rule(DISCARD_MAX, "feda-1996 7.1"),
             unrated_min_rated_opponents=Rule(MIN_RATED_OPPONENTS, "feda-1996 7.42"),
+        ),
+        # 7.33: "Los campeonatos Nacionales, Autonómicos y Provinciales, jugados por sistema
+        # liga, deberán ser computados si al menos 3 participantes tienen Rating oficial".
+        competition=base.CompetitionFacts(
+            kinds=Rule(
+                (
+                    base.CompetitionKind(
+                        "national_championship",
+                        _("National championship"),
+                        championship_rated=CHAMPIONSHIP_RATED,
+                        national=True,
+                    ),
+                    base.CompetitionKind(
+                        "regional_championship",
+                        _("Regional (autonomous community) championship"),
+                        championship_rated=CHAMPIONSHIP_RATED,
+                    ),
+                    base.CompetitionKind(
+                        "provincial_championship",
+                        _("Provincial championship"),
+                        championship_rated=CHAMPIONSHIP_RATED,
+                    ),
+                ),
+                "feda-1996 7.33",
+            ),
         ),
     )
     ART: ClassVar[Mapping[str, str]] = {
@@ -200,8 +228,12 @@ class Feda1996(AverageMethod[base.NoParameters]):
         return pd_milli * (opponents + 1) - 500  # 9.53: We = PD x (n + 1) - 0.5
 
     def championship_need(self, t: TournamentInput, women: bool) -> int | None:
-        # 7.33: national, regional and provincial round robin championships, 3 rated.
-        if t.national_championship or t.kind in _REGIONAL:
+        # 7.33: national, regional and provincial round robin championships, 3 rated (the
+        # kinds of ``facts.competition``; a national one may also come as the flag).
+        kind = self.facts.competition.kind(t.kind)
+        if kind is not None and kind.championship_rated is not None:
+            return kind.championship_rated
+        if t.national_championship:
             return self.CHAMPIONSHIP_RATED
         return None
 
@@ -284,5 +316,5 @@ class Feda1996(AverageMethod[base.NoParameters]):
 
 
 #: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
-VERSION = "feda-1996/3"
+VERSION = "feda-1996/4"
 REGULATION = Feda1996(version=VERSION)

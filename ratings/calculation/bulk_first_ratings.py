@@ -26,6 +26,7 @@ from ratings.calculation.states import (
     read_states_for,
 )
 from ratings.models import CalculationRun
+from tournaments.kinds import tournament_is_national_championship
 
 #: The first ratings' draft rows and their games left out, when the thread has finished.
 FirstRatings = Future[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]]
@@ -204,8 +205,11 @@ def sub_period_build(
                 end_date=tournaments[t].end_date,
                 start_date=tournaments[t].start_date,
                 rate_of_play=system.rate_of_play,
-                national_championship=tournaments[t].national_championship,
+                national_championship=tournament_is_national_championship(
+                    tournament=tournaments[t]
+                ),
                 match_length=tournaments[t].rounds if tournaments[t].system == "match" else None,
+                kind=tournaments[t].kind,
                 games=tuple(gs),
             )
             for t, gs in games_by_t.items()

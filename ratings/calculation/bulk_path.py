@@ -35,6 +35,7 @@ from ratings.calculation.draft import draft_write
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.states import (
     STATE_FROM,
+    games_left_out_rows,
     published_run,
     state_query,
     state_source,
@@ -90,7 +91,7 @@ def calculate_bulk(*, run: CalculationRun) -> None:
     timer.step("read games")
     games = games_match(game_columns=game_columns, players=players)
     last = last_game_days(players=players, games=games)
-    excluded_rows = excluded_rows_build(games=games)
+    excluded_rows = excluded_rows_build(games=games) + games_left_out_rows(period=period)
     hidden_in = hidden_tournaments(games=games)
     unrated_ids = unrated_players_playing(players=players, games=games)
     first_ratings = first_ratings_start(
@@ -159,7 +160,8 @@ def games_sql_build(*, period: RatingPeriod) -> str:
         "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "
         "JOIN tournaments_tournamentplayer b ON b.id = g.black_id "
         f"WHERE t.period_id = {int(period.pk)} AND t.status IN ('validated', 'rated', 'published') "
-        "AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')"
+        "AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+') "
+        "AND g.left_out_code = ''"
     )
     return games_sql
 

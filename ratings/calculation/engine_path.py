@@ -28,6 +28,7 @@ from ratings.calculation.states import (
     RESULT,
     PlayerState,
     games_last_year,
+    games_left_out_rows,
     period_tournaments,
     player_input,
     player_key,
@@ -35,6 +36,7 @@ from ratings.calculation.states import (
 )
 from ratings.differentials.selectors import differential_parameters
 from ratings.models import CalculationRun
+from tournaments.kinds import tournament_is_national_championship
 
 
 def calculate_engine(*, run: CalculationRun) -> None:
@@ -164,9 +166,9 @@ def period_input_build(
                 end_date=t.end_date,
                 start_date=t.start_date,
                 rate_of_play=system.rate_of_play,
-                national_championship=t.national_championship,
+                national_championship=tournament_is_national_championship(tournament=t),
                 match_length=t.rounds if t.system == "match" else None,
-                kind=t.category,
+                kind=t.kind,  # the regulation's kind (tournaments/kinds.py), not free text
                 norm_event=t.norm_event,
                 games=tuple(games_by_t.get(t.pk, ())),
             )
@@ -226,7 +228,7 @@ def draft_rows_write(
     excluded_rows = [
         (int(e.tournament), e.white, e.black, e.round, e.code, e.reason[:200], e.article)
         for e in result.excluded
-    ]
+    ] + games_left_out_rows(period=run.period)
     draft_write(
         run=run,
         results=results,

@@ -15,7 +15,7 @@ from django.db import connection
 from periods.models import RatingPeriod
 from rating_engine import types as et
 from ratings.models import CalculationRun, PublishedList
-from tournaments.models import Tournament
+from tournaments.models import LEFT_OUT_REASONS, Tournament
 
 RATED_TOURNAMENT_STATUSES = ("validated", "rated", "published")
 
@@ -286,12 +286,26 @@ GAMES_SQL = """
     JOIN tournaments_tournamentplayer b ON b.id = g.black_id
     WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')
       AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')
+      AND g.left_out_code = ''
     ORDER BY g.tournament_id, g.round, g.id
 """
 #: The same games, of some tournaments of the period only (ratings.live).
 GAMES_OF_TOURNAMENTS_SQL = GAMES_SQL.replace(
     "WHERE t.period_id = %s", "WHERE t.period_id = %s AND g.tournament_id = ANY(%s)"
 )
+#: The games the report's checks left out (Game.left_out_code: fide-2024 1.1), written to the
+#: draft as exclusions so that the player's calculation page says why.
+LEFT_OUT_SQL = """
+    SELECT g.tournament_id, g.round, g.left_out_code, g.left_out_article, w.id, w.player_id,
+           b.id, b.player_id
+    FROM tournaments_game g
+    JOIN tournaments_tournament t ON t.id = g.tournament_id
+    JOIN tournaments_tournamentplayer w ON w.id = g.white_id
+    JOIN tournaments_tournamentplayer b ON b.id = g.black_id
+    WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')
+      AND g.left_out_code <> ''
+    ORDER BY g.tournament_id, g.round, g.id
+"""
 RESULT = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "+-": "1-0", "-+": "0-1"}
 
 
@@ -299,10 +313,32 @@ def player_key(*, tp_id: int, player_id: int | None) -> str:
     return str(player_id) if player_id is not None else f"tp{tp_id}"
 
 
+def games_left_out_rows(*, period: RatingPeriod) -> list[tuple[Any, ...]]:
+    """The period's games the checks left out, as the draft's exclusion rows (tournament,
+    white, black, round, code, reason, article)."""
+    with connection.cursor() as cursor:
+        cursor.execute(LEFT_OUT_SQL, [period.pk])
+        rows = cursor.fetchall()
+    return [
+        (
+            t_id,
+            player_key(tp_id=w_tp, player_id=w_pid),
+            player_key(tp_id=b_tp, player_id=b_pid),
+            rnd,
+            code,
+            LEFT_OUT_REASONS.get(code, code),
+            article,
+        )
+        for t_id, rnd, code, article, w_tp, w_pid, b_tp, b_pid in rows
+    ]
+
+
 def period_tournaments(*, period: RatingPeriod) -> dict[int, Any]:
     return {
         t.pk: t
-        for t in Tournament.objects.filter(period=period, status__in=RATED_TOURNAMENT_STATUSES)
+        for t in Tournament.objects.filter(
+            period=period, status__in=RATED_TOURNAMENT_STATUSES
+        ).select_related("rating_system")
     }
 
 

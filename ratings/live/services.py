@@ -121,7 +121,7 @@ def live_scope(
         cursor.execute(_PLAYERS_OF, [tournaments])
         entrants = {r[0] for r in cursor.fetchall()} | player_ids
     states = read_states_for(period=period, ids=entrants)
-    found = Tournament.objects.filter(pk__in=tournaments)
+    found = Tournament.objects.filter(pk__in=tournaments).select_related("rating_system")
     return {t.pk: t for t in found}, states
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from rating_engine.registry import all_regulations, available_rulesets, get_regulation
 from rating_engine.regulations.base import (
+    CompetitionKind,
     DoubleRoundRobinQuorum,
     DurationLimit,
     Facts,
@@ -36,7 +37,15 @@ NO_PLAY_RULES = {  # correspondence chess: none of these; the office checks noth
         "max_days",
         "authorised_days",
         "monthly_report_days",
+        "minimum_minutes_per_game",
+        "minimum_increment_seconds",
     )
+}
+NO_KINDS = {  # the text names no kinds of competition and rates every one
+    "competition.kinds": None,
+    "competition.other_virtual_rating": None,
+    "competition.thematic_not_rated": None,
+    "competition.others_rated_by_their_rules": None,
 }
 
 EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | None]] = {
@@ -67,7 +76,11 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "play.max_days": None,  # 4.1 asks for monthly reports instead; office: no check
         "play.authorised_days": None,
         "play.monthly_report_days": (30, "fide-2024 4.1"),
+        # "al inicio de la partida ... al menos un jugador de la partida": each game's players.
+        "play.minimum_minutes_per_game": (True, "fide-2024 1.1"),
+        "play.minimum_increment_seconds": None,
         "composition": None,  # no composition chapter; office: no check
+        **NO_KINDS,
     },
     "fide-2000": {
         "lists.cycle": ("quarterly", "fide-2000 9.1"),
@@ -98,12 +111,37 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "play.max_days": (DurationLimit(90), "fide-2000 4.1"),
         "play.authorised_days": None,
         "play.monthly_report_days": None,
+        # 1.12 "al menos uno de los jugadores del torneo": the tournament's highest rating.
+        "play.minimum_minutes_per_game": None,
+        "play.minimum_increment_seconds": None,
         "composition.rated_share": (Fraction(1, 3), "fide-2000 6.3"),
         "composition.small_round_robin": (SmallRoundRobin(10, 4), "fide-2000 6.31"),
         "composition.double_round_robin": (DoubleRoundRobinQuorum(6, 4), "fide-2000 6.32"),
         "composition.championship_rated": (3, "fide-2000 6.33"),
         "composition.unrated_discard_max": (0.5, "fide-2000 6.1"),
         "composition.unrated_min_rated_opponents": (3, "fide-2000 6.42"),
+        # 6.33: "3 hombres (o 2 mujeres en torneos femeninos)", national championships.
+        "competition.kinds": (
+            (
+                CompetitionKind(
+                    "national_championship",
+                    "National championship",
+                    championship_rated=3,
+                    national=True,
+                ),
+                CompetitionKind(
+                    "womens_national_championship",
+                    "Women's national championship",
+                    championship_rated=2,
+                    national=True,
+                    women=True,
+                ),
+            ),
+            "fide-2000 6.33",
+        ),
+        "competition.other_virtual_rating": None,
+        "competition.thematic_not_rated": None,
+        "competition.others_rated_by_their_rules": None,
     },
     "feda-1996": {
         "lists.cycle": ("semestral", "feda-1996 8.11"),
@@ -130,12 +168,38 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "play.max_days": None,  # 5.11: longer with authorisation, so no hard limit
         "play.authorised_days": (90, "feda-1996 5.1"),
         "play.monthly_report_days": None,
+        "play.minimum_minutes_per_game": None,
+        # 2.3: "siempre que se añadan 10 segundos (mínimo) al tiempo de control para cada jugada"
+        "play.minimum_increment_seconds": (10, "feda-1996 2.3"),
         "composition.rated_share": (Fraction(1, 3), "feda-1996 7.3"),
         "composition.small_round_robin": (SmallRoundRobin(10, 4), "feda-1996 7.31"),
         "composition.double_round_robin": (DoubleRoundRobinQuorum(6, 4), "feda-1996 7.32"),
         "composition.championship_rated": (3, "feda-1996 7.33"),
         "composition.unrated_discard_max": (0.0, "feda-1996 7.1"),
         "composition.unrated_min_rated_opponents": (4, "feda-1996 7.42"),
+        # 7.33: "Los campeonatos Nacionales, Autonómicos y Provinciales ... al menos 3".
+        "competition.kinds": (
+            (
+                CompetitionKind(
+                    "national_championship",
+                    "National championship",
+                    championship_rated=3,
+                    national=True,
+                ),
+                CompetitionKind(
+                    "regional_championship",
+                    "Regional (autonomous community) championship",
+                    championship_rated=3,
+                ),
+                CompetitionKind(
+                    "provincial_championship", "Provincial championship", championship_rated=3
+                ),
+            ),
+            "feda-1996 7.33",
+        ),
+        "competition.other_virtual_rating": None,
+        "competition.thematic_not_rated": None,
+        "competition.others_rated_by_their_rules": None,
     },
     "fce": {
         "lists.cycle": ("monthly", "fce 9.1"),
@@ -161,7 +225,10 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "play.max_days": (DurationLimit(90, teams_exempt=True), "fce 6.2"),
         "play.authorised_days": None,
         "play.monthly_report_days": None,
+        "play.minimum_minutes_per_game": None,
+        "play.minimum_increment_seconds": None,
         "composition": None,
+        **NO_KINDS,
     },
     "cnxc-2000": {
         "lists.cycle": ("semestral", "cnxc-2000 4.1"),
@@ -181,6 +248,33 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "reporting.ascii_file_over_players": None,
         **NO_PLAY_RULES,
         "composition": None,
+        # 5.3: "2200 pontos, se o torneio a calcular for um Campeonato de Portugal Absoluto -
+        # Fase Final; de 2000 pontos, se ... Campeonato de Portugal de Equipas - Fase Final -
+        # 1º tabuleiro ou um Permanente da Categoria de Honra; e de 1750 pontos, se ... qualquer
+        # outra".
+        "competition.kinds": (
+            (
+                CompetitionKind(
+                    "championship_final", "Portuguese Championship, final", virtual_rating=2200
+                ),
+                CompetitionKind(
+                    "team_championship_final_board_1",
+                    "Portuguese Team Championship, final, board 1",
+                    virtual_rating=2000,
+                ),
+                CompetitionKind(
+                    "permanent_honour",
+                    "Permanent tournament, Honour Category",
+                    virtual_rating=2000,
+                ),
+            ),
+            "cnxc-2000 5.3",
+        ),
+        "competition.other_virtual_rating": (1750, "cnxc-2000 5.3"),
+        # 3.1: "com exceção dos torneios temáticos"; organised by another body, rated only if
+        # "conste do respectivo regulamento a menção de que os resultados serão considerados".
+        "competition.thematic_not_rated": (True, "cnxc-2000 3.1"),
+        "competition.others_rated_by_their_rules": (True, "cnxc-2000 3.1"),
     },
 }
 

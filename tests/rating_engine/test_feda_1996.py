@@ -398,7 +398,12 @@ def test_double_round_robin_expects_each_cycle_9_53() -> None:
 
 @pytest.mark.parametrize(
     ("kw", "rated"),
-    [({"kind": "regional_championship"}, True), ({}, False)],
+    [
+        ({"kind": "regional_championship"}, True),
+        ({"kind": "provincial_championship"}, True),
+        ({"kind": "national_championship"}, True),
+        ({}, False),
+    ],
 )
 def test_regional_championship_with_3_rated_7_33(kw: dict, rated: bool) -> None:
     # 6 players, 3 rated: 7.31 needs 4 (under 10 players); a regional championship 3 (7.33).

@@ -344,6 +344,34 @@ def test_national_championship_rated_with_3_men_or_2_women_6_33(n_rated: int, se
     assert by_id(result)["r0"].games == 8
 
 
+@pytest.mark.parametrize(
+    ("kind", "sex", "n_rated", "rated"),
+    [
+        # 6.33 "(o 2 mujeres en torneos femeninos)": a women's national championship is rated
+        # with 2 rated players, whatever the sexes recorded (here none is).
+        ("womens_national_championship", "", 2, True),
+        ("womens_national_championship", "", 1, False),
+        # The national championship as a kind: 3 rated men, as the flag.
+        ("national_championship", "M", 3, True),
+        ("national_championship", "M", 2, False),
+    ],
+)
+def test_championship_kinds_6_33(kind: str, sex: str, n_rated: int, rated: bool) -> None:
+    # 8 players: 6.31 would need 4 rated; the kind's need applies instead.
+    rated_ids = [f"r{i}" for i in range(n_rated)]
+    unrated_ids = [f"u{i}" for i in range(8 - n_rated)]
+    ps = [active(i, 2000, sex=sex) for i in rated_ids]
+    ps += [player(i, None, games=0, sex=sex) for i in unrated_ids]
+    t = swiss("RR", all_play_all(rated_ids + unrated_ids), system="round_robin", kind=kind)
+    result = rate(ps, [t])
+    if rated:
+        assert not result.excluded
+        assert by_id(result)["r0"].games == 7
+    else:
+        assert {e.article for e in result.excluded} == {"fide-2000 6.33"}
+        assert all(r.games == 0 for r in result.players)
+
+
 def test_round_robin_with_a_forfeit_rated_as_swiss_6_43_5_1() -> None:
     # A 2400 (K 10) beats B, C, D (2000 each); B wins against C by forfeit (5.1, not rated):
     # rated as a Swiss (6.43), so the 350 cap applies: each 2000 counts as 2050,

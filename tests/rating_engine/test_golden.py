@@ -79,4 +79,4 @@ def test_write_refuses_a_changed_output_under_the_same_version(
 
 def test_the_output_names_the_version() -> None:
     golden = golden_load("feda-1996")
-    assert golden_rate(golden)["regulation_version"] == golden["version"] == "feda-1996/3"
+    assert golden_rate(golden)["regulation_version"] == golden["version"] == "feda-1996/4"

@@ -333,9 +333,9 @@ def test_ambiguous_names_need_a_pick(client, setup) -> None:
 
 def test_regulation_error_blocks_validation(client, setup) -> None:
     t = setup["tournament"]
-    Tournament.objects.filter(pk=t.pk).update(
-        base_minutes=60, increment_seconds=0
-    )  # 60 < 90 (fide-2024 1.1)
+    # A first control of 25 moves (fide-2024 1.2: at least 30). The minimum time of 1.1 is read
+    # per game and leaves games out instead (tests/tournaments/test_games_left_out.py).
+    Tournament.objects.filter(pk=t.pk).update(moves_per_control=25)
     client.force_login(setup["arbiter"])
     upload(client, t, sample_trf())
     client.post(reverse("tournaments:matching", args=[t.pk]), {"pick_3": "new"})
@@ -343,7 +343,7 @@ def test_regulation_error_blocks_validation(client, setup) -> None:
     assert t.status == "report_received"
     assert not Game.objects.filter(tournament=t).exists()
     page = client.get(reverse("tournaments:manage", args=[t.pk])).content.decode()
-    assert "fide-2024 1.1" in page and "at least 90" in page
+    assert "fide-2024 1.2" in page and "it must be at least 30 moves" in page
 
 
 def test_crosstable_form(client, setup) -> None:

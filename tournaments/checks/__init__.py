@@ -6,9 +6,10 @@ The numbers and their articles are the regulation's facts (``Regulation.facts``,
 module under rating_engine/regulations/); a check applies where the regulation has the fact.
 Digest of the articles: ../shared/RULESETS.md; the decisions are in docs/arbiters.md.
 
-One module per kind of check: registration, play (rate of play, schedule, duration),
-composition, deadlines (report deadlines, the FEDA ASCII file), report (the report against the
-registration: dates, rounds, an unfinished tournament, a team report).
+One module per kind of check: registration, play (rate of play, increment, schedule,
+duration), composition, scope (thematic, organised by others, the kind), deadlines (report
+deadlines, the FEDA ASCII file), report (the report against the registration: dates, rounds,
+an unfinished tournament, a team report).
 """
 
 from __future__ import annotations
@@ -18,23 +19,34 @@ import datetime as dt
 from formats.problems import Problem
 from formats.reports.records import ParsedReport
 
-from .composition import composition_checks
+from .composition import championship_need, composition_checks
 from .deadlines import deadline_checks, feda_ascii_checks, fide_2024_report_deadline, report_window
 from .facts import TournamentFacts, check
 from .messages import TEMPLATES
-from .play import rate_of_play_checks, schedule_checks
+from .play import (
+    games_below_minimum_time,
+    minimum_time_threshold,
+    per_game_minimum_time,
+    rate_of_play_checks,
+    schedule_checks,
+)
 from .registration import registration_check, registration_days_required
 from .report import dates_checks, received_checks, rounds_checks, team_checks
+from .scope import scope_checks
 
 __all__ = [
     "TEMPLATES",
     "TournamentFacts",
+    "championship_need",
     "check",
     "composition_checks",
     "dates_checks",
     "deadline_checks",
     "feda_ascii_checks",
     "fide_2024_report_deadline",
+    "games_below_minimum_time",
+    "minimum_time_threshold",
+    "per_game_minimum_time",
     "rate_of_play_checks",
     "received_checks",
     "registration_check",
@@ -42,6 +54,7 @@ __all__ = [
     "report_window",
     "rounds_checks",
     "schedule_checks",
+    "scope_checks",
     "team_checks",
     "tournament_checks",
 ]
@@ -70,5 +83,6 @@ def tournament_checks(
         + received_checks(facts, received_on=received_on)
         + rounds_checks(facts, report)
         + team_checks(facts, report)
+        + scope_checks(facts)
     )
     return sorted(out, key=lambda p: p.severity != "error")

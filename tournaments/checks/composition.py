@@ -12,6 +12,27 @@ from formats.reports.records import ParsedReport
 from .facts import TournamentFacts, check, fmt, regulation_facts
 
 
+def championship_need(facts: TournamentFacts, *, all_women: bool = False) -> tuple[int, str] | None:
+    """The rated players a championship of the tournament's kind needs and the article
+    (``facts.competition.kinds``); a national championship given by the flag alone needs the
+    regulation's ``championship_rated``; with every player a woman, the women's kind's
+    (fide-2000 6.33 "o 2 mujeres", as the engine reads it). None: not a championship."""
+    regulation = regulation_facts(facts.ruleset)
+    kinds = regulation.competition.kinds
+    kind = regulation.competition.kind(facts.kind)
+    if kinds is not None and kind is not None and kind.championship_rated is not None:
+        need, article = kind.championship_rated, kinds.article
+    elif facts.national_championship and regulation.composition is not None:
+        rule = regulation.composition.championship_rated
+        need, article = rule.value, rule.article
+    else:
+        return None
+    if all_women and kinds is not None:
+        for women in (k for k in kinds.value if k.women and k.championship_rated is not None):
+            need = min(need, women.championship_rated or need)
+    return need, article
+
+
 def composition_checks(facts: TournamentFacts, report: ParsedReport) -> list[Problem]:
     composition = regulation_facts(facts.ruleset).composition
     if composition is None:  # only fide-2000 6.x and feda-1996 7.x have such a chapter
@@ -22,9 +43,19 @@ def composition_checks(facts: TournamentFacts, report: ParsedReport) -> list[Pro
     n, r = len(players), len(rated)
     points = report.points()
     rr = facts.pairing_system in ("round_robin", "double_round_robin")
-    if rr and not (facts.national_championship and r >= composition.championship_rated.value):
+    all_women = bool(players) and all(p.sex == "w" for p in players)
+    championship = championship_need(facts, all_women=all_women)
+    if rr and championship is not None:
+        # fide-2000 6.33 / feda-1996 7.33: a round robin championship of a kind the regulation
+        # names (national, regional, provincial; a women's one 2) is rated with that many
+        # rated players, instead of 6.3-6.32 / 7.3-7.32 (as the engine's composition does).
+        need, article = championship
+        if r < need:
+            out.append(
+                check("error", "rr_championship_rated", article, players=n, rated=r, required=need)
+            )
+    elif rr:
         # fide-2000 6.3 / feda-1996 7.3: a third rated; fewer than 10 players → at least 4.
-        # (National championships: 3 rated players suffice, 6.33 / 7.33.)
         small = composition.small_round_robin
         required = max(
             math.ceil(n * composition.rated_share.value),

@@ -41,6 +41,10 @@ class TournamentFacts:
     cycle: str = (
         ""  # the rating system's list cycle; "": the regulation's own (cycles.default_cycle)
     )
+    kind: str = ""  # the kind of competition (Tournament.kind; facts.competition.kinds)
+    thematic: bool = False  # cnxc-2000 3.1
+    organised_by_others: bool = False  # cnxc-2000 3.1
+    rated_by_its_rules: bool = False  # cnxc-2000 3.1
 
 
 def regulation_facts(ruleset: str) -> Facts:

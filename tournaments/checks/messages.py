@@ -121,4 +121,25 @@ TEMPLATES: dict[str, str] = {
         "The report is of a team competition (%(teams)s teams) but the tournament was registered "
         "as an individual one"
     ),
+    "rate_of_play_games": _(
+        "Rate of play: %(minutes)s minutes per player for 60 moves; at least %(required)s are "
+        "needed in a game with a player rated %(rating)s or more. %(count)s such games (round: "
+        "white–black %(games)s) are left out of the calculation; the other games are rated"
+    ),
+    "increment_too_short": _(
+        "The time control adds %(seconds)s seconds a move; a time control with an increment "
+        "must add at least %(required)s seconds a move"
+    ),
+    "rr_championship_rated": _(
+        "Championship played as a round robin with %(players)s players and %(rated)s rated: "
+        "at least %(required)s must be rated"
+    ),
+    "thematic_not_rated": _("A thematic tournament is not rated"),
+    "organised_by_others_not_rated": _(
+        "A competition organised by another body is rated only if its rules say that its "
+        "results count for this rating"
+    ),
+    "kind_unknown": _(
+        "The kind of competition %(kind)s is not one the regulation names: correct the registration"
+    ),
 }

@@ -6,9 +6,54 @@ import math
 from collections import Counter
 
 from formats.problems import Problem
-from formats.reports.records import ParsedReport
+from formats.reports.records import ParsedReport, ReportGame
 
 from .facts import TournamentFacts, check, fmt, regulation_facts
+
+#: Games a warning names before "…".
+_GAMES_SHOWN = 10
+
+
+def minimum_time_threshold(facts: TournamentFacts) -> tuple[int, int] | None:
+    """The lowest rating from which the tournament's time is below the regulation's minimum,
+    and the minutes that band asks: a game with a player rated that or more is too short
+    (fide-2024 1.1: 90 minutes are short from 2400, which asks 120). None: no game is short,
+    or the regulation sets no minimum; not a standard tournament, no minimum either."""
+    bands = regulation_facts(facts.ruleset).play.minimum_minutes
+    if bands is None or facts.rate_of_play != "standard":
+        return None
+    short = [b for b in bands.value if facts.minutes_for_60_moves < b.minutes]
+    if not short:
+        return None
+    lowest = min(short, key=lambda b: b.rating)
+    return lowest.rating, lowest.minutes
+
+
+def per_game_minimum_time(facts: TournamentFacts) -> tuple[int, str] | None:
+    """Where the regulation reads the minimum time per game (fide-2024 1.1): the rating from
+    which a game of this tournament is too short, and the article. None elsewhere, or when no
+    game is."""
+    bands = regulation_facts(facts.ruleset).play.minimum_minutes
+    if bands is None or regulation_facts(facts.ruleset).play.minimum_minutes_per_game is None:
+        return None
+    threshold = minimum_time_threshold(facts)
+    return None if threshold is None else (threshold[0], bands.article)
+
+
+def games_below_minimum_time(facts: TournamentFacts, report: ParsedReport) -> list[ReportGame]:
+    """The played games whose players' ratings ask more time than the tournament gives, where
+    the regulation reads the minimum per game (fide-2024 1.1); [] elsewhere."""
+    threshold = per_game_minimum_time(facts)
+    if threshold is None:
+        return []
+    rating = {p.start_rank: p.rating or 0 for p in report.players}
+    return [
+        g
+        for g in report.games
+        if g.black_rank is not None
+        and g.is_rated
+        and max(rating.get(g.white_rank, 0), rating.get(g.black_rank, 0)) >= threshold[0]
+    ]
 
 
 def rate_of_play_checks(facts: TournamentFacts, report: ParsedReport) -> list[Problem]:
@@ -35,9 +80,31 @@ def rate_of_play_checks(facts: TournamentFacts, report: ParsedReport) -> list[Pr
                     minutes=guillotine,
                 )
             )
+    elif bands is not None and play.minimum_minutes_per_game is not None:
+        # fide-2024 1.1: the band is each game's ("al menos un jugador de la partida"): the
+        # games below it are left out (marked when the report is validated), the rest rated.
+        short = games_below_minimum_time(facts, report)
+        threshold = minimum_time_threshold(facts)
+        if short and threshold is not None:
+            rating, required = threshold
+            shown = ", ".join(
+                f"{g.round or '?'}: {g.white_rank}–{g.black_rank}" for g in short[:_GAMES_SHOWN]
+            )
+            out.append(
+                check(
+                    "warning",
+                    "rate_of_play_games",
+                    bands.article,
+                    minutes=fmt(minutes),
+                    required=required,
+                    rating=rating,
+                    count=len(short),
+                    games=shown + (" …" if len(short) > _GAMES_SHOWN else ""),
+                )
+            )
     elif bands is not None:
-        # fide-2024 1.1: 120 min if a player is rated ≥2400, 90 if ≥1800, 60 otherwise;
-        # fide-2000 1.1x: 2200 / 1600; feda-1996 2.2 (guillotine), fce 5.1: 60 minutes.
+        # fide-2000 1.12-1.14: 120 min if a player of the tournament is rated ≥2200, 90 if
+        # ≥1600, 60 otherwise; feda-1996 2.2 (guillotine), fce 5.1: 60 minutes.
         for band in bands.value:
             if top >= band.rating:
                 if minutes < band.minutes and band.rating:
@@ -62,6 +129,18 @@ def rate_of_play_checks(facts: TournamentFacts, report: ParsedReport) -> list[Pr
                         )
                     )
                 break
+    increment = play.minimum_increment_seconds
+    if increment is not None and 0 < facts.increment_seconds < increment.value:
+        # feda-1996 2.3: a game with an increment adds at least 10 seconds a move.
+        out.append(
+            check(
+                "error",
+                "increment_too_short",
+                increment.article,
+                seconds=facts.increment_seconds,
+                required=increment.value,
+            )
+        )
     first = play.first_control_moves
     if (
         first is not None

@@ -207,6 +207,28 @@ def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
     return len(rows)
 
 
+def games_below_minimum_time_mark(*, tournament: Tournament) -> int:
+    """fide-2024 1.1 (``checks.games_below_minimum_time``): mark, in one statement, the played
+    games with a player rated from the threshold up (the ratings of the report's lines) as left
+    out of the calculation; the others are rated. Returns how many."""
+    threshold = checks.per_game_minimum_time(tournament_facts(tournament))
+    if threshold is None:
+        return 0
+    rating, article = threshold
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE tournaments_game g SET left_out_code = 'rate_of_play', left_out_article = %s
+            FROM tournaments_tournamentplayer w, tournaments_tournamentplayer b
+            WHERE g.tournament_id = %s AND g.kind = 'played' AND w.id = g.white_id
+              AND b.id = g.black_id
+              AND GREATEST(COALESCE(w.rating_at_start, 0), COALESCE(b.rating_at_start, 0)) >= %s
+            """,
+            [article, tournament.pk, rating],
+        )
+        return cursor.rowcount
+
+
 class _Decimals(dict[float, Decimal]):
     def __missing__(self, key: float) -> Decimal:
         value = self[key] = Decimal(str(key))
@@ -232,6 +254,10 @@ def tournament_facts(tournament: Tournament) -> checks.TournamentFacts:
         registration_days=system.registration_days,
         rounds=tournament.rounds,
         cycle=system.cycle,
+        kind=tournament.kind,
+        thematic=tournament.thematic,
+        organised_by_others=tournament.organised_by_others,
+        rated_by_its_rules=tournament.rated_by_its_rules,
     )
 
 
@@ -345,6 +371,7 @@ def tournament_revalidate(
         fields = ["status", "validated_at"]
         if not errors and not unmatched:
             _write_games(tournament=tournament, parsed=parsed)
+            games_below_minimum_time_mark(tournament=tournament)
             if tournament.status not in LOCKED:
                 tournament.status = TournamentStatus.VALIDATED
                 tournament.validated_at = timezone.now()

@@ -117,6 +117,31 @@ class CNXC2000(CNXCResults):
             monthly_report_days=None,
         ),
         composition=None,  # 3.x (scope) applies when rating
+        competition=base.CompetitionFacts(
+            # 5.3: an unrated player's virtual rating, without ICCF, FPX or FIDE rating, by the
+            # competition: 2200 in the Portuguese Championship final, 2000 on board 1 of the
+            # Team Championship final or in a Permanent of the Honour Category, else 1750.
+            kinds=Rule(
+                tuple(
+                    base.CompetitionKind(kind, label, virtual_rating=VIRTUAL_BY_KIND[kind])
+                    for kind, label in (
+                        ("championship_final", _("Portuguese Championship, final")),
+                        (
+                            "team_championship_final_board_1",
+                            _("Portuguese Team Championship, final, board 1"),
+                        ),
+                        ("permanent_honour", _("Permanent tournament, Honour Category")),
+                    )
+                ),
+                "cnxc-2000 5.3",
+            ),
+            other_virtual_rating=Rule(_VIRTUAL_OTHER, "cnxc-2000 5.3"),
+            # 3.1: "com exceção dos torneios temáticos"; a competition organised by another
+            # body only if "conste do respectivo regulamento a menção de que os resultados
+            # serão considerados para efeitos da pontuação Elo da CNXC".
+            thematic_not_rated=Rule(True, "cnxc-2000 3.1"),
+            others_rated_by_their_rules=Rule(True, "cnxc-2000 3.1"),
+        ),
     )
     parameters_type = CNXC2000Parameters
     # 7.3: "a lista da ICCF em vigor no dia imediato ao último a que correspondem os cálculos";

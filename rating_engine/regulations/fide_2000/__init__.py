@@ -17,7 +17,8 @@ Decisions where the text is open (also in docs/engine.md, "fide-2000"):
 - 6.1 / 6.3x are checked in that order: an unrated player discarded by 6.1 no longer counts
   for the composition of 6.3-6.33. A failing composition leaves the whole tournament unrated.
 - 6.33 "3 men (2 women)": a national round robin championship is rated with 3 rated players,
-  with 2 if every player is a woman (``sex`` "F" or "W").
+  with 2 if every player is a woman (``sex`` "F" or "W") or its ``kind`` is the women's
+  national championship; the kinds are ``facts.competition.kinds``.
 - 6.1 / 6.42 look at the unrated player's score and rated opponents over his games played
   over the board in that tournament; 6.42 counts distinct rated opponents.
 - p of 1.00 / .00 has no dp (10.1). Where a dp is still needed (the rated players' dpa of
@@ -64,6 +65,8 @@ from typing import ClassVar
 from ...common import _
 from ...errors import EngineInputError
 from ..base import (
+    CompetitionFacts,
+    CompetitionKind,
     CompositionFacts,
     DoubleRoundRobinQuorum,
     DurationLimit,
@@ -153,6 +156,28 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
             unrated_discard_max=Rule(AverageMethod.DISCARD_MAX, "fide-2000 6.1"),
             unrated_min_rated_opponents=Rule(AverageMethod.MIN_RATED_OPPONENTS, "fide-2000 6.42"),
         ),
+        # 6.33: "Los Campeonatos Nacionales jugados como round robin se computarán si por lo
+        # menos 3 hombres (o 2 mujeres en torneos femeninos) tienen ranking oficial".
+        competition=CompetitionFacts(
+            kinds=Rule(
+                (
+                    CompetitionKind(
+                        "national_championship",
+                        _("National championship"),
+                        championship_rated=AverageMethod.CHAMPIONSHIP_RATED,
+                        national=True,
+                    ),
+                    CompetitionKind(
+                        "womens_national_championship",
+                        _("Women's national championship"),
+                        championship_rated=AverageMethod.CHAMPIONSHIP_RATED_WOMEN,
+                        national=True,
+                        women=True,
+                    ),
+                ),
+                "fide-2000 6.33",
+            ),
+        ),
     )
 
     def months_per_list(self, params: Fide2000Parameters) -> int:
@@ -172,5 +197,5 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
 
 
 #: Bump on any change of a result for some input (docs/engine.md "Versions: when to bump").
-VERSION = "fide-2000/3"
+VERSION = "fide-2000/4"
 REGULATION = Fide2000(version=VERSION)

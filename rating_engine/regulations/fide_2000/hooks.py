@@ -124,10 +124,17 @@ class AverageHooks(Regulation[ParamsT]):
         return (ra * (opponents + 1) - rating) / opponents, self.art("rc")
 
     def championship_need(self, t: TournamentInput, women: bool) -> int | None:
-        """Rated players a round robin championship needs, None if ``t`` is not one (6.33)."""
-        if not t.national_championship:
+        """Rated players a round robin championship needs, None if ``t`` is not one (6.33):
+        its kind's (``facts.competition.kinds``: a women's championship 2), else 3 for a
+        national championship; 2 when every player is a woman."""
+        kind = self.facts.competition.kind(t.kind)
+        if kind is not None and kind.championship_rated is not None:
+            need = kind.championship_rated
+        elif t.national_championship:
+            need = self.CHAMPIONSHIP_RATED
+        else:
             return None
-        return self.CHAMPIONSHIP_RATED_WOMEN if women else self.CHAMPIONSHIP_RATED
+        return min(need, self.CHAMPIONSHIP_RATED_WOMEN) if women else need
 
     def k_factor(self, p: PlayerInput, rating: int) -> tuple[int, str]:
         # 10.54a: 25 until 30 games; 10 once the published rating reached 2400 with 30 games

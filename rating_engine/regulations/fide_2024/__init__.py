@@ -128,6 +128,9 @@ class Fide2024(FirstRatings):
             max_days=None,
             authorised_days=None,
             monthly_report_days=Rule(30, "fide-2024 4.1"),
+            # 1.1: "cada jugador debe contar al inicio de la partida con ... Cuando al menos un
+            # jugador de la partida tenga ...": the band is each game's, not the tournament's.
+            minimum_minutes_per_game=Rule(True, "fide-2024 1.1"),
         ),
         composition=None,  # 8.2.1 (a first tournament scoring zero) applies when rating
     )
