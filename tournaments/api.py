@@ -239,6 +239,9 @@ class CrosstableRowSerializer(serializers.Serializer[Any]):
 
 class CrosstableSerializer(serializers.Serializer[Any]):
     rounds = serializers.IntegerField()
+    standings_shown = serializers.BooleanField(
+        help_text="False until the report is validated: no games yet, `rows` is empty."
+    )
     rows = CrosstableRowSerializer(many=True, help_text="By start rank; `cells` by round.")
 
 

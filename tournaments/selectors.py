@@ -324,6 +324,9 @@ class CrosstableRow:
 class Crosstable:
     rounds: int
     rows: list[CrosstableRow]  # by start rank
+    # False before the report is validated: no games are stored yet, so every player would
+    # stand first with 0 points (issue 23); the page says the standings come with validation.
+    standings_shown: bool = True
 
     @property
     def standings(self) -> list[CrosstableRow]:
@@ -340,9 +343,17 @@ def _mark(points: Decimal | None, kind: str) -> str:
     return text
 
 
+#: A tournament's standings and crosstable are shown once its report is validated (its games
+#: are written then): before, there is nothing to stand on.
+STANDINGS_STATUSES = ("validated", "rated", "published")
+
+
 def tournament_crosstable(*, tournament: Tournament) -> Crosstable:
     """The crosstable from the stored games: one row per player by start rank, one cell per
-    round, and the places by points (two queries)."""
+    round, and the places by points (two queries). Empty, with `standings_shown` False,
+    until the report is validated (`STANDINGS_STATUSES`)."""
+    if tournament.status not in STANDINGS_STATUSES:
+        return Crosstable(0, [], standings_shown=False)
     lines = list(tournament_players(tournament=tournament))
     by_id = {line.pk: line for line in lines}
     games = list(

@@ -22,6 +22,7 @@ from core import history
 from core.caching import page_cached
 from core.errors import Refused
 from core.permissions import objectgetter, permission_required
+from periods import selectors as period_selectors
 from periods import services as period_services
 from periods.models import RatingPeriod, RatingSystem
 from ratings.calculation import selectors as calculation_selectors
@@ -209,12 +210,28 @@ def period_rerate(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@require_POST
 @permission_required("periods.open_period", fn=_system)
 def system_open_next(request: HttpRequest, code: str) -> HttpResponse:
+    """GET: the period that would open (and the open one that stops it); POST with confirm=1:
+    open it (refused while a period of the system is open)."""
     system = get_object_or_404(RatingSystem, code=code)
-    period = period_services.period_open_next(system=system)
-    return redirect("ratings:period", pk=period.pk)
+    if request.method == "POST" and request.POST.get("confirm") == "1":
+        try:
+            period = period_services.period_open_next(system=system)
+        except Refused as exc:
+            messages.error(request, str(exc))
+            return redirect("ratings:system", code=system.code)
+        messages.success(request, _("The period is open."))
+        return redirect("ratings:period", pk=period.pk)
+    return render(
+        request,
+        "ratings/confirm_open_next.html",
+        {
+            "system": system,
+            "dates": period_selectors.period_next_dates(system=system),
+            "open_period": period_selectors.period_current_open(system=system),
+        },
+    )
 
 
 def _draft_or_404(period: RatingPeriod, request: HttpRequest) -> Any:
