@@ -186,9 +186,11 @@ class ReportUploadSerializer(RefuseUnknownFields, serializers.Serializer[Any]):
 
 
 class CrosstableCellSerializer(serializers.Serializer[Any]):
-    round = serializers.IntegerField()
+    round = serializers.IntegerField(allow_null=True, help_text="null: the report does not say.")
     opponent = serializers.IntegerField(allow_null=True, help_text="Start rank; null: a bye.")
-    colour = serializers.CharField(allow_blank=True, help_text='"w", "b", or "" for a bye.')
+    colour = serializers.CharField(
+        allow_blank=True, help_text='"w", "b", or "" for a bye or when the report does not say.'
+    )
     result = serializers.CharField(
         allow_blank=True, help_text="From this player's side: 1, ½, 0, + or - (forfeits)."
     )
@@ -200,13 +202,20 @@ CELL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "nullable": True,
     "properties": {
-        "round": {"type": "integer"},
+        "round": {
+            "type": "integer",
+            "nullable": True,
+            "description": "null: the report does not say (a crosstable).",
+        },
         "opponent": {
             "type": "integer",
             "nullable": True,
             "description": "Start rank; null: a bye.",
         },
-        "colour": {"type": "string", "description": '"w", "b", or "" for a bye.'},
+        "colour": {
+            "type": "string",
+            "description": '"w", "b", or "" for a bye or when the report does not say.',
+        },
         "result": {"type": "string", "description": "1, ½, 0, + or - (forfeits)."},
         "points": {"type": "number"},
     },
@@ -238,7 +247,10 @@ class CrosstableRowSerializer(serializers.Serializer[Any]):
 
 
 class CrosstableSerializer(serializers.Serializer[Any]):
-    rounds = serializers.IntegerField()
+    rounds = serializers.IntegerField(help_text="Columns of `cells`: rounds, or games when unknown.")
+    rounds_known = serializers.BooleanField(
+        help_text="False for a crosstable: `cells` are each player's games, no round or colour."
+    )
     standings_shown = serializers.BooleanField(
         help_text="False until the report is validated: no games yet, `rows` is empty."
     )

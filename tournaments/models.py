@@ -287,7 +287,11 @@ class Game(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="games", verbose_name=_("tournament")
     )
-    round = models.PositiveSmallIntegerField(_("round"), validators=[MinValueValidator(1)])
+    # Null: the report does not say (a crosstable, the crosstable form): shown as unknown,
+    # never invented (issue 23). `colours_known` False: who had White is not known either.
+    round = models.PositiveSmallIntegerField(
+        _("round"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
     white = models.ForeignKey(
         TournamentPlayer,
         on_delete=models.CASCADE,
@@ -305,6 +309,12 @@ class Game(models.Model):
     result = models.CharField(_("result"), max_length=8, choices=GameResult.choices)
     kind = models.CharField(
         _("kind"), max_length=10, choices=GameKind.choices, default=GameKind.PLAYED
+    )
+    colours_known = models.BooleanField(
+        _("colours known"),
+        default=True,
+        db_default=True,
+        help_text=_("False when the report does not say who had White (a crosstable)."),
     )
     white_score = models.DecimalField(_("white's points"), max_digits=3, decimal_places=1)
     black_score = models.DecimalField(
@@ -326,7 +336,8 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         black = self.black if self.black is not None else _("bye")
-        return f"R{self.round}: {self.white} – {black} {self.result}"
+        rnd = f"R{self.round}" if self.round is not None else "R?"
+        return f"{rnd}: {self.white} – {black} {self.result}"
 
     @property
     def played(self) -> bool:
