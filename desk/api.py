@@ -18,7 +18,10 @@ from protests.api import ProtestSerializer
 from protests.selectors import protest_list_pending
 from ratings.calculation.selectors import runs_active
 from tournaments.api import TournamentSerializer
-from tournaments.selectors import tournaments_awaiting_approval
+from tournaments.selectors import (
+    tournaments_awaiting_approval,
+    tournaments_moved_after_publication,
+)
 
 #: Items per queue; `counts` gives each queue's length.
 QUEUE_LIMIT = 100
@@ -37,6 +40,9 @@ class DeskSerializer(serializers.Serializer[Any]):
     counts = serializers.DictField(child=serializers.IntegerField())
     protests = ProtestSerializer(many=True)
     late_registrations = TournamentSerializer(many=True)
+    moved_after_publication = TournamentSerializer(
+        many=True, help_text="Validated after their period's list was published: moved."
+    )
     periods = RatingPeriodSerializer(many=True)
     runs = RunSerializer(many=True)
 
@@ -50,6 +56,7 @@ class DeskView(APIView):
         queues = {
             "protests": protest_list_pending().order_by("submitted_at", "id"),
             "late_registrations": tournaments_awaiting_approval().order_by("registered_at", "id"),
+            "moved_after_publication": tournaments_moved_after_publication(),
             "periods": periods_awaiting_work(),
             "runs": runs_active(),
         }

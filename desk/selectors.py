@@ -20,6 +20,7 @@ from ratings.calculation import selectors as calculation_selectors
 from ratings.models import CalculationRun
 from ratings.office.selectors import PeriodContents, period_contents
 from tournaments.models import Tournament, TournamentStatus
+from tournaments.selectors import tournaments_moved_after_publication
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class Desk:
     mail: dict[str, int]  # e-mails "failed" for good and "retrying" (core.outbox)
     claims: QuerySet[ClaimRequest]  # pending claims of player records (accounts)
     corrections: QuerySet[CorrectionRequest]  # pending data corrections (accounts)
+    # validated after their period's list was published, moved to the open period (issue 23)
+    moved_after_publication: QuerySet[Tournament]
 
 
 DESK_IMPORTS = 8
@@ -84,6 +87,7 @@ def desk_for_officer() -> Desk:
         mail=outbox_trouble(),
         claims=claims_pending(),
         corrections=corrections_pending(),
+        moved_after_publication=tournaments_moved_after_publication(),
     )
 
 

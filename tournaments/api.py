@@ -50,6 +50,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             *DESCRIPTION_FIELDS,
             "rating_system",
             "period",
+            "moved_from_period",
             "status",
             "late_registration",
             "registered_at",
@@ -59,6 +60,12 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "published_at",
         ]
         read_only_fields = fields
+        extra_kwargs = {
+            "moved_from_period": {
+                "help_text": "Validated after this period's list was published: moved to "
+                "`period`, the open one (null otherwise, or when rated there as a correction)."
+            }
+        }
 
 
 class TournamentRegistrationSerializer(
@@ -247,7 +254,9 @@ class CrosstableRowSerializer(serializers.Serializer[Any]):
 
 
 class CrosstableSerializer(serializers.Serializer[Any]):
-    rounds = serializers.IntegerField(help_text="Columns of `cells`: rounds, or games when unknown.")
+    rounds = serializers.IntegerField(
+        help_text="Columns of `cells`: rounds, or games when unknown."
+    )
     rounds_known = serializers.BooleanField(
         help_text="False for a crosstable: `cells` are each player's games, no round or colour."
     )

@@ -107,6 +107,16 @@ class Tournament(models.Model):
         related_name="tournaments",
         verbose_name=_("rating period"),
     )
+    # Validated after the list of its period was published: the period it was in, kept to
+    # say so on both desks and to let the officer rate it there as a correction (issue 23).
+    moved_from_period = models.ForeignKey(
+        RatingPeriod,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("moved from the published period"),
+    )
     status = models.CharField(
         _("status"),
         max_length=20,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.db.models.functions import Length
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
@@ -31,6 +31,7 @@ from tournaments.models import (
     ReportStatus,
     Tournament,
     TournamentPlayer,
+    TournamentStatus,
 )
 
 
@@ -65,6 +66,20 @@ def tournaments_awaiting_approval() -> QuerySet[Tournament]:
     return Tournament.objects.filter(
         late_registration=True, approved_by__isnull=True
     ).select_related("rating_system", "arbiter")
+
+
+def tournaments_moved_after_publication() -> QuerySet[Tournament]:
+    """Validated after the list of their period was published, moved to the open period
+    (tournaments.services.period_moves), and not yet rated: the officer may still choose to
+    rate them in their own period as a correction."""
+    return (
+        Tournament.objects.filter(
+            status=TournamentStatus.VALIDATED, moved_from_period__isnull=False
+        )
+        .exclude(period=F("moved_from_period"))
+        .select_related("period", "moved_from_period", "arbiter")
+        .order_by("validated_at", "id")
+    )
 
 
 def rating_systems_active() -> QuerySet[RatingSystem]:
@@ -471,7 +486,7 @@ def tournament_desk(
     today = today or timezone.localdate()
     tournaments = list(
         tournament_list_for_user(user=user)
-        .select_related("period")
+        .select_related("period", "moved_from_period")
         .annotate(unmatched=Count("players", filter=Q(players__player__isnull=True)))[:500]
     )
     reports = {

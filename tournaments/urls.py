@@ -20,4 +20,9 @@ urlpatterns = [
     path("<int:pk>/players/", views.tournament_matching, name="matching"),
     path("<int:pk>/players/search/", views.player_search, name="player-search"),
     path("<int:pk>/approve/", views.tournament_approve, name="approve"),
+    path(
+        "<int:pk>/rate-as-correction/",
+        views.tournament_rate_as_correction,
+        name="rate_as_correction",
+    ),
 ]

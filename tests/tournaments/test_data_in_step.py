@@ -12,14 +12,18 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core import roles
+from periods import selectors as period_selectors
+from periods.models import PeriodStatus, RatingPeriod
 from tests.factories import (
     CROSSTABLE_FORM,
+    make_period,
     make_player,
     make_system,
     make_tournament,
     make_user,
 )
 from tournaments import selectors
+from tests.tournaments.test_flow import sample_trf, upload
 from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -69,3 +73,52 @@ def test_crosstable_form_stores_no_invented_round_or_colour(client, world) -> No
     page = Client().get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     assert "Rounds and colours unknown" in page
     assert ">R1<" not in page
+
+
+# ------------------------------------------------------------------ 1. validated after publication
+
+
+def test_validated_after_its_period_was_published_moves_to_the_open_period(client, world) -> None:
+    """The report arrived in time for its period, waited for the matching while that period
+    was closed and published, and was validated afterwards. Before: it stayed in the published
+    period, "will be rated" there, and the open period's desk did not list it."""
+    t, system = world["tournament"], world["system"]
+    make_player(surname="Muñoz Pérez", given_name="José", fide_id=2200001)
+    make_player(surname="García López", given_name="Ana", sex="F", birth_year=1990)
+    make_player(surname="Vidal", given_name="Marc", fide_id=2200004)
+    own = period_selectors.period_dates(system=system, day=t.end_date)
+    published = make_period(system, start=own.start, end=own.end, closing_date=own.closing_date)
+    client.force_login(world["arbiter"])
+    upload(client, t, sample_trf())
+    t.refresh_from_db()
+    assert t.status == "report_received" and t.period == published
+    # Meanwhile the officer closes, calculates and publishes that period; the next one opens.
+    RatingPeriod.objects.filter(pk=published.pk).update(status=PeriodStatus.PUBLISHED)
+    next_open = make_period(system, start=own.end + dt.timedelta(days=1))
+    client.post(reverse("tournaments:matching", args=[t.pk]), {"pick_3": "new"})
+    t.refresh_from_db()
+    assert t.status == "validated"
+    assert t.period == next_open and t.moved_from_period == published
+    # The arbiter's desk and page say so.
+    desk = client.get(reverse("tournaments:desk")).content.decode()
+    assert "was already published" in desk and str(next_open) in desk
+    manage = client.get(reverse("tournaments:manage", args=[t.pk])).content.decode()
+    assert 'id="period-moved"' in manage
+    # The officer's desk lists it in the open period, with the choice of a correction.
+    client.force_login(world["officer"])
+    officer_desk = client.get(reverse("ratings:desk")).content.decode()
+    assert 'id="moved-after-publication"' in officer_desk and t.name in officer_desk
+    response = client.post(reverse("tournaments:rate_as_correction", args=[t.pk]))
+    assert response.status_code == 302
+    t.refresh_from_db()
+    published.refresh_from_db()
+    assert t.period == published and published.needs_recalculation
+    officer_desk = client.get(reverse("ratings:desk")).content.decode()
+    assert 'id="moved-after-publication"' not in officer_desk
+
+
+def test_the_arbiter_cannot_choose_the_correction(client, world) -> None:
+    client.force_login(world["arbiter"])
+    t = world["tournament"]
+    response = client.post(reverse("tournaments:rate_as_correction", args=[t.pk]))
+    assert response.status_code == 403

@@ -29,6 +29,7 @@ from tournaments.models import (
 )
 
 from .access import LOCKED
+from .period_moves import tournament_period_follow
 from .problems import problem_to_dict
 
 #: Game's delete-event trigger (tournaments/models.py). A rewrite of the games from the current
@@ -349,6 +350,7 @@ def tournament_revalidate(
             if tournament.status not in LOCKED:
                 tournament.status = TournamentStatus.VALIDATED
                 tournament.validated_at = timezone.now()
+                tournament_period_follow(tournament=tournament)
         else:
             # Without games the tournament is not rated, whatever it was: a rated one goes back
             # to "report received" (its period is marked for recalculation by the upload).
