@@ -22,8 +22,8 @@ from tests.factories import (
     make_tournament,
     make_user,
 )
-from tournaments import selectors
 from tests.tournaments.test_flow import sample_trf, upload
+from tournaments import selectors
 from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
