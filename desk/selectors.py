@@ -20,7 +20,11 @@ from ratings.calculation import selectors as calculation_selectors
 from ratings.models import CalculationRun
 from ratings.office.selectors import PeriodContents, period_contents
 from tournaments.models import Tournament, TournamentStatus
-from tournaments.selectors import tournaments_moved_after_publication
+from tournaments.selectors import (
+    FideIdConflict,
+    fide_id_conflicts,
+    tournaments_moved_after_publication,
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,8 @@ class Desk:
     corrections: QuerySet[CorrectionRequest]  # pending data corrections (accounts)
     # validated after their period's list was published, moved to the open period (issue 23)
     moved_after_publication: QuerySet[Tournament]
+    # lines linked to another player than their reported FIDE ID's owner (issue 23)
+    fide_id_conflicts: list[FideIdConflict]
 
 
 DESK_IMPORTS = 8
@@ -88,6 +94,7 @@ def desk_for_officer() -> Desk:
         claims=claims_pending(),
         corrections=corrections_pending(),
         moved_after_publication=tournaments_moved_after_publication(),
+        fide_id_conflicts=fide_id_conflicts(),
     )
 
 

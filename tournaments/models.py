@@ -196,6 +196,11 @@ class Report(models.Model):
     size = models.PositiveIntegerField(_("size in bytes"))
     status = models.CharField(_("status"), max_length=12, choices=ReportStatus.choices)
     problems = models.JSONField(_("problems found"), default=list, blank=True)
+    # What the report holds, counted when it is read (null: read before these were counted):
+    # games between two players (played or not) and byes, so a period's pages can say what a
+    # report not yet validated holds before its games are written (issue 23).
+    paired_games = models.PositiveIntegerField(_("games in the report"), null=True, blank=True)
+    byes = models.PositiveIntegerField(_("byes in the report"), null=True, blank=True)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,

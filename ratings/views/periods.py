@@ -30,6 +30,7 @@ from ratings.cards import selectors as card_selectors
 from ratings.lists import selectors as list_selectors
 from ratings.lists.filters import ListEntryFilter
 from ratings.models import PublishedList
+from ratings.office import counts as office_counts
 from ratings.rerating import services as rerating
 
 # The objects the rules (periods/rules.py, ratings/rules.py) are tested on.
@@ -248,12 +249,14 @@ def _draft_or_404(period: RatingPeriod, request: HttpRequest) -> Any:
 def review_tournaments(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = _draft_or_404(period, request)
-    rows = calculation_selectors.draft_changes_by_tournament(run=run)
+    rows, totals = office_counts.review_rows_counted(
+        rows=calculation_selectors.draft_changes_by_tournament(run=run)
+    )
     reasons = calculation_selectors.draft_excluded_reasons(run=run)
     return render(
         request,
         "ratings/review_tournaments.html",
-        {"period": period, "run": run, "rows": rows, "reasons": reasons},
+        {"period": period, "run": run, "rows": rows, "totals": totals, "reasons": reasons},
     )
 
 

@@ -15,9 +15,20 @@ from core.roles import RATING_OFFICER
 from periods import services as period_services
 from periods.models import PeriodStatus, RatingPeriod
 from ratings.calculation import runs
+from ratings.office import counts as office_counts
+from ratings.office import selectors as office_selectors
 from ratings.publication import services as publication
-from tests.factories import build, make_period, make_published, make_system, make_user
-from tournaments.models import Tournament
+from tests.factories import (
+    build,
+    make_game,
+    make_period,
+    make_player,
+    make_published,
+    make_system,
+    make_tournament,
+    make_user,
+)
+from tournaments.models import Game, Report, Tournament, TournamentPlayer
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +109,93 @@ def test_public_page_hides_standings_until_the_report_is_validated() -> None:
     assert data["rows"] == [] and data["standings_shown"] is False
     Tournament.objects.filter(pk=tournament.pk).update(status="validated")
     assert 'id="standings"' in Client().get(url).content.decode()
+
+
+# ------------------------------------------------------------------ 4 and 5. one counting of games
+
+
+def _world_with_counts():
+    """build()'s tournament (round 1: a win between rated players, a draw against the unrated
+    fourth player; round 2: a forfeit) plus a bye for the fourth player in round 2; and a second
+    validated tournament of two players new to the system, who drew one game."""
+    system, period, players, tournament = build()
+    lines = {tp.start_rank: tp for tp in tournament.players.all()}
+    Game.objects.create(
+        tournament=tournament,
+        round=2,
+        white=lines[4],
+        black=None,
+        result="bye",
+        kind="bye_full",
+        white_score=1,
+    )
+    newcomers = make_tournament(system, tournament.arbiter, status="validated", period=period)
+    a, b = (
+        TournamentPlayer.objects.create(
+            tournament=newcomers, player=make_player(), start_rank=i, name=f"New {i}"
+        )
+        for i in (1, 2)
+    )
+    make_game(newcomers, a, b, "1/2-1/2")
+    return system, period, tournament, newcomers
+
+
+def test_one_counting_of_games_byes_apart_and_games_against_unrated_players() -> None:
+    system, period, tournament, newcomers = _world_with_counts()
+    counts = office_counts.tournament_game_counts(tournaments=[tournament, newcomers])
+    # By hand: played 2 (the win, the draw), unplayed 1 (the forfeit), 1 bye; the draw is
+    # against the unrated fourth player; 3 of 4 players rated.
+    c = counts[tournament.pk]
+    assert (c.played, c.unplayed, c.byes, c.games) == (2, 1, 1, 3)
+    assert (c.with_unrated, c.between_unrated, c.players, c.rated_players) == (1, 0, 4, 3)
+    assert not c.rates_nobody
+    n = counts[newcomers.pk]
+    assert (n.played, n.with_unrated, n.between_unrated, n.rated_players) == (1, 1, 1, 0)
+    assert n.rates_nobody and n.nobody_reason == "no_rated_player"
+
+
+def test_totals_add_up_across_the_close_calculate_desk_and_review_pages(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    system, period, tournament, newcomers = _world_with_counts()
+    client.force_login(make_user(role=RATING_OFFICER))
+    close = client.get(reverse("ratings:period_close", args=[period.pk])).content.decode()
+    # 3 + 1 games (pairings), the bye apart; before: "5 games" (the bye counted as a game).
+    for page in (close,):
+        assert 'data-total="included-games">4<' in page
+        assert 'data-total="included-byes">1<' in page
+        assert 'data-total="included-with-unrated">2<' in page
+    # 4. The tournament of newcomers rates nobody, and the page says why, before calculating.
+    assert 'id="rates-nobody"' in close and newcomers.name in close
+    assert "none of its players has a rating" in close
+    period_services.period_close(period=period)
+    calc = client.get(reverse("ratings:period_calculate", args=[period.pk])).content.decode()
+    assert 'data-total="included-games">4<' in calc and 'id="rates-nobody"' in calc
+    desk = client.get(reverse("ratings:desk")).content.decode()
+    assert 'data-total="included-games">4<' in desk
+    with django_capture_on_commit_callbacks(execute=True):
+        runs.calculation_request(period=period)
+    review = client.get(reverse("ratings:review_tournaments", args=[period.pk])).content.decode()
+    assert 'id="total-games">4<' in review and 'id="total-byes">1<' in review
+    assert 'id="total-with-unrated">2<' in review
+
+
+def test_left_out_says_what_an_unvalidated_report_holds() -> None:
+    system, period, tournament, newcomers = _world_with_counts()
+    waiting = make_tournament(system, tournament.arbiter, status="report_received", period=period)
+    Report.objects.create(
+        tournament=waiting,
+        submission=1,
+        format="trf16",
+        data=b"x",
+        sha256="0" * 64,
+        size=1,
+        status="accepted",
+        uploaded_by=tournament.arbiter,
+        paired_games=12,
+        byes=3,
+    )
+    contents = office_selectors.period_contents(period=period)
+    (line,) = contents.left_out
+    assert (line.games, line.counts.byes) == (12, 3)
+    assert contents.left_out_games == 12

@@ -122,3 +122,38 @@ def test_the_arbiter_cannot_choose_the_correction(client, world) -> None:
     t = world["tournament"]
     response = client.post(reverse("tournaments:rate_as_correction", args=[t.pk]))
     assert response.status_code == 403
+
+
+# ------------------------------------------------------------------ 3. a FIDE ID another record holds
+
+
+def test_matching_a_fide_id_taken_by_another_record(client, world) -> None:
+    """Line 1 reports the FIDE ID 2200001, which the registry gives to someone else (another
+    name, another birth year). Before: the page offered "Create a new player", and creating
+    him refused the whole form ("Player with this FIDE ID already exists. Nothing was saved")."""
+    t = world["tournament"]
+    owner = make_player(surname="Otro", given_name="Jugador", fide_id=2200001, birth_year=1950)
+    make_player(surname="García López", given_name="Ana", sex="F", birth_year=1990)
+    make_player(surname="Vidal", given_name="Marc", fide_id=2200004)
+    client.force_login(world["arbiter"])
+    upload(client, t, sample_trf())
+    page = client.get(reverse("tournaments:matching", args=[t.pk])).content.decode()
+    row = page[page.index('id="pick_1"') : page.index("</select>", page.index('id="pick_1"'))]
+    assert f'value="{owner.pk}"' in row  # the owner is offered
+    assert 'value="new_without_fide"' in row and 'value="new"' not in row
+    response = client.post(
+        reverse("tournaments:matching", args=[t.pk]),
+        {"pick_1": "new_without_fide", "pick_3": "new"},
+    )
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert t.status == "validated"
+    line = t.players.get(start_rank=1)
+    assert line.player != owner and line.player.fide_id is None and line.fide_id == "2200001"
+    owner.refresh_from_db()
+    assert owner.fide_id == 2200001
+    # The officer is told, on his desk.
+    client.force_login(world["officer"])
+    desk = client.get(reverse("ratings:desk")).content.decode()
+    conflicts = desk[desk.index('id="fide-id-conflicts"') :]
+    assert "2200001" in conflicts and str(owner) in conflicts and t.name in conflicts
