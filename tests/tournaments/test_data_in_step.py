@@ -124,7 +124,7 @@ def test_the_arbiter_cannot_choose_the_correction(client, world) -> None:
     assert response.status_code == 403
 
 
-# ------------------------------------------------------------------ 3. a FIDE ID another record holds
+# ------------------------------------------------------------------ 3. a FIDE ID held by another
 
 
 def test_matching_a_fide_id_taken_by_another_record(client, world) -> None:
