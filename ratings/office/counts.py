@@ -43,6 +43,8 @@ class GameCount:
     players: int = 0
     rated_players: int = 0
     from_report: bool = False  # counted from the report (not validated yet): no played/unplayed
+    # False for a report read before its games were counted (Report.paired_games null)
+    report_counted: bool = True
 
     @property
     def games(self) -> int:
@@ -145,6 +147,7 @@ def tournament_game_counts(*, tournaments: Iterable[Tournament]) -> dict[int, Ga
                 players=n_players,
                 rated_players=n_rated,
                 from_report=True,
+                report_counted=report is not None and report.paired_games is not None,
             )
     return out
 
