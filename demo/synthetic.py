@@ -333,6 +333,7 @@ def federation_generate(
                 "validated_at",
                 "rated_at",
                 "published_at",
+                "moved_from_period_id",
             ],
         )
         w_tp = CopyWriter(
@@ -341,7 +342,7 @@ def federation_generate(
         )
         w_game = CopyWriter(
             Game,
-            ["id", *GAME_COLUMNS],
+            ["id", *GAME_COLUMNS, "colours_known"],
         )
         total_tp = sum(2 * boards for _p, _r, boards in shapes)
         total_games = sum(len(f) for f in forfeit_flags)
@@ -391,6 +392,7 @@ def federation_generate(
                     now,
                     None,
                     None,
+                    None,
                 )
             )
             chosen = rng.sample(range(players), size)
@@ -416,7 +418,9 @@ def federation_generate(
                         played += 1
                     points[a] += Decimal(ws)
                     points[b] += Decimal(bs)
-                    game_rows.append((game_id, tid, rnd, ids[a], ids[b], result_, kind, ws, bs))
+                    game_rows.append(
+                        (game_id, tid, rnd, ids[a], ids[b], result_, kind, ws, bs, True)
+                    )
                     game_id += 1
             for rank, idx in enumerate(chosen, start=1):
                 name, sex, fed_id, title, year = labels[idx]

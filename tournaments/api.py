@@ -283,6 +283,8 @@ class TournamentViewSet(
         "reports": MANAGE,
         "report": MANAGE,
         "upload": MANAGE,
+        # An officer's choice (periods.manage_period: officers, whatever the period).
+        "rate_as_correction": Rule("periods.manage_period"),
     }
 
     def get_queryset(self) -> QuerySet[Tournament]:
@@ -322,6 +324,28 @@ class TournamentViewSet(
         tournament = self.get_object()
         table = selectors.tournament_crosstable(tournament=tournament)
         return Response(CrosstableSerializer(table).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: TournamentSerializer},
+        description=(
+            "Rate a tournament validated after its period's list was published (moved to the "
+            "open period, `moved_from_period` set) in that period instead, as a correction of "
+            "its list: the period and the later rated ones are marked for recalculation "
+            "(officers; 409 when the tournament is not waiting for that choice)."
+        ),
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="rate-as-correction",
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def rate_as_correction(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        services.tournament_rate_as_correction(tournament=tournament, officer=request.user)
+        return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(
         methods=["GET"],

@@ -157,3 +157,21 @@ def test_matching_a_fide_id_taken_by_another_record(client, world) -> None:
     desk = client.get(reverse("ratings:desk")).content.decode()
     conflicts = desk[desk.index('id="fide-id-conflicts"') :]
     assert "2200001" in conflicts and str(owner) in conflicts and t.name in conflicts
+
+
+def test_the_api_rates_a_moved_tournament_as_a_correction(client, world) -> None:
+    """The same choice through the API v1 (the page's service): 409 until the tournament was
+    moved, then the tournament in its own period, which is marked for recalculation."""
+    t, system = world["tournament"], world["system"]
+    own = make_period(system, start=dt.date(2026, 10, 1), status=PeriodStatus.PUBLISHED)
+    now_open = make_period(system, start=dt.date(2026, 11, 1))
+    client.force_login(world["officer"])
+    url = f"/api/v1/tournaments/{t.pk}/rate-as-correction/"
+    assert client.post(url).status_code == 409
+    Tournament.objects.filter(pk=t.pk).update(
+        status="validated", period=now_open, moved_from_period=own
+    )
+    response = client.post(url)
+    assert response.status_code == 200 and response.json()["period"] == own.pk
+    own.refresh_from_db()
+    assert own.needs_recalculation
