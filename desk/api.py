@@ -18,10 +18,8 @@ from protests.api import ProtestSerializer
 from protests.selectors import protest_list_pending
 from ratings.calculation.selectors import runs_active
 from tournaments.api import TournamentSerializer
-from tournaments.selectors import (
-    tournaments_awaiting_approval,
-    tournaments_moved_after_publication,
-)
+from tournaments.queues import tournaments_moved_after_publication
+from tournaments.selectors import tournaments_awaiting_approval
 
 #: Items per queue; `counts` gives each queue's length.
 QUEUE_LIMIT = 100

@@ -20,7 +20,7 @@ from ratings.calculation import selectors as calculation_selectors
 from ratings.models import CalculationRun
 from ratings.office.selectors import PeriodContents, period_contents
 from tournaments.models import Tournament, TournamentStatus
-from tournaments.selectors import (
+from tournaments.queues import (
     FideIdConflict,
     fide_id_conflicts,
     tournaments_moved_after_publication,

@@ -26,7 +26,7 @@ from .validation import tournament_revalidate
 
 NEW = "new"
 #: A new player without the reported FIDE ID, which the registry gives to another record (the
-#: officer's desk lists such lines: `selectors.fide_id_conflicts`), issue 23.
+#: officer's desk lists such lines: `tournaments.queues.fide_id_conflicts`), issue 23.
 NEW_WITHOUT_FIDE = "new_without_fide"
 
 
