@@ -336,6 +336,7 @@ def federation_generate(
                 "rated_at",
                 "published_at",
                 "norm_winner_rank",
+                "moved_from_period_id",
             ],
         )
         w_tp = CopyWriter(
@@ -344,7 +345,7 @@ def federation_generate(
         )
         w_game = CopyWriter(
             Game,
-            ["id", *GAME_COLUMNS, "left_out_code", "left_out_article"],  # none left out
+            ["id", *GAME_COLUMNS, "left_out_code", "left_out_article", "colours_known"],
         )
         total_tp = sum(2 * boards for _p, _r, boards in shapes)
         total_games = sum(len(f) for f in forfeit_flags)
@@ -399,6 +400,7 @@ def federation_generate(
                     None,
                     None,
                     None,  # norm_winner_rank
+                    None,  # moved_from_period_id
                 )
             )
             chosen = rng.sample(range(players), size)
@@ -425,7 +427,7 @@ def federation_generate(
                     points[a] += Decimal(ws)
                     points[b] += Decimal(bs)
                     game_rows.append(
-                        (game_id, tid, rnd, ids[a], ids[b], result_, kind, ws, bs, "", "")
+                        (game_id, tid, rnd, ids[a], ids[b], result_, kind, ws, bs, "", "", True)
                     )
                     game_id += 1
             for rank, idx in enumerate(chosen, start=1):

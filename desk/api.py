@@ -19,6 +19,7 @@ from protests.selectors import protest_list_pending
 from ratings.calculation.selectors import runs_active
 from ratings.statistics.selectors import drift_alerts
 from tournaments.api import TournamentSerializer
+from tournaments.queues import tournaments_moved_after_publication
 from tournaments.selectors import tournaments_awaiting_approval
 
 #: Items per queue; `counts` gives each queue's length.
@@ -54,6 +55,9 @@ class DeskSerializer(serializers.Serializer[Any]):
     counts = serializers.DictField(child=serializers.IntegerField())
     protests = ProtestSerializer(many=True)
     late_registrations = TournamentSerializer(many=True)
+    moved_after_publication = TournamentSerializer(
+        many=True, help_text="Validated after their period's list was published: moved."
+    )
     periods = RatingPeriodSerializer(many=True)
     runs = RunSerializer(many=True)
     drift = DriftSerializer(many=True)
@@ -68,6 +72,7 @@ class DeskView(APIView):
         queues = {
             "protests": protest_list_pending().order_by("submitted_at", "id"),
             "late_registrations": tournaments_awaiting_approval().order_by("registered_at", "id"),
+            "moved_after_publication": tournaments_moved_after_publication(),
             "periods": periods_awaiting_work(),
             "runs": runs_active(),
         }

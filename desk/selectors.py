@@ -21,6 +21,11 @@ from ratings.models import CalculationRun
 from ratings.office.selectors import PeriodContents, period_contents
 from ratings.statistics.selectors import Drift, drift_alerts
 from tournaments.models import Tournament, TournamentStatus
+from tournaments.queues import (
+    FideIdConflict,
+    fide_id_conflicts,
+    tournaments_moved_after_publication,
+)
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,10 @@ class Desk:
     # Systems whose top-50 average moved more than the officer's threshold (feda-1996 11.1,
     # fide-2000 12.3; ratings.statistics).
     drift: list[Drift]
+    # validated after their period's list was published, moved to the open period (issue 23)
+    moved_after_publication: QuerySet[Tournament]
+    # lines linked to another player than their reported FIDE ID's owner (issue 23)
+    fide_id_conflicts: list[FideIdConflict]
 
 
 DESK_IMPORTS = 8
@@ -89,6 +98,8 @@ def desk_for_officer() -> Desk:
         claims=claims_pending(),
         corrections=corrections_pending(),
         drift=drift_alerts(),
+        moved_after_publication=tournaments_moved_after_publication(),
+        fide_id_conflicts=fide_id_conflicts(),
     )
 
 

@@ -32,6 +32,14 @@ def period_current_open(*, system: RatingSystem) -> RatingPeriod | None:
     return system.periods.filter(status=PeriodStatus.OPEN).order_by("start").first()
 
 
+def period_next_dates(*, system: RatingSystem, today: dt.date | None = None) -> PeriodDates:
+    """The dates of the period "Open the next period" would open (the one after the latest,
+    or the one containing today): what its confirmation page shows."""
+    latest = system.periods.order_by("-start").first()
+    day = latest.end + dt.timedelta(days=1) if latest else (today or timezone.localdate())
+    return period_dates(system=system, day=day)
+
+
 @dataclass(frozen=True)
 class Assignment:
     """Where a tournament's report goes: `period` (None when refused), `late` (goes to a later

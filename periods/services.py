@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from core.errors import Refused
@@ -13,11 +15,32 @@ from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 
 
 def period_open_next(*, system: RatingSystem, today: dt.date | None = None) -> RatingPeriod:
-    """Open the period after the system's latest one (or the one containing today). Asked
-    twice (a correction of a list, a retry), it returns the period it opened the first time."""
-    latest = system.periods.order_by("-start").first()
-    day = latest.end + dt.timedelta(days=1) if latest else (today or timezone.localdate())
-    dates = selectors.period_dates(system=system, day=day)
+    """Open the period after the system's latest one (or the one containing today). Refused
+    while a period of the system is open: the officer opens one period at a time and closes it
+    first (issue 23: clicked twice, it left two periods open). The system's row is locked, so
+    two requests at once cannot both pass the check. Periods created otherwise (the synthetic
+    federation, the tests of the report window) are not held to it: no database constraint,
+    since a late report may go to any open period of its window (docs/periods.md)."""
+    with transaction.atomic():
+        return _period_open_next(system=system, today=today)
+
+
+def _period_open_next(*, system: RatingSystem, today: dt.date | None) -> RatingPeriod:
+    RatingSystem.objects.select_for_update().filter(pk=system.pk).first()  # one opener at a time
+    already = selectors.period_current_open(system=system)
+    if already is not None:
+        raise Refused(
+            _(
+                "The period %(start)s – %(end)s of %(system)s is already open: close it before "
+                "opening the next one."
+            )
+            % {
+                "start": date_format(already.start, "SHORT_DATE_FORMAT"),
+                "end": date_format(already.end, "SHORT_DATE_FORMAT"),
+                "system": system.name,
+            }
+        )
+    dates = selectors.period_next_dates(system=system, today=today)
     period, _created = RatingPeriod.objects.get_or_create(
         system=system,
         start=dates.start,

@@ -63,7 +63,7 @@ class TournamentAdmin(admin.ModelAdmin):
     )
     search_fields = ("name", "city", "chief_arbiter")
     date_hierarchy = "end_date"
-    raw_id_fields = ("arbiter", "period")
+    raw_id_fields = ("arbiter", "period", "moved_from_period")
     list_select_related = ("rating_system",)
     readonly_fields = (
         "report_lines",

@@ -53,6 +53,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             *DESCRIPTION_FIELDS,
             "rating_system",
             "period",
+            "moved_from_period",
             "status",
             "late_registration",
             "registered_at",
@@ -63,6 +64,12 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "norm_winner_rank",
         ]
         read_only_fields = fields
+        extra_kwargs = {
+            "moved_from_period": {
+                "help_text": "Validated after this period's list was published: moved to "
+                "`period`, the open one (null otherwise, or when rated there as a correction)."
+            }
+        }
 
 
 class TournamentRegistrationSerializer(
@@ -202,9 +209,11 @@ class ReportUploadSerializer(RefuseUnknownFields, serializers.Serializer[Any]):
 
 
 class CrosstableCellSerializer(serializers.Serializer[Any]):
-    round = serializers.IntegerField()
+    round = serializers.IntegerField(allow_null=True, help_text="null: the report does not say.")
     opponent = serializers.IntegerField(allow_null=True, help_text="Start rank; null: a bye.")
-    colour = serializers.CharField(allow_blank=True, help_text='"w", "b", or "" for a bye.')
+    colour = serializers.CharField(
+        allow_blank=True, help_text='"w", "b", or "" for a bye or when the report does not say.'
+    )
     result = serializers.CharField(
         allow_blank=True, help_text="From this player's side: 1, ½, 0, + or - (forfeits)."
     )
@@ -216,13 +225,20 @@ CELL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "nullable": True,
     "properties": {
-        "round": {"type": "integer"},
+        "round": {
+            "type": "integer",
+            "nullable": True,
+            "description": "null: the report does not say (a crosstable).",
+        },
         "opponent": {
             "type": "integer",
             "nullable": True,
             "description": "Start rank; null: a bye.",
         },
-        "colour": {"type": "string", "description": '"w", "b", or "" for a bye.'},
+        "colour": {
+            "type": "string",
+            "description": '"w", "b", or "" for a bye or when the report does not say.',
+        },
         "result": {"type": "string", "description": "1, ½, 0, + or - (forfeits)."},
         "points": {"type": "number"},
     },
@@ -254,7 +270,15 @@ class CrosstableRowSerializer(serializers.Serializer[Any]):
 
 
 class CrosstableSerializer(serializers.Serializer[Any]):
-    rounds = serializers.IntegerField()
+    rounds = serializers.IntegerField(
+        help_text="Columns of `cells`: rounds, or games when unknown."
+    )
+    rounds_known = serializers.BooleanField(
+        help_text="False for a crosstable: `cells` are each player's games, no round or colour."
+    )
+    standings_shown = serializers.BooleanField(
+        help_text="False until the report is validated: no games yet, `rows` is empty."
+    )
     rows = CrosstableRowSerializer(many=True, help_text="By start rank; `cells` by round.")
 
 
@@ -277,6 +301,8 @@ class TournamentViewSet(
         "report": MANAGE,
         "upload": MANAGE,
         **SUBSTITUTION_RULES,
+        # An officer's choice (periods.manage_period: officers, whatever the period).
+        "rate_as_correction": Rule("periods.manage_period"),
     }
 
     def get_queryset(self) -> QuerySet[Tournament]:
@@ -316,6 +342,28 @@ class TournamentViewSet(
         tournament = self.get_object()
         table = selectors.tournament_crosstable(tournament=tournament)
         return Response(CrosstableSerializer(table).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: TournamentSerializer},
+        description=(
+            "Rate a tournament validated after its period's list was published (moved to the "
+            "open period, `moved_from_period` set) in that period instead, as a correction of "
+            "its list: the period and the later rated ones are marked for recalculation "
+            "(officers; 409 when the tournament is not waiting for that choice)."
+        ),
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="rate-as-correction",
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def rate_as_correction(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        services.tournament_rate_as_correction(tournament=tournament, officer=request.user)
+        return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(
         methods=["GET"],

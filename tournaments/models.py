@@ -151,6 +151,16 @@ class Tournament(models.Model):
         related_name="tournaments",
         verbose_name=_("rating period"),
     )
+    # Validated after the list of its period was published: the period it was in, kept to
+    # say so on both desks and to let the officer rate it there as a correction (issue 23).
+    moved_from_period = models.ForeignKey(
+        RatingPeriod,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("moved from the published period"),
+    )
     status = models.CharField(
         _("status"),
         max_length=20,
@@ -257,6 +267,11 @@ class Report(models.Model):
     size = models.PositiveIntegerField(_("size in bytes"))
     status = models.CharField(_("status"), max_length=12, choices=ReportStatus.choices)
     problems = models.JSONField(_("problems found"), default=list, blank=True)
+    # What the report holds, counted when it is read (null: read before these were counted):
+    # games between two players (played or not) and byes, so a period's pages can say what a
+    # report not yet validated holds before its games are written (issue 23).
+    paired_games = models.PositiveIntegerField(_("games in the report"), null=True, blank=True)
+    byes = models.PositiveIntegerField(_("byes in the report"), null=True, blank=True)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -365,7 +380,11 @@ class Game(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="games", verbose_name=_("tournament")
     )
-    round = models.PositiveSmallIntegerField(_("round"), validators=[MinValueValidator(1)])
+    # Null: the report does not say (a crosstable, the crosstable form): shown as unknown,
+    # never invented (issue 23). `colours_known` False: who had White is not known either.
+    round = models.PositiveSmallIntegerField(
+        _("round"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
     white = models.ForeignKey(
         TournamentPlayer,
         on_delete=models.CASCADE,
@@ -383,6 +402,12 @@ class Game(models.Model):
     result = models.CharField(_("result"), max_length=8, choices=GameResult.choices)
     kind = models.CharField(
         _("kind"), max_length=10, choices=GameKind.choices, default=GameKind.PLAYED
+    )
+    colours_known = models.BooleanField(
+        _("colours known"),
+        default=True,
+        db_default=True,
+        help_text=_("False when the report does not say who had White (a crosstable)."),
     )
     white_score = models.DecimalField(_("white's points"), max_digits=3, decimal_places=1)
     black_score = models.DecimalField(
@@ -412,7 +437,8 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         black = self.black if self.black is not None else _("bye")
-        return f"R{self.round}: {self.white} – {black} {self.result}"
+        rnd = f"R{self.round}" if self.round is not None else "R?"
+        return f"{rnd}: {self.white} – {black} {self.result}"
 
     @property
     def played(self) -> bool:

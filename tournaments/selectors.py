@@ -305,9 +305,9 @@ def problems_display(*, problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
 class CrosstableCell:
     """One round of one player: opponent's start rank (None for a bye), colour, points."""
 
-    round: int
+    round: int | None  # None: the report does not say (a crosstable)
     opponent: int | None
-    colour: str  # "w", "b" or "" (bye)
+    colour: str  # "w", "b" or "" (a bye, or not known)
     result: str  # "1", "½", "0", "+", "-" (forfeits), or the bye's points
     points: Decimal
 
@@ -324,6 +324,12 @@ class CrosstableRow:
 class Crosstable:
     rounds: int
     rows: list[CrosstableRow]  # by start rank
+    # False before the report is validated: no games are stored yet, so every player would
+    # stand first with 0 points (issue 23); the page says the standings come with validation.
+    standings_shown: bool = True
+    # False when the report gives no rounds (a crosstable, the crosstable form): the columns are
+    # each player's games, with no round and no colour.
+    rounds_known: bool = True
 
     @property
     def standings(self) -> list[CrosstableRow]:
@@ -340,39 +346,76 @@ def _mark(points: Decimal | None, kind: str) -> str:
     return text
 
 
+#: A tournament's standings and crosstable are shown once its report is validated (its games
+#: are written then): before, there is nothing to stand on.
+STANDINGS_STATUSES = ("validated", "rated", "published")
+
+
 def tournament_crosstable(*, tournament: Tournament) -> Crosstable:
     """The crosstable from the stored games: one row per player by start rank, one cell per
-    round, and the places by points (two queries)."""
+    round, and the places by points (two queries). Empty, with `standings_shown` False,
+    until the report is validated (`STANDINGS_STATUSES`)."""
+    if tournament.status not in STANDINGS_STATUSES:
+        return Crosstable(0, [], standings_shown=False)
     lines = list(tournament_players(tournament=tournament))
     by_id = {line.pk: line for line in lines}
     games = list(
         Game.objects.filter(tournament=tournament)
         .order_by("round", "id")
-        .values("round", "white_id", "black_id", "kind", "white_score", "black_score")
+        .values(
+            "round", "white_id", "black_id", "kind", "white_score", "black_score", "colours_known"
+        )
     )
-    rounds = max([g["round"] for g in games] + [tournament.rounds or 0])
-    rows = {line.pk: CrosstableRow(line, [None] * rounds) for line in lines}
+    known = all(g["round"] is not None for g in games)
+    # Games of unknown round (a crosstable): each player's games in the order stored, one column
+    # per game, with no round number and no colour.
+    played: dict[int, int] = {}
+
+    def column(line_id: int, rnd: int | None) -> int:
+        if rnd is not None:
+            return rnd - 1
+        played[line_id] = played.get(line_id, 0) + 1
+        return played[line_id] - 1
+
+    placed: list[tuple[int, int, CrosstableCell]] = []
     for g in games:
         white, black = by_id.get(g["white_id"]), by_id.get(g["black_id"])
+        colours = g["colours_known"] and g["round"] is not None
         if white is not None:
-            rows[white.pk].cells[g["round"] - 1] = CrosstableCell(
-                g["round"],
-                black.start_rank if black else None,
-                "w" if black else "",
-                _mark(g["white_score"], g["kind"]),
-                g["white_score"] or Decimal(0),
+            placed.append(
+                (
+                    white.pk,
+                    column(white.pk, g["round"]),
+                    CrosstableCell(
+                        g["round"],
+                        black.start_rank if black else None,
+                        "w" if black and colours else "",
+                        _mark(g["white_score"], g["kind"]),
+                        g["white_score"] or Decimal(0),
+                    ),
+                )
             )
         if black is not None and white is not None:
-            rows[black.pk].cells[g["round"] - 1] = CrosstableCell(
-                g["round"],
-                white.start_rank,
-                "b",
-                _mark(g["black_score"], g["kind"]),
-                g["black_score"] or Decimal(0),
+            placed.append(
+                (
+                    black.pk,
+                    column(black.pk, g["round"]),
+                    CrosstableCell(
+                        g["round"],
+                        white.start_rank,
+                        "b" if colours else "",
+                        _mark(g["black_score"], g["kind"]),
+                        g["black_score"] or Decimal(0),
+                    ),
+                )
             )
+    rounds = max([i + 1 for _line, i, _cell in placed] + [tournament.rounds or 0])
+    rows = {line.pk: CrosstableRow(line, [None] * rounds) for line in lines}
+    for line_id, i, cell in placed:
+        rows[line_id].cells[i] = cell
     for row in rows.values():
         row.points = sum((c.points for c in row.cells if c), Decimal(0))
-    table = Crosstable(rounds, [rows[line.pk] for line in lines])
+    table = Crosstable(rounds, [rows[line.pk] for line in lines], rounds_known=known)
     previous: tuple[Decimal, int] | None = None
     for i, row in enumerate(table.standings, start=1):
         row.place = i if previous is None or previous[0] != row.points else previous[1]
@@ -428,7 +471,7 @@ def tournament_desk(
     today = today or timezone.localdate()
     tournaments = list(
         tournament_list_for_user(user=user)
-        .select_related("period")
+        .select_related("period", "moved_from_period")
         .annotate(unmatched=Count("players", filter=Q(players__player__isnull=True)))[:500]
     )
     reports = {

@@ -31,4 +31,9 @@ urlpatterns = [
         name="substitution_remove",
     ),
     path("<int:pk>/winner/", substitution_views.winner_set, name="winner_set"),
+    path(
+        "<int:pk>/rate-as-correction/",
+        views.tournament_rate_as_correction,
+        name="rate_as_correction",
+    ),
 ]

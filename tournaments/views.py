@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from core.caching import public_page
-from core.errors import RETRY_AFTER_SECONDS, Unavailable
+from core.errors import RETRY_AFTER_SECONDS, Refused, Unavailable
 from core.permissions import objectgetter, permission_required
 from players.selectors import player_search as player_search_selector
 from tournaments import selectors, services
@@ -405,6 +405,36 @@ def tournament_approve(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _managed(request, pk)
     services.tournament_approve_late(tournament=tournament, officer=request.user)
     messages.success(request, _("Late registration approved."))
+    return redirect("tournaments:manage", pk=tournament.pk)
+
+
+def _moved_from_period(request: HttpRequest, pk: int) -> Any:
+    """The period a tournament left when validated after its publication: the object the
+    officer's rule (periods.manage_period) is tested on."""
+    return get_object_or_404(
+        Tournament.objects.select_related("moved_from_period"), pk=pk
+    ).moved_from_period
+
+
+@require_POST
+@permission_required("periods.manage_period", fn=_moved_from_period)
+def tournament_rate_as_correction(request: HttpRequest, pk: int) -> HttpResponse:
+    """The officer rates a tournament validated after its period's publication in that period,
+    as a correction of its list, instead of in the open period."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    try:
+        services.tournament_rate_as_correction(tournament=tournament, officer=request.user)
+    except Refused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _(
+                "It will be rated in %(period)s as a correction: that period is marked for "
+                "recalculation."
+            )
+            % {"period": tournament.period},
+        )
     return redirect("tournaments:manage", pk=tournament.pk)
 
 

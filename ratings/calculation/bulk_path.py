@@ -154,7 +154,7 @@ def games_sql_build(*, period: RatingPeriod) -> str:
         "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), "
         "CASE g.result WHEN '1-0' THEN 2 WHEN '+-' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END, "
         "CASE g.kind WHEN 'played' THEN 0 WHEN 'forfeit' THEN 1 ELSE 2 END, g.tournament_id, "
-        "g.round, "
+        "COALESCE(g.round, 0), "
         "t.end_date - DATE '0001-01-01' + 1 "
         "FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
         "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "

@@ -225,7 +225,7 @@ def draft_player(*, run: CalculationRun, player_id: int) -> dict[str, Any]:
 @dataclass(frozen=True)
 class UnratedGame:
     tournament_id: int
-    round: int
+    round: int | None  # None: the report does not say (a crosstable)
     opponent: Any  # Player or None
     opponent_name: str
     opponent_rating: int | None  # before the period, from the run

@@ -278,8 +278,8 @@ def as_date(*, value: Any) -> dt.date | None:
 
 
 GAMES_SQL = """
-    SELECT g.tournament_id, g.round, g.kind, g.result, w.id, w.player_id, w.rating_at_start,
-           b.id, b.player_id, b.rating_at_start
+    SELECT g.tournament_id, COALESCE(g.round, 0), g.kind, g.result, w.id, w.player_id,
+           w.rating_at_start, b.id, b.player_id, b.rating_at_start
     FROM tournaments_game g
     JOIN tournaments_tournament t ON t.id = g.tournament_id
     JOIN tournaments_tournamentplayer w ON w.id = g.white_id

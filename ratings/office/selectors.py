@@ -15,14 +15,25 @@ from periods.models import RatingPeriod
 from ratings.calculation import selectors as calculation_selectors
 from ratings.calculation.states import RATED_TOURNAMENT_STATUSES
 from ratings.models import CalculationRun, DraftResult
+from ratings.office.counts import GameCount, tournament_game_counts
 from tournaments.models import Game, Tournament, TournamentPlayer, TournamentStatus
 
 
 @dataclass(frozen=True)
 class TournamentLine:
+    """A tournament of the period with its games counted the one way (ratings.office.counts):
+    `games` are pairings of two players (byes apart, in `counts.byes`)."""
+
     tournament: Tournament
-    games: int
-    players: int
+    counts: GameCount
+
+    @property
+    def games(self) -> int:
+        return self.counts.games
+
+    @property
+    def players(self) -> int:
+        return self.counts.players
 
     @property
     def running(self) -> bool:
@@ -75,19 +86,45 @@ class PeriodContents:
     def left_out_games(self) -> int:
         return sum(line.games for line in self.left_out)
 
+    @property
+    def included_played(self) -> int:
+        return sum(line.counts.played for line in self.included)
+
+    @property
+    def included_unplayed(self) -> int:
+        return sum(line.counts.unplayed for line in self.included)
+
+    @property
+    def included_byes(self) -> int:
+        return sum(line.counts.byes for line in self.included)
+
+    @property
+    def included_with_unrated(self) -> int:
+        return sum(line.counts.with_unrated for line in self.included)
+
+    @property
+    def left_out_byes(self) -> int:
+        return sum(line.counts.byes for line in self.left_out)
+
+    @property
+    def left_out_players(self) -> int:
+        return sum(line.players for line in self.left_out)
+
+    @property
+    def rates_nobody(self) -> list[TournamentLine]:
+        """Included tournaments that will rate nobody (issue 23): no rated player, no game
+        played, or only games between unrated players (`GameCount.nobody_reason`)."""
+        return [line for line in self.included if line.counts.rates_nobody]
+
 
 def period_contents(*, period: RatingPeriod) -> PeriodContents:
-    """Every tournament of the period with its games and players (two grouped counts)."""
-    tournaments = list(
-        Tournament.objects.filter(period=period)
-        .annotate(n_games=Count("games", distinct=True), n_players=Count("players", distinct=True))
-        .order_by("end_date", "name", "pk")
-    )
+    """Every tournament of the period with its games and players, counted the one way
+    (`ratings.office.counts.tournament_game_counts`)."""
+    tournaments = list(Tournament.objects.filter(period=period).order_by("end_date", "name", "pk"))
+    counts = tournament_game_counts(tournaments=tournaments)
     by_status: dict[str, list[TournamentLine]] = {}
     for t in tournaments:
-        by_status.setdefault(t.status, []).append(
-            TournamentLine(tournament=t, games=t.n_games, players=t.n_players)
-        )
+        by_status.setdefault(t.status, []).append(TournamentLine(tournament=t, counts=counts[t.pk]))
     groups = [
         StatusGroup(status=value, label=str(label), lines=by_status[value])
         for value, label in TournamentStatus.choices

@@ -7,7 +7,9 @@ import logging
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from core.errors import Refused
@@ -120,9 +122,26 @@ def _draft_to_publish(*, period: RatingPeriod) -> CalculationRun:
     if period.runs.filter(status__in=ACTIVE_JOB_STATUSES).exists():
         raise Refused(_("A calculation of this period is running; publish when it has finished."))
     run = run_draft(period=period)
-    if run is None or run.published_list_id is not None:
+    if run is not None and run.published_list_id is not None:
+        # A second click or a second tab: say what the first one did.
+        raise Refused(list_published_already(period=period))
+    if run is None:
         raise Refused(_("There is no new draft to publish: calculate the period first."))
     return run
+
+
+def list_published_already(*, period: RatingPeriod) -> str:
+    """What publishing again is told when the draft is already published (a double click, a
+    second tab): which version, by whom and when, and that a new one needs a new calculation."""
+    latest = period.lists.select_related("published_by").order_by("-version").first()
+    if latest is None:
+        return _("There is no new draft to publish: calculate the period first.")
+    by = latest.published_by.get_username() if latest.published_by else _("the system")
+    when = date_format(timezone.localtime(latest.published_at), "DATETIME_FORMAT")
+    return _(
+        "Version %(version)s of this list was already published by %(by)s on %(when)s. There "
+        "is no new draft to publish: a new version needs a new calculation."
+    ) % {"version": latest.version, "by": by, "when": when}
 
 
 def _list_version_next(*, period: RatingPeriod) -> int:
@@ -306,7 +325,9 @@ def _next_periods_update(*, period: RatingPeriod, later: bool) -> None:
         RatingPeriod.objects.filter(
             system=period.system, start__gt=period.start, status=PeriodStatus.PUBLISHED
         ).update(needs_recalculation=True)
-    elif not RatingPeriod.objects.filter(system=period.system, start__gt=period.start).exists():
+    elif not RatingPeriod.objects.filter(
+        Q(start__gt=period.start) | Q(status=PeriodStatus.OPEN), system=period.system
+    ).exists():
         # The first version of this list opens the next period; a correction (version n+1)
         # finds it already there and opens nothing more.
         period_open_next(system=period.system)

@@ -102,6 +102,7 @@ def period_publish(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "period": period,
             "summary": selectors.period_publish_summary(period=period),
+            "published_already": publication.list_published_already(period=period),
             "form": form,
         },
     )

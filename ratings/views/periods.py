@@ -20,6 +20,7 @@ from core.caching import page_cached, page_private, public_page
 from core.errors import Refused
 from core.permissions import objectgetter, permission_required
 from core.release import release
+from periods import selectors as period_selectors
 from periods import services as period_services
 from periods.models import RatingPeriod, RatingSystem
 from rating_engine.registry import get_regulation
@@ -28,6 +29,7 @@ from ratings.cards import selectors as card_selectors
 from ratings.lists import selectors as list_selectors
 from ratings.lists.filters import ListEntryFilter
 from ratings.models import PublishedList
+from ratings.office import counts as office_counts
 from ratings.rerating import services as rerating
 
 # The objects the rules (periods/rules.py, ratings/rules.py) are tested on.
@@ -211,12 +213,28 @@ def period_rerate(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@require_POST
 @permission_required("periods.open_period", fn=_system)
 def system_open_next(request: HttpRequest, code: str) -> HttpResponse:
+    """GET: the period that would open (and the open one that stops it); POST with confirm=1:
+    open it (refused while a period of the system is open)."""
     system = get_object_or_404(RatingSystem, code=code)
-    period = period_services.period_open_next(system=system)
-    return redirect("ratings:period", pk=period.pk)
+    if request.method == "POST" and request.POST.get("confirm") == "1":
+        try:
+            period = period_services.period_open_next(system=system)
+        except Refused as exc:
+            messages.error(request, str(exc))
+            return redirect("ratings:system", code=system.code)
+        messages.success(request, _("The period is open."))
+        return redirect("ratings:period", pk=period.pk)
+    return render(
+        request,
+        "ratings/confirm_open_next.html",
+        {
+            "system": system,
+            "dates": period_selectors.period_next_dates(system=system),
+            "open_period": period_selectors.period_current_open(system=system),
+        },
+    )
 
 
 def _draft_or_404(period: RatingPeriod, request: HttpRequest) -> Any:
@@ -233,12 +251,14 @@ def _draft_or_404(period: RatingPeriod, request: HttpRequest) -> Any:
 def review_tournaments(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = _draft_or_404(period, request)
-    rows = calculation_selectors.draft_changes_by_tournament(run=run)
+    rows, totals = office_counts.review_rows_counted(
+        rows=calculation_selectors.draft_changes_by_tournament(run=run)
+    )
     reasons = calculation_selectors.draft_excluded_reasons(run=run)
     return render(
         request,
         "ratings/review_tournaments.html",
-        {"period": period, "run": run, "rows": rows, "reasons": reasons},
+        {"period": period, "run": run, "rows": rows, "totals": totals, "reasons": reasons},
     )
 
 

@@ -124,6 +124,12 @@ API: dict[str, Case] = {
     "api/v1/^tournaments/(?P<pk>[^/.]+)/players/(?P<start_rank>[0-9]+)/calculation/$": Case(
         lambda w: f"/api/v1/tournaments/{w.rated.pk}/players/1/calculation/", EVERYONE, NO_METHOD
     ),
+    # Not moved after a publication: the service refuses (409), as the page does (a message).
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/rate-as-correction/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/rate-as-correction/",
+        NO_METHOD,
+        (401, 403, 403, 403, 403, 409, 409),
+    ),
     "api/v1/^tournaments/(?P<pk>[^/.]+)/reports/$": Case(
         lambda w: f"/api/v1/tournaments/{w.tournament.pk}/reports/",
         API_RUNS_IT,

@@ -206,6 +206,11 @@ PAGES: dict[str, Case] = {
     "tournaments/<int:pk>/approve/": Case(
         lambda w: f"/tournaments/{w.tournament.pk}/approve/", NO_METHOD, OFFICERS
     ),
+    # The officer's choice for a tournament validated after its period's publication (refused
+    # with a message, then a redirect, when the tournament is not waiting for it).
+    "tournaments/<int:pk>/rate-as-correction/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/rate-as-correction/", NO_METHOD, OFFICERS
+    ),
     # ---- rating systems and published lists (public)
     "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
     "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),
@@ -303,8 +308,9 @@ PAGES: dict[str, Case] = {
         lambda w: f"/ratings/{w.system.code}/statistics/monitoring/", OFFICERS, OFFICERS
     ),
     # ---- rating periods (officers)
+    # GET: the confirmation; POST without confirm=1: the same page, nothing opened.
     "ratings/<slug:code>/open-next/": Case(
-        lambda w: f"/ratings/{w.system.code}/open-next/", NO_METHOD, OFFICERS
+        lambda w: f"/ratings/{w.system.code}/open-next/", OFFICERS, OFFICERS
     ),
     "ratings/periods/<int:pk>/": Case(
         lambda w: f"/ratings/periods/{w.period.pk}/", OFFICERS, OFFICERS

@@ -16,6 +16,7 @@ One module per step of the arbiter's flow; the public functions are importable f
 from .access import LOCKED, ReportLocked, report_change_authorize
 from .crosstable_form import crosstable_form_cells, crosstable_form_to_csv
 from .matching import MatchingRefused, players_confirm
+from .period_moves import tournament_period_follow, tournament_rate_as_correction
 from .problems import problem_plain, problem_to_dict
 from .registration import tournament_approve_late, tournament_assign_period, tournament_register
 from .substitutions import substitution_create, substitution_delete, tournament_winner_set
@@ -59,6 +60,8 @@ __all__ = [
     "tournament_approve_late",
     "tournament_assign_period",
     "tournament_facts",
+    "tournament_period_follow",
+    "tournament_rate_as_correction",
     "tournament_register",
     "tournament_revalidate",
     "tournament_winner_set",

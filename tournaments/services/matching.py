@@ -25,6 +25,9 @@ from .access import report_change_authorize
 from .validation import tournament_revalidate
 
 NEW = "new"
+#: A new player without the reported FIDE ID, which the registry gives to another record (the
+#: officer's desk lists such lines: `tournaments.queues.fide_id_conflicts`), issue 23.
+NEW_WITHOUT_FIDE = "new_without_fide"
 
 
 class MatchingRefused(ValidationError):
@@ -43,7 +46,9 @@ def _split(name: str) -> tuple[str, str]:
     return (" ".join(parts[:-1]), parts[-1]) if len(parts) > 1 else (name.strip(), "-")
 
 
-def _new_player(*, tournament: Tournament, line: TournamentPlayer, fed_id: str) -> Player:
+def _new_player(
+    *, tournament: Tournament, line: TournamentPlayer, fed_id: str, fide_id: bool = True
+) -> Player:
     surname, given = _split(line.name)
     return Player(
         fed_id=(fed_id or line.fed_id or f"T{tournament.pk}-{line.start_rank}")[:16],
@@ -52,7 +57,7 @@ def _new_player(*, tournament: Tournament, line: TournamentPlayer, fed_id: str) 
         sex=line.sex or "M",
         birth_year=line.birth_year,
         federation=line.federation or "ESP",
-        fide_id=selectors.fide_id_int(line.fide_id),
+        fide_id=selectors.fide_id_int(line.fide_id) if fide_id else None,
         title=line.title if line.title in dict(Title.choices) else "",
     )
 
@@ -114,13 +119,27 @@ def players_confirm(
             choice, line = choices[rank], lines.get(rank)
             if line is None or not choice:
                 continue
-            if choice == NEW:
+            if choice in (NEW, NEW_WITHOUT_FIDE):
                 player = _new_player(
-                    tournament=tournament, line=line, fed_id=new_fed_ids.get(rank, "").strip()
+                    tournament=tournament,
+                    line=line,
+                    fed_id=new_fed_ids.get(rank, "").strip(),
+                    fide_id=choice == NEW,
                 )
                 try:
                     player.full_clean(validate_unique=True)
                 except ValidationError as exc:
+                    if "fide_id" in exc.error_dict:
+                        # The FIDE ID is another record's: say what can be done instead.
+                        errors.setdefault(rank, []).append(
+                            _(
+                                "%(line)s: the FIDE ID %(fide_id)s belongs to another registry "
+                                "player. Pick him, or create the new player without the FIDE "
+                                "ID (the rating officer is told)."
+                            )
+                            % {"line": _line_label(line), "fide_id": line.fide_id}
+                        )
+                        continue
                     errors.setdefault(rank, []).extend(
                         f"{_line_label(line)}: {m}" for m in exc.messages
                     )

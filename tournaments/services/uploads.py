@@ -201,6 +201,8 @@ def _report_accept(
         else accepted.exclude(format=ReportFormat.FEDA)
     )
     same_kind.update(status=ReportStatus.SUPERSEDED)
+    report.byes = sum(1 for g in parsed.games if g.black_rank is None)
+    report.paired_games = len(parsed.games) - report.byes
     report.save()
     if not companion:
         report_lines_write(tournament=tournament, parsed=parsed)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from decimal import Decimal
 from typing import Any
 
@@ -30,6 +29,7 @@ from tournaments.models import (
 )
 
 from .access import LOCKED
+from .period_moves import tournament_period_follow
 from .problems import problem_to_dict
 
 #: Game's delete-event trigger (tournaments/models.py). A rewrite of the games from the current
@@ -154,23 +154,23 @@ _BYE = {
 }
 
 
+#: The games' columns as a report writes them: GAME_COLUMNS and whether the colours are known.
+REPORT_GAME_COLUMNS = (*GAME_COLUMNS, "colours_known")
+
+
 def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
-    """All games in one set-based insert. Crosstables have no rounds: the k-th game of a pair is
-    round k."""
+    """All games in one set-based insert. A crosstable (and the crosstable form) gives neither
+    rounds nor colours: its games are stored with no round and `colours_known` False, shown as
+    unknown, never invented (issue 23: every game was "round 1", the row's player White)."""
     _games_drop(tournament=tournament)
     ids = dict(tournament.players.values_list("start_rank", "id"))
-    seen: Counter[tuple[int, int]] = Counter()
     rows: list[tuple[Any, ...]] = []
     t = tournament.pk
     for g in parsed.games:
         white = ids.get(g.white_rank)
         if white is None:
             continue
-        rnd = g.round
-        if rnd == 0:
-            pair = (min(g.white_rank, g.black_rank or 0), max(g.white_rank, g.black_rank or 0))
-            seen[pair] += 1
-            rnd = seen[pair]
+        rnd = g.round or None  # 0: the report does not say
         if g.black_rank is None:
             rows.append(
                 (
@@ -182,6 +182,7 @@ def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
                     _BYE.get(g.kind, GameKind.BYE_ZERO).value,
                     _DEC[g.white_score],
                     None,
+                    True,
                 )
             )
             continue
@@ -201,9 +202,10 @@ def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
                 kind.value,
                 _DEC[g.white_score],
                 _DEC[g.black_score if g.black_score is not None else 0.0],
+                g.colours_known,
             )
         )
-    copy_in_rows(Game._meta.db_table, GAME_COLUMNS, rows)
+    copy_in_rows(Game._meta.db_table, REPORT_GAME_COLUMNS, rows)
     return len(rows)
 
 
@@ -375,6 +377,7 @@ def tournament_revalidate(
             if tournament.status not in LOCKED:
                 tournament.status = TournamentStatus.VALIDATED
                 tournament.validated_at = timezone.now()
+                tournament_period_follow(tournament=tournament)
         else:
             # Without games the tournament is not rated, whatever it was: a rated one goes back
             # to "report received" (its period is marked for recalculation by the upload).
