@@ -102,26 +102,32 @@ def list_import_request(
     data: bytes | Iterable[bytes],
     format: str,
     target: str | None = None,
+    players: str | None = None,
     filename: str = "",
     user: Any = None,
     enqueue: bool = True,
 ) -> ListImportJob:
     """Store the file and a queued job; enqueue the import after commit. ``data`` is the
-    file's bytes or an iterable of byte strings (an upload's ``chunks()``, so the web process
-    never holds the whole file). ``target``: importer.list_import's (by default the format's:
-    FIDE ratings for TXT and XML, the system's for CSV)."""
+        file's bytes or an iterable of byte strings (an upload's ``chunks()``, so the web process
+        never holds the whole file). ``target``: importer.list_import's (by default the format's:
+        FIDE ratings for TXT and XML, the system's for CSV). ``players``: importer.list_import's
+    (by default the target's: none created for FIDE ratings, all for the system's)."""
     fmt = format.lower()
     if fmt not in importer.FORMATS:
         raise ValueError(f"unknown list format {fmt!r}")
     target = target or importer.default_target(fmt)
     if target not in importer.TARGETS:
         raise ValueError(f"unknown import target {target!r}")
+    players = players or importer.default_players(target)
+    if players not in importer.PLAYER_CHOICES:
+        raise ValueError(f"unknown choice of players {players!r}")
     limit = max_bytes()
     with transaction.atomic():
         job = ListImportJob.objects.create(
             system=system,
             format=fmt,
             target=target,
+            players=players,
             filename=filename[:255],
             phase=QUEUED,
             requested_by=user if getattr(user, "is_authenticated", False) else None,
@@ -340,6 +346,7 @@ def list_import_run(*, job_id: int) -> ListImportJob:
                             data=file_source(spooled.name),
                             format=job.format,
                             target=job.target,
+                            players=job.players,
                             progress=progress,
                         )
                         ListImportJob.objects.filter(pk=job_id).update(
@@ -350,6 +357,7 @@ def list_import_run(*, job_id: int) -> ListImportJob:
                             rows=result.rows,
                             players_created=result.players_created,
                             players_updated=result.players_updated,
+                            players_skipped=result.players_skipped,
                             ratings_written=result.ratings_written,
                             method=result.method,
                         )
