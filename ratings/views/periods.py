@@ -134,7 +134,9 @@ def _list_detail(request: HttpRequest, pk: int, extra: dict[str, Any]) -> HttpRe
             "current": list_selectors.list_current_version(published=published),
             # Rendered from escaped template output (ratings/_list_entries.html).
             "entries_html": mark_safe(_entries_html(request, published, top)),
-            "filter": list_selectors.list_entry_filter(published=published, params=request.GET),
+            "filter": list_selectors.list_entry_filter(
+                published=published, params=request.GET, with_values=True
+            ),
             "top": top,
             "history_events": events,
             **extra,
