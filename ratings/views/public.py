@@ -8,7 +8,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -83,6 +83,13 @@ def _player_detail(
     request: HttpRequest, fed_id: str, state: str, extra: dict[str, Any]
 ) -> HttpResponse:
     player = get_object_or_404(Player, fed_id=fed_id)
+    if player.merged_into_id is not None:
+        # A duplicate merged into another record (desk.merges): his card is the kept one's.
+        # Not cached (page_cached keeps only a 200), and the merge changed his state.
+        kept = player
+        while kept.merged_into_id is not None:
+            kept = Player.objects.only("fed_id", "merged_into").get(pk=kept.merged_into_id)
+        return redirect("players:detail", fed_id=kept.fed_id)
     events = (
         record_history.object_history(obj=player)
         if record_history.history_visible(user=request.user)
