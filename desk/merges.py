@@ -28,6 +28,7 @@ two open protests against one list, two pending correction or erasure requests.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -204,5 +205,5 @@ def _move(kept: Player, merged: Player) -> None:
             period_mark_for_recalculation(period=period)
         elif period.status == PeriodStatus.OPEN:
             transaction.on_commit(
-                lambda p=period: live_ratings_compute(period=p, player_ids={kept.pk})
+                partial(live_ratings_compute, period=period, player_ids={kept.pk})
             )

@@ -16,15 +16,17 @@ class ListImportJobAdmin(ReadOnlyAdmin):
         "filename",
         "format",
         "target",
+        "players",
         "status",
         "progress",
         "rows",
         "players_created",
+        "players_skipped",
         "ratings_written",
         "problem_total",
         "requested_by",
     )
-    list_filter = ("status", "format", "target", "system")
+    list_filter = ("status", "format", "target", "players", "system")
     list_select_related = ("system", "requested_by")
 
 

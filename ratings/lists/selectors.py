@@ -109,7 +109,7 @@ def list_entry_filter(
     if with_values:
         for field, values in list_filter_values(published=published).items():
             widget = filterset.form.fields[field].widget
-            widget.options = values  # type: ignore[attr-defined]  # filters.DatalistInput
+            widget.options = values
     return filterset
 
 

@@ -176,6 +176,13 @@ API: dict[str, Case] = {
         json_body(lambda w: {"approve": True}),
     ),
     "api/v1/desk/": Case(lambda w: "/api/v1/desk/", API_OFFICERS, NO_METHOD),
+    "api/v1/registry/duplicates/": Case(
+        lambda w: "/api/v1/registry/duplicates/", API_OFFICERS, NO_METHOD
+    ),
+    # POST {}: the kept and merged records and the reason are missing (400 for officers).
+    "api/v1/registry/merges/": Case(
+        lambda w: "/api/v1/registry/merges/", NO_METHOD, (401, 403, 403, 403, 403, 400, 400)
+    ),
     "api/v1/schema/": Case(lambda w: "/api/v1/schema/", EVERYONE, NO_METHOD),
     "api/v1/docs/": Case(lambda w: "/api/v1/docs/", EVERYONE, NO_METHOD),
     # Redoc's old address: a permanent redirect to the docs, for everyone, whatever the method.
