@@ -27,6 +27,7 @@ from core.api.errors import error_response
 from core.api.permissions import Rule
 from core.errors import RETRY_AFTER_SECONDS, unavailable
 from desk.api import DeskView, DuplicatesView, MergeView
+from lists.api import ListImportViewSet
 from notices.api import NoticePreferenceView, NoticeViewSet
 from periods.api import RatingSystemViewSet
 from players.api import MyDataView, MyErasureView, MyPrivacyView
@@ -49,6 +50,7 @@ router.register("protests", ProtestViewSet, basename="protest")
 router.register("accounts/claims", ClaimViewSet, basename="claim")
 router.register("accounts/corrections", CorrectionViewSet, basename="correction")
 router.register("notices", NoticeViewSet, basename="notice")
+router.register("list-imports", ListImportViewSet, basename="list-import")
 
 
 class ApiRoot(APIView):

@@ -205,3 +205,31 @@ def test_the_merge_page_confirms_then_merges(client, world, officer) -> None:
     assert response.status_code == 302
     assert response["Location"] == reverse("players:detail", args=[kept.fed_id])
     assert Player.objects.get(pk=dup.pk).merged_into_id == kept.pk
+
+
+def test_the_api_lists_duplicates_and_merges(client, world, officer) -> None:
+    kept, dup = world["kept"], world["dup"]
+    Player.objects.filter(pk=kept.pk).update(birth_year=1975)  # now a likely duplicate
+    client.force_login(officer)
+    listed = client.get("/api/v1/registry/duplicates/").json()
+    assert listed["count"] == 1
+    group = listed["results"][0]
+    assert group["reason"] == "name_birth"
+    assert [p["fed_id"] for p in group["players"]] == ["K1", "D1"]
+    _line(world["t1"], dup, 3)
+    refused = client.post(
+        "/api/v1/registry/merges/",
+        {"kept": "K1", "merged": "D1", "reason": "Same"},
+        content_type="application/json",
+    )
+    assert refused.status_code == 409
+    assert "Both records played" in refused.content.decode()
+    TournamentPlayer.objects.filter(tournament=world["t1"], player=dup).delete()
+    merged = client.post(
+        "/api/v1/registry/merges/",
+        {"kept": "K1", "merged": "D1", "reason": "Same"},
+        content_type="application/json",
+    )
+    assert merged.status_code == 200
+    assert (merged.json()["games"], merged.json()["account"]) == (2, True)
+    assert Player.objects.get(pk=dup.pk).merged_into_id == kept.pk

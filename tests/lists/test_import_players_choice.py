@@ -142,3 +142,31 @@ def test_the_command_takes_the_choice_and_previews(tmp_path, known: Player, caps
     call_command("import_list", "--system", "std", str(path))
     out = capsys.readouterr().out
     assert "6 rows: 0 players created" in out and "5 rows skipped" in out
+
+
+def test_the_api_previews_and_queues_with_the_choice(
+    client, known: Player, django_capture_on_commit_callbacks
+) -> None:
+    make_system(code="std")
+    client.force_login(make_user(role=RATING_OFFICER))
+    url = "/api/v1/list-imports/"
+    fields = {"system": "std", "format": "txt", "players": "federation"}
+    preview = client.post(url, {**fields, "preview": "true", "file": SimpleUploadedFile("l", FILE)})
+    assert preview.status_code == 200
+    body = preview.json()
+    assert (body["players_created"], body["players_skipped"], body["players"]) == (
+        2,
+        3,
+        "federation",
+    )
+    assert Player.objects.count() == 1 and not ListImportJob.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        created = client.post(url, {**fields, "file": SimpleUploadedFile("l.txt", FILE)})
+    assert created.status_code == 201
+    job = client.get(f"{url}{created.json()['id']}/").json()
+    assert (job["status"], job["players"], job["players_created"], job["players_skipped"]) == (
+        "succeeded",
+        "federation",
+        2,
+        3,
+    )

@@ -176,6 +176,13 @@ API: dict[str, Case] = {
         json_body(lambda w: {"approve": True}),
     ),
     "api/v1/desk/": Case(lambda w: "/api/v1/desk/", API_OFFICERS, NO_METHOD),
+    # List imports (lists/api.py): officers. POST {}: no file (400 for officers).
+    "api/v1/^list-imports/$": Case(
+        lambda w: "/api/v1/list-imports/", API_OFFICERS, (401, 403, 403, 403, 403, 400, 400)
+    ),
+    "api/v1/^list-imports/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/list-imports/{w.job.pk}/", API_OFFICERS, NO_METHOD
+    ),
     "api/v1/registry/duplicates/": Case(
         lambda w: "/api/v1/registry/duplicates/", API_OFFICERS, NO_METHOD
     ),
