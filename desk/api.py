@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.permissions import Rule
+from core.api.serializers import RefuseUnknownFields
 from desk import duplicates, merges
 from periods.api import RatingPeriodSerializer
 from periods.selectors import periods_awaiting_work
@@ -107,7 +108,7 @@ class DuplicatesView(generics.ListAPIView):
         return _Groups()
 
 
-class MergeSerializer(serializers.Serializer[Any]):
+class MergeSerializer(RefuseUnknownFields, serializers.Serializer[Any]):
     kept = serializers.SlugRelatedField(
         slug_field="fed_id",
         queryset=Player.objects.all(),

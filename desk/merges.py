@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 from accounts.models import ClaimRequest, CorrectionRequest
 from core.errors import Refused
 from core.history import history_context
+from desk.duplicates import player_duplicates_forget
 from periods.models import PeriodStatus, RatingPeriod
 from periods.services import period_mark_for_recalculation
 from players.models import ErasureRequest, ErasureStatus, Player
@@ -169,6 +170,9 @@ def player_merge(*, kept: Player, merged: Player, by: Any, reason: str) -> Merge
         context = {"merge": f"{merged.fed_id} → {kept.fed_id}", "reason": reason[:500]}
         with history_context(**context, user=getattr(by, "pk", None)):
             _move(kept, merged)
+        # Forgotten now and again once committed (a page read in between found them again).
+        player_duplicates_forget()
+        transaction.on_commit(player_duplicates_forget)
     return counts
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -64,8 +64,14 @@ class ListImportJobSerializer(serializers.ModelSerializer[ListImportJob]):
         read_only_fields = fields
 
 
+@extend_schema_field({"type": "string", "pattern": "^[-a-zA-Z0-9_]+$", "maxLength": 40})
+class SystemCodeField(serializers.SlugRelatedField[RatingSystem]):
+    """A rating system by its code (a slug: the schema says so, so a form field holding a
+    control character, which the site refuses, is not schema-valid)."""
+
+
 class ListImportRequestSerializer(RefuseUnknownFields, serializers.Serializer[Any]):
-    system = serializers.SlugRelatedField(
+    system = SystemCodeField(
         slug_field="code", queryset=RatingSystem.objects.all(), help_text="Rating system code."
     )
     format = serializers.ChoiceField(choices=list(FORMATS))
@@ -154,8 +160,14 @@ class ListImportViewSet(
                     dry_run=True,
                 )
             except ListImportError as exc:
+                # The file matches the schema but does not hold together: 422 (docs/api.md).
                 raise ValidationError(
-                    {"file": [stored_message(p.template, p.params) for p in exc.problems]}
+                    {
+                        "file": [
+                            ErrorDetail(stored_message(p.template, p.params), code="inconsistent")
+                            for p in exc.problems
+                        ]
+                    }
                 ) from None
             return Response(ListImportPreviewSerializer(result).data)
         try:

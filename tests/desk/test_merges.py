@@ -12,7 +12,7 @@ from django.urls import reverse
 from accounts.models import ClaimRequest, CorrectionRequest
 from core.errors import Refused
 from core.roles import PLAYER, RATING_OFFICER
-from desk.duplicates import player_duplicates
+from desk.duplicates import player_duplicates, player_duplicates_forget
 from desk.merges import player_merge
 from players.models import Player
 from protests.models import Protest
@@ -53,20 +53,24 @@ def test_the_duplicates_are_found_by_name_and_year_fide_id_and_federation_id() -
     make_player(fed_id="E3", surname="Garcia", given_name="Jose", birth_year=1981)  # not
     c = make_player(fed_id="E4", fide_id=2200123)
     d = make_player(fed_id="FIDE-2200123", fide_id=None)
-    e = make_player(fed_id="C-0077")
-    f = make_player(fed_id="c77")
+    e = make_player(fed_id="c-77")
+    f = make_player(fed_id="C77")
+    g = make_player(fed_id="0088")
+    h = make_player(fed_id="88")
     merged = make_player(fed_id="E9", surname="Garcia", given_name="Jose", birth_year=1980)
     Player.objects.filter(pk=merged.pk).update(merged_into=a)
+    player_duplicates_forget()
     groups, total = player_duplicates()
     found = sorted((g.reason, [p.pk for p in g.players]) for g in groups)
-    assert total == 3
+    assert total == 4
     assert found == [
         ("fed_id", [e.pk, f.pk]),
+        ("fed_id", [g.pk, h.pk]),
         ("fide_id", [c.pk, d.pk]),
         ("name_birth", [a.pk, b.pk]),
     ]
-    page_two, total_two = player_duplicates(offset=2, limit=2)
-    assert total_two == 3 and len(page_two) == 1
+    page_two, total_two = player_duplicates(offset=2, limit=3)
+    assert total_two == 4 and len(page_two) == 2
 
 
 def test_the_duplicates_page_links_to_the_merge(client, officer) -> None:
@@ -210,6 +214,7 @@ def test_the_merge_page_confirms_then_merges(client, world, officer) -> None:
 def test_the_api_lists_duplicates_and_merges(client, world, officer) -> None:
     kept, dup = world["kept"], world["dup"]
     Player.objects.filter(pk=kept.pk).update(birth_year=1975)  # now a likely duplicate
+    player_duplicates_forget()
     client.force_login(officer)
     listed = client.get("/api/v1/registry/duplicates/").json()
     assert listed["count"] == 1
