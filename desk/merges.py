@@ -18,7 +18,9 @@ Published lists are immutable (ratings.models.ListEntry's triggers): their entri
 unpublished period) counted a moved tournament are marked for recalculation, and the live
 ratings of the open periods are computed again for ``kept``.
 
-``merged`` stays as a redirect (``merged_into``). Every change is recorded by pghistory with
+``merged`` stays as a redirect (``merged_into``; records merged into him before now point to
+``kept``), and the matching of report lines takes his federation ID to ``kept``
+(tournaments.selectors.player_candidates). Every change is recorded by pghistory with
 the context ``merge`` (the two federation IDs), ``reason`` and the user. Refused (a sentence
 naming what is wrong): the same record, a record already merged, two records in one
 tournament (each is named: the report must be corrected first), two linked user accounts,
@@ -197,6 +199,8 @@ def _move(kept: Player, merged: Player) -> None:
         if getattr(kept, name) in (None, "") and getattr(merged, name) not in (None, "")
     }
     now = timezone.now()
+    # Records merged into this one before now lead to the kept one (one step, never a chain).
+    Player.objects.filter(merged_into=merged).update(merged_into=kept, updated_at=now)
     Player.objects.filter(pk=merged.pk).update(
         merged_into=kept, fide_id=None, user=None, updated_at=now
     )

@@ -5,6 +5,8 @@ redirect, the history, and the refusals (two records in one tournament)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
@@ -29,6 +31,7 @@ from tests.factories import (
     make_user,
 )
 from tournaments.models import Game, TournamentPlayer
+from tournaments.selectors import player_candidates
 
 pytestmark = pytest.mark.django_db
 
@@ -170,6 +173,17 @@ def test_a_merge_moves_everything_to_the_kept_record(world, officer, client) -> 
     assert event.pgh_context.metadata["merge"] == "D1 → K1"
     # No longer a likely duplicate.
     assert player_duplicates()[1] == 0
+    # A later report naming the old federation ID (or the name) is matched to the kept record.
+    line = SimpleNamespace(
+        start_rank=1, fed_id="D1", fide_id="", name="Vidal, Rosa", birth_year=None
+    )
+    by_name = SimpleNamespace(
+        start_rank=2, fed_id="", fide_id="", name="Vidal, Rosa", birth_year=None
+    )
+    assert player_candidates(lines=[line, by_name]) == {
+        1: ("fed_id", [kept.pk]),
+        2: ("name", [kept.pk]),
+    }
 
 
 def test_a_merge_is_refused_when_both_played_one_tournament(world, officer) -> None:
