@@ -170,3 +170,25 @@ def test_the_api_previews_and_queues_with_the_choice(
         2,
         3,
     )
+
+
+def test_the_fide_excerpt_creates_no_foreign_player(excerpt: bytes, settings) -> None:
+    """Issue 24, "Tried in the browser" 1: the excerpt created 500 foreign players. By default
+    now none; "federation" creates only the rows whose Fed column is the federation's (counted
+    here from the file's columns, as FIDE lays them out), and the preview says so first."""
+    settings.FEDERATION_CODE = "ESP"
+    lines = excerpt.decode("latin-1").splitlines()
+    start = lines[0].index("Fed")
+    feds = [line[start : start + 3] for line in lines[1:] if line.strip()]
+    spanish = feds.count("ESP")
+    system = make_system()
+    default = list_import(system=system, data=excerpt, format="txt")
+    assert (default.players_created, default.players_skipped) == (0, len(feds))
+    assert not Player.objects.exists()
+    preview = list_import(
+        system=system, data=excerpt, format="txt", players="federation", dry_run=True
+    )
+    result = list_import(system=system, data=excerpt, format="txt", players="federation")
+    assert _counts(preview) == _counts(result)
+    assert spanish > 0 and result.players_created == spanish == Player.objects.count()
+    assert set(Player.objects.values_list("federation", flat=True)) <= {"ESP"}
