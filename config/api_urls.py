@@ -26,8 +26,9 @@ from core import error_views
 from core.api.errors import error_response
 from core.api.permissions import Rule
 from core.errors import RETRY_AFTER_SECONDS, unavailable
-from desk.api import DeskView
-from lists.api import ExternalListViewSet
+from desk.api import DeskView, DuplicatesView, MergeView
+from lists.api import ListImportViewSet
+from lists.api_external import ExternalListViewSet
 from notices.api import NoticePreferenceView, NoticeViewSet
 from periods.api import RatingSystemViewSet
 from players.api import MyDataView, MyErasureView, MyPrivacyView
@@ -56,6 +57,7 @@ router.register("notices", NoticeViewSet, basename="notice")
 router.register("statistics", ListStatisticsViewSet, basename="statistics")
 router.register("scale-monitoring", ScaleMonitoringViewSet, basename="scale-monitoring")
 router.register("external-lists", ExternalListViewSet, basename="external-list")
+router.register("list-imports", ListImportViewSet, basename="list-import")
 
 
 class ApiRoot(APIView):
@@ -83,6 +85,9 @@ v1 = [
     *router.urls,
     path("calculator/", CalculatorView.as_view(), name="calculator"),
     path("desk/", DeskView.as_view(), name="desk"),
+    # The registry's likely duplicates and the merge of two records (docs/registry.md).
+    path("registry/duplicates/", DuplicatesView.as_view(), name="duplicates"),
+    path("registry/merges/", MergeView.as_view(), name="merges"),
     # The signed-in player's own data (docs/privacy.md).
     path("me/data/", MyDataView.as_view(), name="me-data"),
     path("me/privacy/", MyPrivacyView.as_view(), name="me-privacy"),

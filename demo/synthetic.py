@@ -145,6 +145,8 @@ def federation_generate(
                 # docs/privacy.md: hidden unless the player chooses to show it.
                 "birth_year_public",
                 "user_id",
+                # desk.merges: no record of the synthetic federation is a merged duplicate.
+                "merged_into_id",
                 "name_key",
                 "created_at",
                 "updated_at",
@@ -212,6 +214,7 @@ def federation_generate(
                     None,  # iccf_id
                     True,
                     False,
+                    None,
                     None,
                     key,
                     now,

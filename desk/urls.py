@@ -1,5 +1,5 @@
-"""The desk's page, joined to the "ratings" namespace in config/urls.py (its name and path,
-ratings:desk at /ratings/desk/, are what they were when it was a ratings page)."""
+"""The desk's pages, joined to the "ratings" namespace in config/urls.py (the desk's name and
+path, ratings:desk at /ratings/desk/, are what they were when it was a ratings page)."""
 
 from django.urls import path
 
@@ -7,4 +7,10 @@ from desk import views
 
 urlpatterns = [
     path("desk/", views.desk, name="desk"),
+    path("desk/duplicates/", views.player_duplicates, name="player_duplicates"),
+    path(
+        "desk/duplicates/merge/<int:kept>/<int:merged>/",
+        views.player_merge,
+        name="player_merge",
+    ),
 ]

@@ -18,15 +18,17 @@ class ListImportJobAdmin(ReadOnlyAdmin):
         "filename",
         "format",
         "target",
+        "players",
         "status",
         "progress",
         "rows",
         "players_created",
+        "players_skipped",
         "ratings_written",
         "problem_total",
         "requested_by",
     )
-    list_filter = ("status", "source", "format", "target", "system")
+    list_filter = ("status", "source", "format", "target", "players", "system")
     list_select_related = ("system", "requested_by")
 
 

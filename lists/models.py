@@ -64,10 +64,23 @@ class ListImportJob(Job):
         ],
         default="system",
     )
+    # lists.imports.importer: which rows of players not in the registry create one (issue 24
+    # item 7; the jobs before this field created every one, "all").
+    players = models.CharField(
+        _("players created"),
+        max_length=10,
+        choices=[
+            ("update", _("None: only update the players already in the registry")),
+            ("federation", _("The federation's own players")),
+            ("all", _("Every player of the file, foreign ones too")),
+        ],
+        default="all",
+    )
     # lists.imports.importer.ListImportResult, once it succeeded.
     rows = models.PositiveIntegerField(_("rows"), null=True, blank=True)
     players_created = models.PositiveIntegerField(_("players created"), null=True, blank=True)
     players_updated = models.PositiveIntegerField(_("players completed"), null=True, blank=True)
+    players_skipped = models.PositiveIntegerField(_("players skipped"), null=True, blank=True)
     ratings_written = models.PositiveIntegerField(_("ratings written"), null=True, blank=True)
     method = models.CharField(_("method"), max_length=10, blank=True)
     # When it failed: [{"line", "field", "code", "template", "params"}, …], or ``error`` for

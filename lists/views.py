@@ -4,7 +4,10 @@ The import itself runs on a Celery worker (lists/imports/jobs.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.core.files.uploadedfile import UploadedFile
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -21,6 +24,7 @@ from lists.imports import jobs as import_jobs
 from lists.imports.external import external_lists_recent, external_preview
 from lists.imports.importer import ListImportError
 from lists.imports.preview import PREVIEW_BYTES, list_preview
+from lists.imports.source import ByteSource
 from lists.models import ListImportJob
 from periods.models import RatingSystem
 from ratings.models import PublishedList
@@ -113,6 +117,22 @@ class ListImportForm(forms.Form):
             "a file."
         ),
     )
+    players = forms.ChoiceField(
+        label=_("Players created"),
+        required=False,
+        choices=[
+            ("", _("By ratings written: none for FIDE ratings, every player for this system's")),
+            ("update", _("None: only update the players already in the registry")),
+            ("federation", _("The federation's own players")),
+            ("all", _("Every player of the file, foreign ones too")),
+        ],
+        help_text=_(
+            "Players are matched by FIDE ID. A FIDE list holds every federation's players: by "
+            "default it only updates those already in the registry. “The federation's own” "
+            "also creates the rows whose federation is this federation's code; the preview "
+            "counts what will be created, updated and skipped."
+        ),
+    )
     file = forms.FileField(label=_("List file"))
 
     def clean_file(self) -> UploadedFile:
@@ -120,6 +140,16 @@ class ListImportForm(forms.Form):
         if upload.size > import_jobs.max_bytes():
             raise forms.ValidationError(import_jobs.too_large_message())
         return upload
+
+
+def _upload_source(upload: UploadedFile) -> ByteSource:
+    """The uploaded file read in pieces, from its start, each time the import asks."""
+
+    def pieces() -> Iterator[bytes]:
+        upload.seek(0)
+        yield from upload.chunks(import_jobs.CHUNK_BYTES)
+
+    return pieces
 
 
 @require_http_methods(["GET", "POST"])
@@ -137,6 +167,8 @@ def list_import(request: HttpRequest) -> HttpResponse:
                 format=form.cleaned_data["format"],
                 system=form.cleaned_data["system"],
                 target=form.cleaned_data["target"] or None,
+                players=form.cleaned_data["players"] or None,
+                source=_upload_source(upload),
             )
         elif form.is_valid():
             upload = form.cleaned_data["file"]
@@ -146,6 +178,7 @@ def list_import(request: HttpRequest) -> HttpResponse:
                     data=upload.chunks(import_jobs.CHUNK_BYTES),
                     format=form.cleaned_data["format"],
                     target=form.cleaned_data["target"] or None,
+                    players=form.cleaned_data["players"] or None,
                     filename=upload.name or "",
                     user=request.user,
                 )
@@ -169,6 +202,7 @@ def list_import(request: HttpRequest) -> HttpResponse:
             if preview
             else [],
             "jobs": import_jobs.list_import_jobs_recent(),
+            "federation_code": settings.FEDERATION_CODE,
         },
         status=status,
     )

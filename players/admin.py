@@ -25,10 +25,13 @@ class PlayerAdmin(admin.ModelAdmin):
         input_filter(Player, "region"),
         input_filter(Player, "federation"),
         "affiliated",
+        ("merged_into", admin.EmptyFieldListFilter),
     )
     search_fields = ("fed_id", "surname", "given_name", "name_key", "=fide_id", "club")
-    readonly_fields = ("name_key", "created_at", "updated_at")
-    raw_id_fields = ("user",)
+    # Merged only through desk.merges.player_merge (the duplicates page), which moves the
+    # record's games, protests and account with it (docs/registry.md).
+    readonly_fields = ("name_key", "merged_into", "created_at", "updated_at")
+    raw_id_fields = ("user", "merged_into")
     # The registry is the federation's largest table (150,000+ rows): one count per page, not
     # two (tests/project/test_admin_scale.py).
     show_full_result_count = False

@@ -130,6 +130,18 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="player",
     )
+    # A duplicate merged into another record (desk.merges.player_merge, docs/registry.md): the
+    # record stays as a redirect (his card leads to the kept one; the published lists that
+    # name him keep his id) and leaves the likely duplicates.
+    merged_into = models.ForeignKey(
+        "self",
+        verbose_name=_("merged into"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged_records",
+        help_text=_("This record was a duplicate of that one: everything moved there."),
+    )
     # Accent- and case-folded "surname given name", kept in step by save() and bulk loaders,
     # so matching a report line is one indexed look-up. PostgreSQL compares it as bytes
     # (COLLATE "C", set by migration 0004; keep it if this field is ever altered).
@@ -155,6 +167,13 @@ class Player(models.Model):
         indexes = [
             models.Index(fields=["name_key"], name="player_name_key_idx"),
             GinIndex(fields=["name_key"], opclasses=["gin_trgm_ops"], name="player_name_key_trgm"),
+            # The likely duplicates (desk.duplicates): same name key and birth year, grouped
+            # from the index in order instead of hashing 500,000 rows.
+            models.Index(
+                fields=["name_key", "birth_year"],
+                condition=models.Q(merged_into__isnull=True, birth_year__isnull=False),
+                name="player_name_birth_idx",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -23,3 +23,6 @@ rules.add_perm("players.browse_players", rules.always_allow)
 rules.add_perm("players.manage_own_data", has_player_record)
 # Deciding an erasure request (the admin's actions, players.services): officers.
 rules.add_perm("players.decide_erasure", is_officer)
+# The likely duplicates and merging two records of one player (desk.merges, docs/registry.md):
+# officers.
+rules.add_perm("players.merge_players", is_officer)

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
-from django.db.models.functions import Length
+from django.db.models.functions import Coalesce, Length
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -191,8 +191,14 @@ def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
     """
     out: dict[int, tuple[str, list[int]]] = {}
     fed_ids = {ln.fed_id for ln in lines if ln.fed_id}
+    # A record merged into another (desk.merges) answers with the kept one: its federation ID
+    # still names the player; its FIDE ID went to the kept record, its name is left out.
     by_fed = (
-        dict(Player.objects.filter(fed_id__in=fed_ids).values_list("fed_id", "id"))
+        dict(
+            Player.objects.filter(fed_id__in=fed_ids).values_list(
+                "fed_id", Coalesce("merged_into_id", "id")
+            )
+        )
         if fed_ids
         else {}
     )
@@ -226,7 +232,7 @@ def player_candidates(*, lines: list[Any]) -> dict[int, tuple[str, list[int]]]:
     by_key: dict[str, list[tuple[int, int | None]]] = defaultdict(list)
     if keys:
         for pk, key, year in (
-            Player.objects.filter(name_key__in=keys)
+            Player.objects.filter(name_key__in=keys, merged_into__isnull=True)
             .order_by("name_key", "id")
             .values_list("id", "name_key", "birth_year")
         ):

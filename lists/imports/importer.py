@@ -1,9 +1,13 @@
 """Import an existing rating list (FIDE TXT or XML, or CSV) so a federation starts from its ratings.
 
-``list_import(*, system, data, format, target=None, progress=None)`` reads the file as a
+``list_import(*, system, data, format, target=None, players=None, dry_run=False,
+progress=None)`` reads the file as a
 stream, checks every row and, only when no row has a problem, writes in one transaction:
 
-- players_player, matched by FIDE ID. A new player gets ``fed_id = "FIDE-<FIDE ID>"`` and
+- players_player, matched by FIDE ID. ``players`` chooses which rows of players not in the
+  registry create one (result.PLAYER_CHOICES: none — the default for target "fide" —, the
+  federation's own, or all — the default for target "system"); the others are skipped and
+  counted. A new player gets ``fed_id = "FIDE-<FIDE ID>"`` and
   its ``name_key`` from players.names.fold (computed in Python). An existing player keeps its
   registry data; only a missing birth year or title is filled in.
 - target ``"fide"`` (the default for FIDE's TXT and XML lists): the players' FIDE ratings
@@ -24,6 +28,7 @@ import logging
 from typing import Any
 
 import pgtrigger
+from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 
 from core.pg.copy import copy_from_text
@@ -37,7 +42,10 @@ from lists.imports.result import (
     ENGINE_VERSION,
     FED_ID_PREFIX,
     FORMATS,
+    PLAYER_CHOICES,
     PLAYER_INSERT_EVENT,
+    PLAYERS_ALL,
+    PLAYERS_UPDATE,
     READING,
     SAVING,
     TARGETS,
@@ -66,6 +74,9 @@ from players.names import fold_all
 __all__ = [
     "CHECKING",
     "FORMATS",
+    "PLAYERS_ALL",
+    "PLAYERS_UPDATE",
+    "PLAYER_CHOICES",
     "READING",
     "SAVING",
     "TARGETS",
@@ -74,6 +85,7 @@ __all__ = [
     "ListImportResult",
     "Progress",
     "decode_list",
+    "default_players",
     "default_target",
     "list_import",
     "name_key",
@@ -88,24 +100,40 @@ def default_target(fmt: str) -> str:
     return sql.TARGET_SYSTEM if fmt.lower() == "csv" else sql.TARGET_FIDE
 
 
+def default_players(target: str) -> str:
+    """A FIDE list (target "fide") only updates the players already in the registry: FIDE's
+    list holds every federation's players, and the registry is the federation's (issue 24
+    item 7). A file seeding a rating system (target "system") is the federation's own list:
+    every row is a player of it, as before."""
+    return PLAYERS_UPDATE if target == sql.TARGET_FIDE else PLAYERS_ALL
+
+
 def list_import(
     *,
     system: RatingSystem,
     data: bytes | ByteSource,
     format: str,
     target: str | None = None,
+    players: str | None = None,
+    dry_run: bool = False,
     progress: Progress | None = None,
 ) -> ListImportResult:
     """Import a list. ``data`` is the file's bytes or a ByteSource (the file read in pieces:
     the worker's path, so memory stays bounded whatever the file's size). ``target``:
     ``"fide"`` writes the players' FIDE ratings of the list's rate(s) of play, ``"system"``
-    the ratings of ``system``; by default ``default_target(format)``."""
+    the ratings of ``system``; by default ``default_target(format)``. ``players``: which rows
+    of players not in the registry create one (``default_players(target)``). ``dry_run``:
+    read, check and count exactly as the import would, then roll everything back (the
+    preview's counts: what will be created, updated and skipped)."""
     fmt = format.lower()
     if fmt not in FORMATS:
         raise ValueError(f"unknown list format {fmt!r}")
     target = target or default_target(fmt)
     if target not in TARGETS:
         raise ValueError(f"unknown import target {target!r}")
+    players = players or default_players(target)
+    if players not in PLAYER_CHOICES:
+        raise ValueError(f"unknown choice of players {players!r}")
     source = bytes_source(data) if isinstance(data, bytes) else data
     if progress is not None:
         progress(5, READING)
@@ -117,6 +145,8 @@ def list_import(
                 latin1=latin1,
                 fmt=fmt,
                 target=target,
+                players=players,
+                dry_run=dry_run,
                 progress=progress,
             )
         except NotUtf8:
@@ -161,6 +191,8 @@ def _import_postgresql(
     latin1: bool,
     fmt: str,
     target: str,
+    players: str = PLAYERS_ALL,
+    dry_run: bool = False,
     progress: Progress | None = None,
 ) -> ListImportResult:
     rate = _rate(system)
@@ -200,6 +232,19 @@ def _import_postgresql(
             raise checks_failed(cursor.fetchall(), stream.labels)
         # No ANALYZE of the stage: PostgreSQL sizes it from its pages, and every later
         # statement is a hash join or a scan whatever the statistics say (0.2 s saved).
+        skipped = 0
+        if new and players != PLAYERS_ALL:
+            # The rows the choice does not let create a player leave the stage (issue 24
+            # item 7); the counts are taken again from what is left. The ids reserved below
+            # span the first to the last new row, so a skipped row between them leaves its
+            # id unused (a gap in the sequence, harmless).
+            cursor.execute(
+                sql.SKIP_ALL_NEW_SQL if players == PLAYERS_UPDATE else sql.SKIP_FOREIGN_SQL,
+                {"federation": settings.FEDERATION_CODE},
+            )
+            skipped = cursor.rowcount
+            cursor.execute(sql.summary_sql(target))
+            _rows, new, complete, missing, changed, _bad, _dup = cursor.fetchone()
         timer.step("checks")
         params: dict[str, int | str] = {
             "prefix": FED_ID_PREFIX,
@@ -214,6 +259,21 @@ def _import_postgresql(
             clashes = cursor.fetchall()
             if clashes:
                 raise ListImportError(problems_from(clashes, stream.labels))
+        if dry_run:
+            # What the writes below will do, counted from the same stage: then nothing is
+            # kept (the temporary tables go with the rollback).
+            transaction.set_rollback(True)
+            return ListImportResult(
+                rows=rows_count,
+                players_created=new,
+                players_updated=complete,
+                ratings_written=changed if fide else missing + changed,
+                method="copy",
+                target=target,
+                players_skipped=skipped,
+                players=players,
+            )
+        if new:
             _stage_missing_keys()
             timer.step("name keys")
         updated = complete
@@ -243,6 +303,8 @@ def _import_postgresql(
         ratings_written=written,
         method="copy",
         target=target,
+        players_skipped=skipped,
+        players=players,
     )
 
 

@@ -108,19 +108,22 @@ def list_import_request(
     enqueue: bool = True,
     source: str = "fide",
     list_date: dt.date | None = None,
+    players: str | None = None,
 ) -> ListImportJob:
     """Store the file and a queued job; enqueue the import after commit. ``data`` is the
     file's bytes or an iterable of byte strings (an upload's ``chunks()``, so the web process
     never holds the whole file). ``target``: importer.list_import's (by default the format's:
     FIDE ratings for TXT and XML, the system's for CSV). ``source`` "iccf" or "fpx": an
-    external list dated ``list_date`` (lists.imports.external), of no rating system."""
+    external list dated ``list_date`` (lists.imports.external), of no rating system (which
+    never creates players). ``players``: importer.list_import's (by default the target's: none
+    created for FIDE ratings, all for the system's)."""
     fmt = format.lower()
     if source != "fide":
         if source not in EXTERNAL_SOURCES or list_date is None:
             raise ValueError(f"an external list needs a known source and a date ({source!r})")
         if fmt not in external.FORMATS:
             raise ValueError(f"unknown external list format {fmt!r}")
-        system, target = None, "system"
+        system, target, players = None, "system", importer.PLAYERS_UPDATE
     else:
         if fmt not in importer.FORMATS:
             raise ValueError(f"unknown list format {fmt!r}")
@@ -129,6 +132,9 @@ def list_import_request(
         target = target or importer.default_target(fmt)
         if target not in importer.TARGETS:
             raise ValueError(f"unknown import target {target!r}")
+        players = players or importer.default_players(target)
+        if players not in importer.PLAYER_CHOICES:
+            raise ValueError(f"unknown choice of players {players!r}")
     limit = max_bytes()
     with transaction.atomic():
         job = ListImportJob.objects.create(
@@ -137,6 +143,7 @@ def list_import_request(
             list_date=list_date,
             format=fmt,
             target=target,
+            players=players,
             filename=filename[:255],
             phase=QUEUED,
             requested_by=user if getattr(user, "is_authenticated", False) else None,
@@ -404,12 +411,14 @@ def _import_file(job: ListImportJob, data: ByteSource, progress: _Progress) -> d
         data=data,
         format=job.format,
         target=job.target,
+        players=job.players,
         progress=progress,
     )
     return {
         "rows": result.rows,
         "players_created": result.players_created,
         "players_updated": result.players_updated,
+        "players_skipped": result.players_skipped,
         "ratings_written": result.ratings_written,
         "method": result.method,
     }

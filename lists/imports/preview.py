@@ -2,7 +2,8 @@
 officer sees which column the rating is read from (the FIDE rating column of the rating
 system's rate: ``Mar11``, ``SRtng``, ``RRtng``…), which ratings it will be written to (the
 players' FIDE standard/rapid/blitz field, or the rating system's ratings) and how the names
-are split."""
+are split; and, reading the whole file as the import does (a dry run, rolled back), how many
+players will be created, updated and skipped (issue 24 item 7)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,15 @@ from django.utils.translation import gettext_lazy as _
 from formats import lists as lf
 from formats.problems import Problem
 from lists.imports import sql
-from lists.imports.importer import decode_list, default_target
+from lists.imports.importer import (
+    ListImportError,
+    ListImportResult,
+    decode_list,
+    default_players,
+    default_target,
+    list_import,
+)
+from lists.imports.source import ByteSource
 from periods.models import RatingSystem
 
 #: The players' FIDE fields as the player's page names them (players.models.Player).
@@ -52,6 +61,11 @@ class ListPreview:
     target: str = sql.TARGET_SYSTEM
     #: Target "fide": (the player's field, its verbose name, the file's column) written.
     fide_columns: list[tuple[str, str, str]] = field(default_factory=list)
+    #: Which players not in the registry are created (result.PLAYER_CHOICES).
+    players: str = ""
+    #: The whole file's counts, as the import will write them (None when not counted or
+    #: when the file has problems: nothing would be written).
+    counts: ListImportResult | None = None
 
 
 def list_preview(
@@ -60,11 +74,15 @@ def list_preview(
     format: str,
     system: RatingSystem,
     target: str | None = None,
+    players: str | None = None,
+    source: ByteSource | None = None,
     limit: int = 20,
 ) -> ListPreview:
     """The first `limit` rows of the file as the import reads them (lists.imports.importer:
-    the same readers, the same name split) and where their ratings will be written."""
+    the same readers, the same name split) and where their ratings will be written. With
+    ``source`` (the whole file), the counts of the import: list_import's dry run."""
     target = target or default_target(format)
+    players = players or default_players(target)
     fide = target == sql.TARGET_FIDE
     head = data[:PREVIEW_BYTES]
     if len(data) > PREVIEW_BYTES and format in ("txt", "csv"):
@@ -106,7 +124,22 @@ def list_preview(
             column = sql.FIDE_COLUMNS[sql.fide_field(rate) if f == "rating" else f]
             name = str(FIDE_FIELD_NAMES[column])
             fide_columns.append((column, name, labels[f]))
+    counts = None
+    if source is not None:
+        try:
+            counts = list_import(
+                system=system,
+                data=source,
+                format=format,
+                target=target,
+                players=players,
+                dry_run=True,
+            )
+        except ListImportError as exc:
+            problems = [*problems, *(p for p in exc.problems if p not in problems)]
     return ListPreview(
+        players=players,
+        counts=counts,
         rows=out,
         rating_label=", ".join(labels[f] for f in _rating_fields(labels)),
         problems=list(problems),

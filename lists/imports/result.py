@@ -17,6 +17,14 @@ FORMATS = ("txt", "csv", "xml")
 #: Where an import writes the list's ratings (sql.TARGET_FIDE, TARGET_SYSTEM).
 TARGETS = ("fide", "system")
 
+#: Which rows of the file may create a player (issue 24 item 7, docs/lists.md "Which players
+#: an import creates"): none (only players already in the registry, by FIDE ID, are updated),
+#: the federation's own (the row's federation is settings.FEDERATION_CODE), or every row.
+PLAYERS_UPDATE = "update"
+PLAYERS_FEDERATION = "federation"
+PLAYERS_ALL = "all"
+PLAYER_CHOICES = (PLAYERS_UPDATE, PLAYERS_FEDERATION, PLAYERS_ALL)
+
 
 FED_ID_PREFIX = "FIDE-"
 
@@ -80,6 +88,9 @@ class ListImportResult:
     ratings_written: int
     method: str  # "copy" (PostgreSQL) or "python"
     target: str = "system"  # "fide": ratings_written counts players whose FIDE ratings changed
+    #: Rows of players not in the registry that the choice of players did not let create one.
+    players_skipped: int = 0
+    players: str = PLAYERS_ALL
 
 
 class ListImportError(Exception):

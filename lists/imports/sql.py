@@ -251,3 +251,13 @@ FROM list_stage s WHERE s.changed AND r.id = s.rating_id
   AND ((r.rating, r.games, r.kind, r.activity)
        IS DISTINCT FROM (s.rating, s.games, s.kind, s.activity)
        OR (s.r2400 AND NOT r.reached_2400) OR (s.r2200 AND NOT r.reached_2200))"""
+
+
+#: The rows of players not in the registry that may not create one (issue 24 item 7): all of
+#: them (choice "update"), or those of another federation (choice "federation": the row's
+#: federation is not %(federation)s). Run after the checks, so a bad row is reported whatever
+#: the choice; the rows left in list_stage are those the writes below act on.
+SKIP_ALL_NEW_SQL = "DELETE FROM list_stage WHERE player_id IS NULL"
+SKIP_FOREIGN_SQL = (
+    "DELETE FROM list_stage WHERE player_id IS NULL AND fed IS DISTINCT FROM %(federation)s"
+)

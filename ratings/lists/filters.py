@@ -1,6 +1,9 @@
-"""Filters of a published list's entries (django-filter): region, club, sex, age group, title,
-active only, and the sort. Shared by the list page and the API (a FilterSet works with DRF's
-DjangoFilterBackend as with a plain QueryDict).
+"""Filters of a published list's entries (django-filter): name, region, club, sex, age group,
+title, active only, and the sort. Name, region and club take any case and a part (issue 24
+item 7: ``?region=catalunya`` finds "Catalunya", ``?club=terras`` "C.E. Terrassa"; the name's
+words in any order, accents ignored, as the player search); region and club offer the list's
+own values as a choice list (a datalist: typing stays free). Shared by the list page and the
+API (a FilterSet works with DRF's DjangoFilterBackend as with a plain QueryDict).
 
 Age groups are by year of birth against the list's year, as FIDE's lists do: "under 20" is
 born in or after (list year - 20); "50 and over" born in or before (list year - 50)."""
@@ -12,9 +15,12 @@ from typing import Any
 import django_filters
 from django import forms
 from django.db.models import F, Q, QuerySet
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Sex, Title
+from players.names import fold
 from ratings.models import EntryStatus, ListEntry
 
 #: (code, label, youngest or oldest age, direction): "u" under, "s" at least.
@@ -64,11 +70,59 @@ def age_group_condition(*, code: str, year: int, field: str = "player__birth_yea
     return None
 
 
+def name_words(text: str) -> list[str]:
+    """The folded words of a name typed in a filter (players.names.fold: accents and case)."""
+    return [w for w in fold(text).split() if w][:6]
+
+
+def name_condition(*, text: str, field: str = "player__name_key") -> Q:
+    """Every word of `text` is part of the folded name, in any order."""
+    condition = Q()
+    for word in name_words(text):
+        condition &= Q(**{f"{field}__contains": word})
+    return condition
+
+
+class DatalistInput(forms.TextInput):
+    """A text box with the known values offered as a choice list (``<datalist>``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.options: list[str] = []
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        if not self.options:
+            return super().render(name, value, attrs, renderer)
+        box = super().render(name, value, {**(attrs or {}), "list": f"{name}-values"}, renderer)
+        options = format_html_join("", '<option value="{}">', ((o,) for o in self.options))
+        return format_html('{}<datalist id="{}-values">{}</datalist>', box, name, options)
+
+
 class ListEntryFilter(django_filters.FilterSet):
     """Filters one list's entries; `list_year` (the list date's year) anchors the age groups."""
 
-    region = django_filters.CharFilter(field_name="player__region", label=_("Region"))
-    club = django_filters.CharFilter(field_name="player__club", label=_("Club"))
+    name = django_filters.CharFilter(
+        method="filter_name",
+        label=_("Name"),
+        max_length=120,
+        help_text=_("Part of the name, any case, words in any order."),
+    )
+    region = django_filters.CharFilter(
+        field_name="player__region",
+        lookup_expr="icontains",
+        label=_("Region"),
+        max_length=80,
+        widget=DatalistInput,
+    )
+    club = django_filters.CharFilter(
+        field_name="player__club",
+        lookup_expr="icontains",
+        label=_("Club"),
+        max_length=120,
+        widget=DatalistInput,
+    )
     sex = django_filters.ChoiceFilter(
         field_name="player__sex", choices=Sex.choices, label=_("Sex"), empty_label=_("All")
     )
@@ -98,6 +152,9 @@ class ListEntryFilter(django_filters.FilterSet):
     def __init__(self, *args: Any, list_year: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.list_year = list_year
+
+    def filter_name(self, queryset: QuerySet[ListEntry], name: str, value: str) -> Any:
+        return queryset.filter(name_condition(text=value)) if value else queryset
 
     def filter_age(self, queryset: QuerySet[ListEntry], name: str, value: str) -> Any:
         condition = age_group_condition(code=value, year=self.list_year)

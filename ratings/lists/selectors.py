@@ -18,7 +18,7 @@ from django.db.models import Q, QuerySet
 
 from periods.models import RatingPeriod
 from players.models import Player
-from ratings.lists.filters import SORTS, ListEntryFilter, age_group_condition
+from ratings.lists.filters import SORTS, ListEntryFilter, age_group_condition, name_condition
 from ratings.lists.ranks import list_rows_filled
 from ratings.models import ListEntry, ListFilterRow, PublishedList
 
@@ -96,13 +96,52 @@ class EntryPage:
         return self.page + 1 if self.page < self.num_pages else None
 
 
-def list_entry_filter(*, published: PublishedList, params: Mapping[str, Any]) -> ListEntryFilter:
-    """The filters of a list page, bound to `params` (a QueryDict or a dict)."""
-    return ListEntryFilter(
+def list_entry_filter(
+    *, published: PublishedList, params: Mapping[str, Any], with_values: bool = False
+) -> ListEntryFilter:
+    """The filters of a list page, bound to `params` (a QueryDict or a dict). `with_values`:
+    the region and club boxes offer the list's own values (list_filter_values)."""
+    filterset = ListEntryFilter(
         params,
         queryset=ListEntry.objects.filter(published_list=published),
         list_year=published.list_date.year,
     )
+    if with_values:
+        for field, values in list_filter_values(published=published).items():
+            widget = filterset.form.fields[field].widget
+            widget.options = values
+    return filterset
+
+
+#: More distinct values than this (a club list of a big federation) are not offered.
+MAX_FILTER_VALUES = 500
+
+
+def list_filter_values(*, published: PublishedList) -> dict[str, list[str]]:
+    """The distinct regions and clubs of a list's players, sorted; one GROUP BY over the
+    list's rows, cached for good (a published list never changes). A field with more than
+    MAX_FILTER_VALUES values offers none (the box still takes any part of a name)."""
+    key = f"list-values:{published.pk}"
+    values = cache.get(key)
+    if values is None:
+        values = {}
+        filled = list_rows_filled(list_id=published.pk)
+        rows: QuerySet[Any] = (
+            ListFilterRow.objects.filter(published_list=published)
+            if filled
+            else ListEntry.objects.filter(published_list=published)
+        )
+        for field in ("region", "club"):
+            column = field if filled else f"player__{field}"
+            found = list(
+                rows.exclude(**{column: ""})
+                .order_by()
+                .values_list(column, flat=True)
+                .distinct()[: MAX_FILTER_VALUES + 1]
+            )
+            values[field] = sorted(found) if len(found) <= MAX_FILTER_VALUES else []
+        cache.set(key, values, None)
+    return dict(values)
 
 
 def list_entries(*, published: PublishedList, params: Mapping[str, Any]) -> QuerySet[ListEntry]:
@@ -126,9 +165,15 @@ def _filter_rows(
         return None
     cleaned = filterset.form.cleaned_data
     condition = Q()
-    for field in ("region", "club", "sex", "title"):
+    for field in ("sex", "title"):
         if cleaned.get(field):
             condition &= Q(**{field: cleaned[field]})
+    # Any case, a part (issue 24 item 7), as ListEntryFilter reads them.
+    for field in ("region", "club"):
+        if cleaned.get(field):
+            condition &= Q(**{f"{field}__icontains": cleaned[field]})
+    if cleaned.get("name"):
+        condition &= name_condition(text=cleaned["name"], field="name_key")
     if cleaned.get("age"):
         age = age_group_condition(
             code=cleaned["age"], year=published.list_date.year, field="birth_year"

@@ -127,7 +127,9 @@ def _list_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "list": published,
             "current": list_selectors.list_current_version(published=published),
-            "filter": list_selectors.list_entry_filter(published=published, params=request.GET),
+            "filter": list_selectors.list_entry_filter(
+                published=published, params=request.GET, with_values=True
+            ),
             "top": top,
             "history_events": events,
             # The entries' fragment ({% cache %} in ratings/list.html): its key, and the page

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
 
 from core import history as record_history
@@ -66,6 +66,13 @@ def player_detail(request: HttpRequest, fed_id: str) -> HttpResponseBase:
 
 def _player_detail(request: HttpRequest, fed_id: str, state: str) -> HttpResponse:
     player = get_object_or_404(Player, fed_id=fed_id)
+    if player.merged_into_id is not None:
+        # A duplicate merged into another record (desk.merges): his card is the kept one's.
+        # Not cached (page_cached keeps only a 200), and the merge changed his state.
+        kept = player
+        while kept.merged_into_id is not None:
+            kept = Player.objects.only("fed_id", "merged_into").get(pk=kept.merged_into_id)
+        return redirect("players:detail", fed_id=kept.fed_id)
     events = (
         record_history.object_history(obj=player)
         if record_history.history_visible(user=request.user)

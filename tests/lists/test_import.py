@@ -215,6 +215,7 @@ def test_a_taken_federation_id_is_an_error() -> None:
             system=make_system(),
             data=BAD_TXT.encode().split(b"\r\n 5700230")[0] + b"\r\n",
             format="txt",
+            players="all",
         )
     assert [(p.line, p.code) for p in caught.value.problems] == [(2, "fed_id_taken")]
     assert Player.objects.count() == 1

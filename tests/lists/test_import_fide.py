@@ -73,7 +73,9 @@ def test_a_combined_txt_list_sets_the_three_fide_fields_and_not_the_national_rat
     system = make_system(rate_of_play="standard")
     carlsen = make_player(fide_id=1503014, fide_standard=2800, fide_rapid=None, fide_blitz=2900)
     national = _national(carlsen, system, 2500)
-    result = list_import(system=system, data=combined(ROW_CARLSEN, ROW_NEW), format="txt")
+    result = list_import(
+        system=system, data=combined(ROW_CARLSEN, ROW_NEW), format="txt", players="all"
+    )
     assert (result.rows, result.players_created, result.target) == (2, 1, "fide")
     assert result.ratings_written == 2  # Carlsen changed, Ana new with ratings
     carlsen.refresh_from_db()
@@ -85,13 +87,15 @@ def test_a_combined_txt_list_sets_the_three_fide_fields_and_not_the_national_rat
     assert (national.rating, national.games) == (2500, 40)
     assert PlayerRating.objects.count() == 1  # nobody got a national rating
     # Again: nothing changes, nothing is written.
-    again = list_import(system=system, data=combined(ROW_CARLSEN, ROW_NEW), format="txt")
+    again = list_import(
+        system=system, data=combined(ROW_CARLSEN, ROW_NEW), format="txt", players="all"
+    )
     assert (again.players_created, again.ratings_written) == (0, 0)
     # A later list: a rating gone (0) clears the field; one changed player, one event.
     events = Player.pgh_event_model.objects  # type: ignore[attr-defined]  # set by @pghistory.track
     before = events.filter(pgh_label="update").count()
     later = ROW_CARLSEN.replace("2886", "   0")
-    third = list_import(system=system, data=combined(later, ROW_NEW), format="txt")
+    third = list_import(system=system, data=combined(later, ROW_NEW), format="txt", players="all")
     assert third.ratings_written == 1
     carlsen.refresh_from_db()
     assert carlsen.fide_blitz is None and carlsen.fide_standard == 2839
@@ -102,7 +106,7 @@ def test_a_single_type_txt_list_sets_the_field_of_the_systems_rate(excerpt: byte
     standard = make_system(rate_of_play="standard")
     andreikin = make_player(fide_id=4158814, fide_rapid=2700)
     national = _national(andreikin, standard, 2100)
-    result = list_import(system=standard, data=excerpt, format="txt")
+    result = list_import(system=standard, data=excerpt, format="txt", players="all")
     assert (result.rows, result.players_created, result.target) == (500, 499, "fide")
     andreikin.refresh_from_db()
     assert (andreikin.fide_standard, andreikin.fide_rapid) == (2686, 2700)
@@ -110,7 +114,7 @@ def test_a_single_type_txt_list_sets_the_field_of_the_systems_rate(excerpt: byte
     assert national.rating == 2100 and PlayerRating.objects.count() == 1
     # The same file taken for a rapid list (a rapid system) writes the rapid field only.
     rapid = make_system(rate_of_play="rapid")
-    list_import(system=rapid, data=excerpt, format="txt")
+    list_import(system=rapid, data=excerpt, format="txt", players="all")
     andreikin.refresh_from_db()
     assert (andreikin.fide_standard, andreikin.fide_rapid) == (2686, 2686)
     assert PlayerRating.objects.count() == 1
@@ -121,7 +125,7 @@ def test_xml_lists_set_the_fide_fields() -> None:
     carlsen = make_player(fide_id=1503014)
     national = _national(carlsen, system, 2400)
     data = (HEAD + CARLSEN + MUZYCHUK + ONEILL + TAIL).encode("latin-1")
-    result = list_import(system=system, data=data, format="xml")
+    result = list_import(system=system, data=data, format="xml", players="all")
     assert (result.rows, result.players_created) == (3, 2)
     carlsen.refresh_from_db()
     assert (carlsen.fide_standard, carlsen.fide_rapid, carlsen.fide_blitz) == (2839, 2825, 2886)
@@ -138,7 +142,7 @@ def test_xml_lists_set_the_fide_fields() -> None:
         + TAIL
     )
     assert "rapid_rating>2" not in single
-    list_import(system=system, data=single.encode(), format="xml")
+    list_import(system=system, data=single.encode(), format="xml", players="all")
     carlsen.refresh_from_db()
     assert (carlsen.fide_standard, carlsen.fide_blitz) == (2839, 2870)
 
@@ -211,7 +215,9 @@ def test_the_job_page_says_the_fide_ratings_were_written(
     system = make_system(name="FEDA Rapid", rate_of_play="rapid")
     client.force_login(make_user("officer-fide-job", role=RATING_OFFICER))
     with django_capture_on_commit_callbacks(execute=True):
-        response = _post(client, system, combined(ROW_CARLSEN, ROW_NEW), "c.txt", format="txt")
+        response = _post(
+            client, system, combined(ROW_CARLSEN, ROW_NEW), "c.txt", format="txt", players="all"
+        )
     job = ListImportJob.objects.get()
     assert job.target == "fide" and job.status == "succeeded"
     html = client.get(response["Location"]).content.decode()

@@ -36,6 +36,7 @@ def test_post_redirects_to_the_job_page_which_shows_the_counts(
             {
                 "system": system.pk,
                 "format": "txt",
+                "players": "all",
                 "file": SimpleUploadedFile("mar11.txt", excerpt),
             },
         )

@@ -35,6 +35,7 @@ def _lost(system=None, **fields) -> ListImportJob:
         system=system or make_system(),
         data=GOOD_TXT,
         format="txt",
+        players="all",
         filename="one.txt",
         enqueue=False,
     )

@@ -81,7 +81,9 @@ def test_a_job_imports_the_list_and_drops_the_file(
 ) -> None:
     system = make_system()
     with django_capture_on_commit_callbacks(execute=True):
-        job = list_import_request(system=system, data=excerpt, format="txt", filename="mar11.txt")
+        job = list_import_request(
+            system=system, data=excerpt, format="txt", players="all", filename="mar11.txt"
+        )
     job.refresh_from_db()
     assert (job.status, job.progress, job.phase) == ("succeeded", 100, "Done")
     # The excerpt has 500 players, none of them in the registry (SOURCES.md), 163 of them
@@ -134,7 +136,7 @@ def test_a_problem_found_after_the_checks_still_writes_nothing(
     make_player(fed_id="FIDE-4158814", fide_id=None)
     system = make_system()
     with django_capture_on_commit_callbacks(execute=True):
-        job = list_import_request(system=system, data=excerpt, format="txt")
+        job = list_import_request(system=system, data=excerpt, format="txt", players="all")
     job.refresh_from_db()
     assert job.status == "failed"
     assert [(p["line"], p["code"]) for p in job.problems] == [(2, "fed_id_taken")]
@@ -148,7 +150,7 @@ def test_a_finished_job_is_not_run_again(
     """A redelivered message after success leaves the job (and the registry) alone."""
     system = make_system()
     with django_capture_on_commit_callbacks(execute=True):
-        job = list_import_request(system=system, data=excerpt, format="txt")
+        job = list_import_request(system=system, data=excerpt, format="txt", players="all")
     list_import_run(job_id=job.pk)
     job.refresh_from_db()
     assert (job.status, job.attempts, job.players_created) == ("succeeded", 1, 500)

@@ -54,7 +54,12 @@ def test_import_page_shows_errors_with_rows_then_imports(
     with django_capture_on_commit_callbacks(execute=True):
         good = client.post(
             url,
-            {"system": system.pk, "format": "txt", "file": SimpleUploadedFile("list.txt", excerpt)},
+            {
+                "system": system.pk,
+                "format": "txt",
+                "players": "all",
+                "file": SimpleUploadedFile("list.txt", excerpt),
+            },
         )
     assert good.status_code == 302
     assert "Players created: 500" in client.get(good["Location"]).content.decode()
@@ -65,7 +70,7 @@ def test_management_command(tmp_path, excerpt: bytes, capsys) -> None:
     system = make_system(code="std")
     path = tmp_path / "list.txt"
     path.write_bytes(excerpt)
-    call_command("import_list", "--system", "std", str(path))
+    call_command("import_list", "--system", "std", "--players", "all", str(path))
     assert "500 rows: 500 players created" in capsys.readouterr().out
     # A FIDE list: the players' FIDE ratings by default; --target system for the system's.
     assert Player.objects.get(fide_id=4158814).fide_standard == 2686

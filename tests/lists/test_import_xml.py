@@ -279,7 +279,7 @@ def test_management_command_reads_xml_by_extension(tmp_path, capsys) -> None:
     make_system(code="std")
     path = tmp_path / "players_list_xml_foa.xml"
     path.write_bytes(good_bytes())
-    call_command("import_list", "--system", "std", str(path))
+    call_command("import_list", "--system", "std", "--players", "all", str(path))
     assert "3 rows: 3 players created" in capsys.readouterr().out
 
 

@@ -264,6 +264,20 @@ API: dict[str, Case] = {
     "api/v1/^scale-monitoring/(?P<code>[-a-zA-Z0-9_]+)/$": Case(
         lambda w: f"/api/v1/scale-monitoring/{w.system.code}/", API_OFFICERS, NO_METHOD
     ),
+    # List imports (lists/api.py): officers. POST {}: no file (400 for officers).
+    "api/v1/^list-imports/$": Case(
+        lambda w: "/api/v1/list-imports/", API_OFFICERS, (401, 403, 403, 403, 403, 400, 400)
+    ),
+    "api/v1/^list-imports/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/list-imports/{w.job.pk}/", API_OFFICERS, NO_METHOD
+    ),
+    "api/v1/registry/duplicates/": Case(
+        lambda w: "/api/v1/registry/duplicates/", API_OFFICERS, NO_METHOD
+    ),
+    # POST {}: the kept and merged records and the reason are missing (400 for officers).
+    "api/v1/registry/merges/": Case(
+        lambda w: "/api/v1/registry/merges/", NO_METHOD, (401, 403, 403, 403, 403, 400, 400)
+    ),
     "api/v1/schema/": Case(lambda w: "/api/v1/schema/", EVERYONE, NO_METHOD),
     "api/v1/docs/": Case(lambda w: "/api/v1/docs/", EVERYONE, NO_METHOD),
     # Redoc's old address: a permanent redirect to the docs, for everyone, whatever the method.

@@ -344,6 +344,14 @@ PAGES: dict[str, Case] = {
     ),
     # ---- the officer's desk and game corrections
     "ratings/desk/": Case(lambda w: "/ratings/desk/", OFFICERS, OFFICERS),
+    # The registry's likely duplicates and the merge of two records (docs/registry.md): the
+    # page takes GET only; the merge's POST {} lacks its reason (400 for officers).
+    "ratings/desk/duplicates/": Case(lambda w: "/ratings/desk/duplicates/", OFFICERS, NO_METHOD),
+    "ratings/desk/duplicates/merge/<int:kept>/<int:merged>/": Case(
+        lambda w: f"/ratings/desk/duplicates/merge/{w.players[0].pk}/{w.players[1].pk}/",
+        OFFICERS,
+        (LOGIN, 403, 403, 403, 403, 400, 400),
+    ),
     "ratings/tournaments/<int:pk>/games/": Case(
         lambda w: f"/ratings/tournaments/{w.validated.pk}/games/", OFFICERS, OFFICERS
     ),

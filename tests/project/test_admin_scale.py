@@ -136,7 +136,7 @@ class PlayerAdminAsBefore(admin.ModelAdmin):
     """The player admin as it was: its region and federation filters listed every value."""
 
     list_filter = ("sex", "title", "region", "federation", "affiliated")
-    raw_id_fields = ("user",)
+    raw_id_fields = ("user", "merged_into")
 
 
 class ProtestAdminFilteredByGame(admin.ModelAdmin):

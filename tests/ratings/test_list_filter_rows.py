@@ -92,6 +92,11 @@ def test_pages_from_filter_rows_are_the_pages_from_the_entries(federation) -> No
         {"region": "Galicia", "sex": "M", "active": "true"},
         {"club": "CE Lleida", "age": "u20"},
         {"region": "Nowhere"},
+        # Any case and a part (issue 24 item 7); the name's words in any order, no accents.
+        {"region": "catalunya"},
+        {"club": "vig"},
+        {"name": "OLLER"},
+        {"name": "marta abad"},
         {"sex": "X"},  # invalid: the whole list
     ] + [{"age": code} for code, _label, _age in AGE_GROUPS]
     cases = [

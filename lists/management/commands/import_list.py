@@ -1,4 +1,5 @@
-"""manage.py import_list --system CODE [--format txt|csv|xml] [--target fide|system] FILE"""
+"""manage.py import_list --system CODE [--format txt|csv|xml] [--target fide|system]
+[--players update|federation|all] [--preview] FILE"""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from core.history import history_context
-from lists.imports.importer import FORMATS, TARGETS, ListImportError, list_import
+from lists.imports.importer import (
+    FORMATS,
+    PLAYER_CHOICES,
+    TARGETS,
+    ListImportError,
+    list_import,
+)
 from lists.imports.source import file_source
 from periods.models import RatingSystem
 
@@ -36,6 +43,21 @@ class Command(BaseCommand):
             help="fide: the players' FIDE ratings (default for txt and xml); system: the "
             "rating system's ratings (default for csv).",
         )
+        parser.add_argument(
+            "--players",
+            choices=PLAYER_CHOICES,
+            default=None,
+            help="Which players not in the registry are created: update (none, only the "
+            "players already in it are updated, by FIDE ID; the default with --target fide), "
+            "federation (the federation's own, FEDERATION_CODE), all (foreign ones too; the "
+            "default with --target system).",
+        )
+        parser.add_argument(
+            "--preview",
+            action="store_true",
+            help="Read and check the whole file and print what would be created, updated and "
+            "skipped; write nothing.",
+        )
 
     def handle(self, *args: object, **options: Any) -> None:
         path: Path = options["file"]
@@ -56,6 +78,8 @@ class Command(BaseCommand):
                     data=file_source(path),
                     format=str(fmt),
                     target=options["target"],
+                    players=options["players"],
+                    dry_run=options["preview"],
                 )
         except ListImportError as exc:
             for problem in exc.problems:
@@ -66,6 +90,8 @@ class Command(BaseCommand):
                     % {"count": exc.total, "shown": len(exc.problems)}
                 )
             raise CommandError(_("Nothing was imported.")) from None
+        if options["preview"]:
+            self.stdout.write(_("Preview: nothing was written."))
         self.stdout.write(
             _(
                 "%(rows)s rows: %(created)s players created, %(updated)s completed, "
@@ -78,4 +104,8 @@ class Command(BaseCommand):
                 "ratings": result.ratings_written,
                 "method": result.method,
             }
+        )
+        self.stdout.write(
+            _("%(skipped)s rows skipped: players not in the registry, not created.")
+            % {"skipped": result.players_skipped}
         )
