@@ -365,7 +365,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Claims, corrections and erasure requests share one status set (pending / approved /
     # refused): one named enum, not a name drf-spectacular makes up from a hash.
-    "ENUM_NAME_OVERRIDES": {"RequestStatusEnum": "accounts.models.RequestStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "RequestStatusEnum": "accounts.models.RequestStatus",
+        # A worker job's status (list imports, uploads, calculations share core.jobs.JobStatus).
+        "JobStatusEnum": "core.jobs.JobStatus",
+    },
 }
 
 # Uploads: reports over this size are refused before parsing.

@@ -38,7 +38,10 @@ from periods.models import RatingSystem
 
 class ListImportJobSerializer(serializers.ModelSerializer[ListImportJob]):
     system: serializers.SlugRelatedField[RatingSystem] = serializers.SlugRelatedField(
-        slug_field="code", read_only=True
+        # Null for an ICCF or FPX list, which belongs to no rating system (lists/api_external.py).
+        slug_field="code",
+        read_only=True,
+        allow_null=True,
     )
 
     class Meta:
