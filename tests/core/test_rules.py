@@ -55,8 +55,17 @@ MODEL_PERMISSION = {
     "accounts.request_correction": "accounts.add_correctionrequest",
     "accounts.view_correction": "accounts.view_correctionrequest",
     "accounts.decide_correction": "accounts.change_correctionrequest",
+    # A rating system's drift settings and its differential (feda-1996 11.1, fce 9.5).
+    "ratings.monitor_scale": "periods.change_ratingsystem",
+    "ratings.manage_differential": "periods.change_ratingsystem",
+    "tournaments.record_substitutions": "tournaments.change_tournament",
 }
-PUBLIC = {"players.browse_players", "tournaments.browse_tournaments", "ratings.browse_lists"}
+PUBLIC = {
+    "players.browse_players",
+    "tournaments.browse_tournaments",
+    "ratings.browse_lists",
+    "ratings.view_differentials",
+}
 #: Any signed-in user, about what is his own (his API tokens): no model permission needed.
 SIGNED_IN = {"core.manage_api_tokens"}
 #: A player with an account linked to his record, about his own data: no model permission.
@@ -114,6 +123,9 @@ def office():
         "accounts.request_correction": [None],
         "accounts.view_correction": [correction],
         "accounts.decide_correction": [None, correction],
+        "ratings.monitor_scale": [None, system],
+        "ratings.manage_differential": [None, system],
+        "tournaments.record_substitutions": [mine, rated, theirs],
     }
     return {
         "users": users,
