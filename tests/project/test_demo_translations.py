@@ -22,7 +22,7 @@ from django.test import Client
 from .test_translations import LANGS, LOCALE, parse_po
 
 #: Not pages of the site's own text: Django's admin and language switch, files, the API.
-SKIP = ("/admin/", "/i18n/", "/api/", "/accounts/logout/", "/static/", "/healthz")
+SKIP = ("/admin/", "/i18n/", "/language/", "/api/", "/accounts/logout/", "/static/", "/healthz")
 PER_ROLE = 45  # pages walked per role (the demo has many players' cards: a sample is enough)
 ROLES = {"anonymous": None, "player": "player", "arbiter": "arbiter", "officer": "officer"}
 SPACES = re.compile(r"\s+")
