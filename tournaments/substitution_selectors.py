@@ -39,7 +39,7 @@ def _label(rank: int, names: dict[int, str]) -> str:
     return f"{rank}. {names[rank]}" if rank in names else str(rank)
 
 
-def games_held(*, tournament: Tournament) -> set[tuple[int, str, int]]:
+def games_held(*, tournament: Tournament) -> set[tuple[int | None, str, int]]:
     """(round, side, start rank) of each player's paired games: the tournament's games, or,
     before they are written (a report not yet validated: its arbiter records its
     substitutions then, tournaments.rules), the games of its current report as parsed."""
