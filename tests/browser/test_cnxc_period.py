@@ -31,7 +31,7 @@ from periods.models import PeriodStatus, RatingPeriod
 from ratings.models import Calibration, PlayerRating, PublishedList
 from tests.browser.test_arbiter_flow import time_passes
 from tests.factories import make_period, make_player, make_system, make_user
-from tests.tournaments.test_flow import trf_line
+from tests.tournaments.team_trf import team_trf
 from tournaments.models import Substitution, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -40,32 +40,6 @@ CNXC = [2000, 2100, 2200, 2300, 2400, 2500, 2050, 2150]
 ICCF = [2010, 2115, 2212, 2313, 2410, 2515, 2062, 2163]
 #: The players of the competition with an effective CNXC rating (60 games: K 20).
 PLAYING = {"Alves": 2100, "Bento": 2000, "Carvalho": 2050, "Sousa": 1900}
-
-
-def team(name: str, members: list[int]) -> str:
-    """A TRF16 013 record: the team's name (columns 5-36), its players' start ranks."""
-    return f"013 {name:<32}" + "".join(f"{m:4d} " for m in members)
-
-
-def team_trf() -> bytes:
-    """Four teams, board 1, three rounds; Sousa (5) is Porto's reserve, without games."""
-    lines = [
-        "012 Campeonato de Portugal por Equipas, final",
-        "022 Porto",
-        "032 POR",
-        "102 A. Arbiter",
-        "XXR 3",
-        team("Porto", [1, 5]),
-        team("Lisboa", [2]),
-        team("Coimbra", [3]),
-        team("Braga", [4]),
-        trf_line(1, "Alves, Antonio", ["   2 w 1", "   3 b =", "   4 w 1"], fide_id="2300001"),
-        trf_line(2, "Bento, Bruno", ["   1 b 0", "   4 w 1", "   3 w 0"], fide_id="2300002"),
-        trf_line(3, "Carvalho, Carlos", ["   4 w =", "   1 w =", "   2 b 1"], fide_id="2300003"),
-        trf_line(4, "Novo, Duarte", ["   3 b =", "   2 b 0", "   1 b 0"]),
-        trf_line(5, "Sousa, Simao", [], fide_id="2300005"),
-    ]
-    return ("\n".join(lines) + "\n").encode()
 
 
 def iccf_file() -> bytes:
