@@ -6,8 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+
+from formats.reports import decode_report, parse_report
 from rating_engine.registry import get_regulation
 from tournaments.models import Game, Substitution, Tournament, TournamentPlayer
+from tournaments.selectors import report_current
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,37 @@ def _label(rank: int, names: dict[int, str]) -> str:
     return f"{rank}. {names[rank]}" if rank in names else str(rank)
 
 
+def games_held(*, tournament: Tournament) -> set[tuple[int | None, str, int]]:
+    """(round, side, start rank) of each player's paired games: the tournament's games, or,
+    before they are written (a report not yet validated: its arbiter records its
+    substitutions then, tournaments.rules), the games of its current report as parsed."""
+    held = {
+        (rnd, "white", w)
+        for rnd, w in Game.objects.filter(tournament=tournament, black__isnull=False).values_list(
+            "round", "white__start_rank"
+        )
+    } | {
+        (rnd, "black", b)
+        for rnd, b in Game.objects.filter(tournament=tournament, black__isnull=False).values_list(
+            "round", "black__start_rank"
+        )
+    }
+    if held:
+        return held
+    report = report_current(tournament=tournament)
+    if report is None:
+        return held
+    family = {"feda": "feda", "csv": "csv", "form": "csv"}.get(report.format, "trf")
+    parsed = parse_report(
+        decode_report(bytes(report.data), max_bytes=max(settings.REPORT_MAX_BYTES, report.size)),
+        format=family,
+    )
+    for g in parsed.games:
+        if g.black_rank is not None:
+            held |= {(g.round, "white", g.white_rank), (g.round, "black", g.black_rank)}
+    return held
+
+
 def competition_records(*, tournament: Tournament) -> CompetitionRecords:
     facts = get_regulation(tournament.rating_system.ruleset).inputs
     if not (facts.substitutions or facts.norm_winner):
@@ -47,17 +82,7 @@ def competition_records(*, tournament: Tournament) -> CompetitionRecords:
     rows: list[SubstitutionRow] = []
     if facts.substitutions:
         subs = list(Substitution.objects.filter(tournament=tournament))
-        held = {
-            (rnd, "white", w)
-            for rnd, w in Game.objects.filter(tournament=tournament).values_list(
-                "round", "white__start_rank"
-            )
-        } | {
-            (rnd, "black", b)
-            for rnd, b in Game.objects.filter(
-                tournament=tournament, black__isnull=False
-            ).values_list("round", "black__start_rank")
-        }
+        held = games_held(tournament=tournament) if subs else set()
         taken = {(s.round, s.side, s.substitute_rank) for s in subs}
         rows = [
             SubstitutionRow(

@@ -402,6 +402,11 @@ class InputFacts:
     #: Each player's rating in an external list (``PlayerInput.calibration_rating``), which
     #: the regulation calibrates its new list against; None: no calibration.
     calibration: Rule[CalibrationList] | None = None
+    #: The external lists an unrated opponent's virtual rating is read from
+    #: (``PlayerInput.iccf_rating`` / ``.fpx_rating``: "iccf", "fpx", the sources of
+    #: players.models.ExternalList), each the list in force on the period's list date (cnxc-2000
+    #: 5.3 "em vigor (na altura de efetuar os cálculos)"); None: the regulation reads none.
+    virtual_ratings: Rule[tuple[str, ...]] | None = None
 
 
 #: A regulation whose players need nothing beyond what every regulation reads.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from periods.models import RatingPeriod
 from rating_engine import rate_period
 from rating_engine import types as et
 from rating_engine.registry import get_regulation
+from rating_engine.rounding import round_half_up
 from ratings.calculation.calibration import calibration_prepare, calibration_store
 from ratings.calculation.competitions import competition_inputs_add
 from ratings.calculation.draft import draft_write, result_row, tournament_rows
@@ -62,6 +64,13 @@ def calculate_engine(*, run: CalculationRun) -> None:
         run_id=run.pk, progress=40, phase=gettext_noop("Calculating"), player_count=len(states)
     )
     result = rate_period(period_input)
+    pooled_round_robins_add(
+        pooled=pooled,
+        result=result,
+        players=players,
+        games_by_t=games_by_t,
+        tournaments=tournaments,
+    )
     run_progress_set(run_id=run.pk, progress=60, phase=gettext_noop("Writing the draft"))
     draft_rows_write(
         run=run,
@@ -140,6 +149,57 @@ def last_days_and_pooled(
                             }
                         )
     return last_day, pooled
+
+
+#: The engine's note of a round robin's tournament average Ra when the field has unrated
+#: players (fide-2000 / feda-1996 10.21b / 9.21b), with its ``tournament`` and ``ra``.
+ROUND_ROBIN_AVERAGE_NOTE = "tournament_average"
+
+
+def pooled_round_robins_add(
+    *,
+    pooled: dict[int, list[dict[str, Any]]],
+    result: et.PeriodResult,
+    players: list[et.PlayerInput],
+    games_by_t: dict[int, list[et.Game]],
+    tournaments: dict[int, Any],
+) -> None:
+    """Add to each unrated player's pooled results his games against unrated opponents in a
+    round robin whose average Ra rated the whole field, at that Ra (rounded half up).
+
+    fide-2000 10.1 / feda-1996 9.1 as amended (RULESETS.md, "Decided readings"): in such a
+    round robin his performance is computed from all his games there (Ru = Ra + dp(p) x
+    n/(n+1), 10.21b / 10.25), so his 0 % / 100 % test reads them all. When a later period
+    recomputes that tournament's Ru from the pooled results (as in a Swiss, from the recorded
+    ratings: the engine's docstring), the unrated opponents count at the Ra he faced; without
+    them a player with 0 of 4 against the rated players and 1 1/2 of 5 against the unrated ones
+    would lose the performance this period gave him. Ra is read from the engine's note (two
+    decimals) and rounded half up (rating_engine.rounding): the ratings are whole numbers."""
+    ratings = {p.id: p.rating for p in players}
+    for r in result.players:
+        if not r.id.isdigit():
+            continue
+        for note in r.notes:
+            if note.code != ROUND_ROBIN_AVERAGE_NOTE:
+                continue
+            t_id = int(str(note.params["tournament"]))
+            ra = round_half_up(Decimal(str(note.params["ra"])))
+            end = tournaments[t_id].end_date
+            for g in games_by_t.get(t_id, ()):
+                if g.forfeit or not g.played or r.id not in (g.white, g.black):
+                    continue
+                opp = g.black if g.white == r.id else g.white
+                if ratings.get(opp) is not None:
+                    continue  # already pooled at his rating (last_days_and_pooled)
+                ws, bs = et.RESULTS[g.result]
+                pooled[int(r.id)].append(
+                    {
+                        "opponent_rating": ra,
+                        "score": ws if g.white == r.id else bs,
+                        "tournament": str(t_id),
+                        "end_date": end.isoformat(),
+                    }
+                )
 
 
 def period_input_build(

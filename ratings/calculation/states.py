@@ -13,7 +13,9 @@ from typing import Any
 from django.db import connection
 
 from periods.models import RatingPeriod
+from players.external import external_list_in_force
 from rating_engine import types as et
+from rating_engine.registry import get_regulation
 from ratings.models import CalculationRun, PublishedList
 from tournaments.models import LEFT_OUT_REASONS, Tournament
 
@@ -63,11 +65,23 @@ STATE_SQL = (
            {src.last_game_date}, {src.flagged_lists}, {src.prior_results}, p.birth_date,
            p.birth_year,
            p.sex, p.federation, p.affiliated, p.fide_standard, p.fide_rapid, p.fide_blitz,
-           p.iccf_rating,
-           p.fpx_rating, pr.id IS NOT NULL, {rated_since}
+           {iccf},
+           {fpx}, pr.id IS NOT NULL, {rated_since}
 """
     + STATE_FROM
 )
+# cnxc-2000 5.3: a player's rating in an external list in force on the period's list date
+# (players.models.ExternalList, kept per import): its first row matched to him with a rating.
+EXTERNAL_JOIN = """
+    LEFT JOIN (SELECT DISTINCT ON (x.player_id) x.player_id, x.rating
+               FROM players_externallistentry x
+               WHERE x.external_list_id = %({param})s AND x.player_id IS NOT NULL
+                 AND x.rating IS NOT NULL
+               ORDER BY x.player_id, x.row) {alias} ON {alias}.player_id = p.id
+"""
+#: PlayerInput's external ratings (cnxc-2000 5.3) by source: the column of the registry's
+#: mirror of the latest list, and the alias of the dated list's join.
+EXTERNAL_COLUMNS = {"iccf": ("p.iccf_rating", "xi"), "fpx": ("p.fpx_rating", "xf")}
 # fide-2024 8.2.4: the first list of his rating, when it is one before this period's list. A
 # later date belongs to a later spell of the rating (he fell out of the list and came back):
 # for a re-rating of this period he was rated before it, so it does not apply.
@@ -231,10 +245,47 @@ def state_query(
     if ids is not None:
         params["ids"] = list(ids)
         only = "AND p.id = ANY(%(ids)s)"
+    columns, join = external_ratings_sql(period=period, params=params)
     sql = STATE_SQL.format(
-        src=src, prev_join=src.join, only=only, rated_since=src.rated_since_sql()
+        src=src,
+        prev_join=src.join + join,
+        only=only,
+        rated_since=src.rated_since_sql(),
+        iccf=columns["iccf"],
+        fpx=columns["fpx"],
     )
     return sql, params
+
+
+def external_ratings_sql(
+    *, period: RatingPeriod, params: dict[str, Any]
+) -> tuple[dict[str, str], str]:
+    """The SQL of each player's ICCF and FPX ratings, and the joins they need (parameters
+    added to ``params``).
+
+    A regulation whose ``inputs.virtual_ratings`` names these lists (cnxc-2000 5.3: "a lista
+    Elo da ICCF em vigor (na altura de efetuar os cálculos)", else the FPX one) reads each from
+    the imported list in force on the period's list date (players.external), not from the
+    players' ``iccf_rating`` / ``fpx_rating``, which mirror the newest import: a period
+    calculated or re-run after a later list was imported reads the one of its own date. None
+    when no list of that source was in force then. Other regulations read no external list:
+    the mirror columns are passed as they are."""
+    columns = {source: column for source, (column, _alias) in EXTERNAL_COLUMNS.items()}
+    rule = get_regulation(period.system.ruleset).inputs.virtual_ratings
+    if rule is None:
+        return columns, ""
+    joins = []
+    for source in rule.value:
+        _column, alias = EXTERNAL_COLUMNS[source]
+        found = external_list_in_force(source=source, on=period.list_date)
+        if found is None:
+            columns[source] = "NULL::integer"
+            continue
+        param = f"external_{source}"
+        params[param] = found.pk
+        columns[source] = f"{alias}.rating"
+        joins.append(EXTERNAL_JOIN.format(param=param, alias=alias))
+    return columns, "".join(joins)
 
 
 def read_states(

@@ -29,8 +29,10 @@ from tests.factories import (
     make_tournament,
     make_user,
 )
+from tests.tournaments.team_trf import team_trf
 from tournaments import services
 from tournaments.models import Substitution, TournamentPlayer
+from tournaments.substitution_selectors import competition_records
 
 pytestmark = pytest.mark.django_db
 
@@ -330,3 +332,26 @@ def test_the_api_lists_records_and_deletes() -> None:
     gone = api.delete(f"{url}{created.json()['id']}/")
     assert gone.status_code == 204
     assert not Substitution.objects.exists()
+
+
+def test_the_arbiter_records_against_the_report_before_its_games_are_written() -> None:
+    # A report with a player not yet matched (Novo) stays "report received" and its games are
+    # written only at validation: the arbiter's substitution is checked against the report's
+    # games. Round 2: Carvalho (3, white) - Alves (1, black).
+    system = make_system(ruleset="cnxc-2000", cycle="semestral", rate_of_play="correspondence")
+    arbiter = make_user(role=ARBITER)
+    tournament = make_tournament(system, arbiter, rounds=3)
+    tournament.system = "team"
+    tournament.save(update_fields=["system"])
+    for surname, fide_id in (("Alves", 2300001), ("Bento", 2300002), ("Carvalho", 2300003)):
+        make_player(surname=surname, given_name="X", fide_id=fide_id)
+    make_player(surname="Sousa", given_name="X", fide_id=2300005)
+    services.report_upload(tournament=tournament, user=arbiter, data=team_trf(), filename="t.trf")
+    tournament.refresh_from_db()
+    assert tournament.status == "report_received" and not tournament.games.exists()
+    kwargs: dict[str, Any] = {"round": 2, "replaced_rank": 1, "substitute_rank": 5, "date": DAY}
+    with pytest.raises(Refused, match="holds no game"):
+        services.substitution_create(tournament=tournament, user=arbiter, side="white", **kwargs)
+    services.substitution_create(tournament=tournament, user=arbiter, side="black", **kwargs)
+    (row,) = competition_records(tournament=tournament).rows
+    assert row.has_game and row.substitution.recorded_by == arbiter

@@ -11,20 +11,19 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from core.errors import Refused
 from periods.services import period_mark_for_recalculation
 from rating_engine.registry import get_regulation
 from tournaments.models import (
-    Game,
     Substitution,
     SubstitutionSide,
     Tournament,
     TournamentPlayer,
     TournamentStatus,
 )
+from tournaments.substitution_selectors import games_held
 
 RECORD = "tournaments.record_substitutions"
 _RATED = (TournamentStatus.RATED, TournamentStatus.PUBLISHED)
@@ -78,14 +77,9 @@ def substitution_create(
     for rank in (replaced_rank, substitute_rank):
         if rank not in ranks:
             raise Refused(_("No player has start rank %(rank)s in the report.") % {"rank": rank})
-    holds_game = Game.objects.filter(
-        Q(white__start_rank=replaced_rank)
-        if side == "white"
-        else Q(black__start_rank=replaced_rank),
-        tournament=tournament,
-        round=round,
-        black__isnull=False,
-    ).exists()
+    # The tournament's games, or before its report is validated the report's (its arbiter
+    # records the substitutions then: the games are written at validation).
+    holds_game = (round, side, replaced_rank) in games_held(tournament=tournament)
     took_over = Substitution.objects.filter(
         tournament=tournament, round=round, side=side, substitute_rank=replaced_rank
     ).exists()

@@ -10,9 +10,10 @@ Inputs (decisions where the text is open; also in docs/engine.md, "cnxc-2000"):
   means no CNXC rating (a virtual rating is used for the opponents, 5.3). A provisional
   player's ``prior_results`` hold every game counted so far (opponent rating as used then,
   score), so that 6.3 can pool them; their number must equal ``games``.
-- Virtual rating (5.3): ``iccf_rating``, else ``fpx_rating``, else ``fide_rating``, else by
-  ``TournamentInput.kind``: ``"championship_final"`` 2200; ``"team_championship_final_board_1"``
-  or ``"permanent_honour"`` 2000; anything else 1750.
+- Virtual rating (5.3): ``iccf_rating``, else ``fpx_rating`` (the caller reads each from the
+  list in force on the period's list date, ``inputs.virtual_ratings``), else ``fide_rating``,
+  else by ``TournamentInput.kind``: ``"championship_final"`` 2200;
+  ``"team_championship_final_board_1"`` or ``"permanent_honour"`` 2000; anything else 1750.
 - A forfeit or unplayed game is a game in which a player withdrew before moving (3.2).
 - K (6.4): a player who became effective with exactly 12 games uses the 13-24 column.
 - 6.3: the provisional rating is computed as ONE competition over all games so far (the
@@ -154,6 +155,10 @@ class CNXC2000(CNXCResults):
             base.CalibrationList(source="iccf", days_after_end=1, minimum_players=8),
             "cnxc-2000 7.3",
         ),
+        # 5.3: "lista Elo da (ICCF) em vigor (na altura de efetuar os cálculos) (…) Caso
+        # contrário, (…) lista Elo da (FPX) em vigor": each read from the imports, in force on
+        # the period's list date (the day the list is calculated for; a re-run reads the same).
+        virtual_ratings=Rule(("iccf", "fpx"), "cnxc-2000 5.3"),
     )
 
     # ------------------------------------------------------------------ rating
