@@ -78,6 +78,11 @@ def run_progress(*, run: CalculationRun | None) -> dict[str, Any]:
         "error": run.error,
         "players": run.player_count,
         "games": run.game_count,
+        # feda-1996 8.11: the list each tournament was rated with (empty: the period's).
+        "lists_in_force": [
+            {"tournament": int(t_id), "list": x.get("list"), "article": x.get("article", "")}
+            for t_id, x in sorted((run.lists_in_force or {}).items(), key=lambda i: int(i[0]))
+        ],
     }
 
 

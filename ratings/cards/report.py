@@ -112,19 +112,27 @@ def _row(
     floor: int | None,
 ) -> ReportRow | None:
     by_code = {n["code"]: n["params"] for n in notes}
-    who = {"start_rank": start_rank, "fed_id": fed_id, "name": name}
     if RATED_NOTE in by_code:
         p = by_code[RATED_NOTE]
         w, we = float(p["w"]), float(p["we"])
         # 11.31: W - We, "el incremento de rating antes de la aplicación de K".
         return ReportRow(
-            **who, rated=True, rc=float(p["rc"]), n=int(p["n"]), w=w, w_we=round(w - we, 2)
+            start_rank,
+            fed_id,
+            name,
+            rated=True,
+            rc=float(p["rc"]),
+            n=int(p["n"]),
+            w=w,
+            w_we=round(w - we, 2),
         )
     if PERFORMANCE_NOTE in by_code:
         p = by_code[PERFORMANCE_NOTE]
         ru = float(p["ru"])
         return ReportRow(
-            **who,
+            start_rank,
+            fed_id,
+            name,
             rated=False,
             rc=float(p["rc"]),
             n=int(p["games"]),
@@ -136,10 +144,19 @@ def _row(
         # 11.31: "Para los jugadores no rankeados con n menor a 3, se ingresará cero en la
         # columna Rar."
         p = by_code[TOO_FEW_NOTE]
-        return ReportRow(**who, rated=False, rc=0, n=int(p["count"]), w=None, no_ru="too_few")
+        return ReportRow(
+            start_rank, fed_id, name, rated=False, rc=0, n=int(p["count"]), w=None, no_ru="too_few"
+        )
     if NO_PERFORMANCE_NOTE in by_code:
         p = by_code[NO_PERFORMANCE_NOTE]
         return ReportRow(
-            **who, rated=False, rc=0, n=int(p["games"]), w=float(p["score"]), no_ru="undefined"
+            start_rank,
+            fed_id,
+            name,
+            rated=False,
+            rc=0,
+            n=int(p["games"]),
+            w=float(p["score"]),
+            no_ru="undefined",
         )
     return None

@@ -11,7 +11,15 @@ from __future__ import annotations
 from datetime import date
 
 from rating_engine import rate_period
-from rating_engine.types import Game, ListRating, PeriodInput, PlayerInput, TournamentInput
+from rating_engine.types import (
+    Game,
+    ListRating,
+    PeriodInput,
+    PeriodResult,
+    PlayerInput,
+    PlayerResult,
+    TournamentInput,
+)
 
 
 def _period(june_list: tuple[ListRating, ...] | None) -> PeriodInput:
@@ -44,7 +52,7 @@ def _period(june_list: tuple[ListRating, ...] | None) -> PeriodInput:
     )
 
 
-def _a(result):  # type: ignore[no-untyped-def]
+def _a(result: PeriodResult) -> PlayerResult:
     return next(p for p in result.players if p.id == "A")
 
 

@@ -141,6 +141,11 @@ def test_the_calculation_page_says_which_list_each_tournament_used(
     html = client.get(reverse("ratings:review_tournaments", args=[period.pk])).content.decode()
     assert "feda-1996 8.11" in html
     assert "1996-01-01" in html and "1996-07-01" in html
+    api = client.get(f"/api/v1/periods/{period.pk}/progress/").json()
+    assert api["lists_in_force"] == [
+        {"tournament": june_t.pk, "list": jan_list.pk, "article": "feda-1996 8.11"},
+        {"tournament": july_t.pk, "list": jul_list.pk, "article": "feda-1996 8.11"},
+    ]
 
 
 def test_other_regulations_keep_the_list_of_the_period(django_capture_on_commit_callbacks) -> None:
