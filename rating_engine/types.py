@@ -129,6 +129,15 @@ class Substitution:
 
 
 @dataclass(frozen=True, slots=True)
+class ListRating:
+    """A player's rating in the list in force on a tournament's start date (feda-1996 8.11);
+    None: listed without a rating."""
+
+    id: str
+    rating: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentInput:
     id: str
     system: str  # swiss | round_robin | double_round_robin | match | team
@@ -145,6 +154,14 @@ class TournamentInput:
     #: cnxc-2000 7.1: the winner after tie-breaks of a competition valid for norms (None: the
     #: sole top scorer).
     winner: str | None = None
+    #: feda-1996 8.11 ("La lista de Enero entra en vigor para torneos cuya fecha de comienzo se
+    #: halle entre el 1º de Enero y el 30 de Junio"; ``facts.lists.list_in_force_at_start``):
+    #: the ratings its players' opponents count with, from the list in force on its start date,
+    #: when that is not the list the period starts from. A player missing here was not rated in
+    #: that list: unrated for his opponents. None: each player counts with ``PlayerInput.rating``
+    #: (the list in force at the period's start). The player's own R stays his rating at the
+    #: period's start, the Ro his changes add to (feda-1996 9.54, fide-2000 10.55).
+    list_ratings: tuple[ListRating, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

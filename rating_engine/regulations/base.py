@@ -132,6 +132,12 @@ class ListFacts:
     #: for no monitoring and the office runs no drift check (the statistics are kept all the
     #: same, ratings.statistics).
     scale_monitoring: Rule[int] | None = None
+    #: Which list a tournament is rated with (feda-1996 8.11: "La lista de Enero entra en vigor
+    #: para torneos cuya fecha de comienzo se halle entre el 1º de Enero y el 30 de Junio"):
+    #: True, the list in force on the tournament's start date, the last one whose list date is
+    #: on or before it, chosen per tournament. None: every tournament of a period with the list
+    #: in force at the period's start. Not the choice of the ruleset by date (issue 23).
+    list_in_force_at_start: Rule[bool] | None = None
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
         "semesters": "January-June and July-December, each list on the 1st after its semester "
@@ -145,6 +151,8 @@ class ListFacts:
         "appeal_days": "no appeal (the officer's decision is final)",
         "appeal_deposit": "no deposit",
         "scale_monitoring": "no drift check (the statistics of each list are kept all the same)",
+        "list_in_force_at_start": "every tournament of a period is rated with the list in force "
+        "at the period's start (ratings.calculation.states.previous_list)",
     }
 
     def protest_last_day(self, published: date, days: int) -> date:
@@ -187,6 +195,10 @@ class ReportingFacts:
     report_lists: Rule[int] | None
     #: A tournament of more players than this also sends the FEDA ASCII file.
     ascii_file_over_players: Rule[int] | None
+    #: The rating report of a tournament (fide-2000 11.31): Rar (Rc), n, W and W - We of each
+    #: rated player, and Ru of each unrated player with at least this many rated opponents,
+    #: given even below the publication floor. None: the regulation asks for no such report.
+    rating_report: Rule[int] | None = None
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
         "registration": "the rating system's registration_days (RatingSystem, 3 unless set)",
@@ -194,6 +206,7 @@ class ReportingFacts:
         "report_lists": "its own list and the next one (periods.cycles.OFFICE_REPORT_LISTS), "
         "cited as '<id> (office rule)'",
         "ascii_file_over_players": "no ASCII file asked for",
+        "rating_report": "no rating report on the tournament's page",
     }
 
 

@@ -90,6 +90,11 @@ class Feda1996(AverageMethod[base.NoParameters]):
             # 11.1: "Control de los rating de un grupo selecto de jugadores, por ejemplo los 50
             # primeros del ranking"; 11.2: the same rating, year after year, the same strength.
             scale_monitoring=Rule(50, "feda-1996 11.1"),
+            # 8.11: "La lista de Enero entra en vigor para torneos cuya fecha de comienzo se
+            # halle entre el 1º de Enero y el 30 de Junio. La lista de Julio es efectiva para
+            # torneos que comiencen entre el 1º de Julio y el 31 de Diciembre": the list in
+            # force on each tournament's start date.
+            list_in_force_at_start=Rule(True, "feda-1996 8.11"),
         ),
         reporting=base.ReportingFacts(
             registration=None,  # no registration article: the rating system's default

@@ -26,6 +26,14 @@ from ratings.calculation import selectors as calculation_selectors
 from ratings.publication import services as publication
 
 
+class ListInForceSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField()
+    list = serializers.IntegerField(
+        allow_null=True, help_text="The published list it was rated with; null: none in force."
+    )
+    article = serializers.CharField(help_text='"feda-1996 8.11".')
+
+
 class ProgressSerializer(serializers.Serializer[Any]):
     run = serializers.IntegerField(allow_null=True)
     status = serializers.CharField(allow_blank=True)
@@ -35,6 +43,12 @@ class ProgressSerializer(serializers.Serializer[Any]):
     error = serializers.CharField(allow_blank=True, required=False)
     players = serializers.IntegerField(required=False)
     games = serializers.IntegerField(required=False)
+    lists_in_force = ListInForceSerializer(
+        many=True,
+        required=False,
+        help_text="The list each tournament was rated with, chosen by its start date where the "
+        "regulation says so (feda-1996 8.11); empty: every one with the period's list.",
+    )
 
 
 class CalibrationEntrySerializer(serializers.Serializer[Any]):

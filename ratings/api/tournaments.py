@@ -14,6 +14,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from ratings.cards.report import tournament_rating_report
 from ratings.cards.selectors import player_list_calculation, tournament_rating_changes
 from tournaments import api as tournaments_api
 
@@ -55,11 +56,53 @@ class PlayerCalculationSerializer(serializers.Serializer[Any]):
     games = GameCalculationSerializer(many=True)
 
 
+class RatingReportRowSerializer(serializers.Serializer[Any]):
+    start_rank = serializers.IntegerField(allow_null=True)
+    fed_id = serializers.CharField()
+    name = serializers.CharField()
+    rated = serializers.BooleanField(help_text="True: rated (Rc, n, W, W - We); false: unrated.")
+    rc = serializers.FloatField(
+        help_text="Rar (Rc): the opponents' average rating as the calculation used it; 0 for an "
+        "unrated player with too few rated opponents (fide-2000 11.31)."
+    )
+    n = serializers.IntegerField(
+        help_text="Games rated; for an unrated player with too few, his rated opponents."
+    )
+    w = serializers.FloatField(allow_null=True, help_text="The score; null: not calculated.")
+    w_we = serializers.FloatField(
+        allow_null=True, help_text="W - We, the change before K (rated players)."
+    )
+    ru = serializers.FloatField(allow_null=True, help_text="The performance (unrated players).")
+    published = serializers.BooleanField(
+        allow_null=True, help_text="False: Ru below the floor, given all the same (11.31)."
+    )
+    no_ru = serializers.CharField(
+        help_text="Why an unrated player has no Ru: too_few (rated opponents), undefined "
+        "(0 or 100%), or empty."
+    )
+
+
+class RatingReportSerializer(serializers.Serializer[Any]):
+    asked = serializers.BooleanField(
+        help_text="False: the tournament's regulation asks for no rating report (the other "
+        "fields are empty)."
+    )
+    article = serializers.CharField(help_text='"fide-2000 11.31"; empty when not asked.')
+    min_rated_opponents = serializers.IntegerField(allow_null=True)
+    floor = serializers.IntegerField(allow_null=True)
+    list = serializers.IntegerField(
+        allow_null=True, help_text="The published list whose calculation it reads; null: not yet."
+    )
+    calculated = serializers.BooleanField(help_text="False: no published list rates it yet.")
+    players = RatingReportRowSerializer(many=True, help_text="By starting rank.")
+
+
 class TournamentViewSet(tournaments_api.TournamentViewSet):
     rules = {
         **tournaments_api.TournamentViewSet.rules,
         "changes": tournaments_api.BROWSE,
         "calculation": tournaments_api.BROWSE,
+        "rating_report": tournaments_api.BROWSE,
     }
 
     @extend_schema(responses=TournamentChangesSerializer)
@@ -135,6 +178,41 @@ class TournamentViewSet(tournaments_api.TournamentViewSet):
                     "start_rank": entrant.start_rank,
                     "fed_id": entrant.player.fed_id,
                     "games": games,
+                }
+            ).data
+        )
+
+    @extend_schema(responses=RatingReportSerializer)
+    @action(detail=True, url_path="rating-report", filter_backends=[], pagination_class=None)
+    def rating_report(self, request: Request, pk: str | None = None) -> Response:
+        """The tournament's rating report (fide-2000 11.31): Rc, n, W and W - We of each rated
+        player; Ru of each unrated player with enough rated opponents, `published` false when
+        below the floor. From the calculation the current list of its period carries
+        (`calculated` false until one rates it); `asked` false when its regulation asks for no
+        such report."""
+        tournament = self.get_object()
+        report = tournament_rating_report(tournament=tournament)
+        if report is None:
+            empty = {
+                "asked": False,
+                "article": "",
+                "min_rated_opponents": None,
+                "floor": None,
+                "list": None,
+                "calculated": False,
+                "players": [],
+            }
+            return Response(RatingReportSerializer(empty).data)
+        return Response(
+            RatingReportSerializer(
+                {
+                    "asked": True,
+                    "article": report.article,
+                    "min_rated_opponents": report.min_rated_opponents,
+                    "floor": report.floor,
+                    "list": report.published_list.pk if report.published_list else None,
+                    "calculated": report.published_list is not None,
+                    "players": report.rows,
                 }
             ).data
         )

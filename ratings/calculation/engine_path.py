@@ -23,6 +23,11 @@ from rating_engine.rounding import round_half_up
 from ratings.calculation.calibration import calibration_prepare, calibration_store
 from ratings.calculation.competitions import competition_inputs_add
 from ratings.calculation.draft import draft_write, result_row, tournament_rows
+from ratings.calculation.lists_in_force import (
+    list_ratings_read,
+    lists_in_force,
+    lists_in_force_json,
+)
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.states import (
     GAMES_OF_TOURNAMENTS_SQL,
@@ -49,14 +54,21 @@ def calculate_engine(*, run: CalculationRun) -> None:
     run_progress_set(run_id=run.pk, progress=20, phase=gettext_noop("Reading games"))
     tournaments = period_tournaments(period=period)
     games_by_t, extra = games_read(period=period, tournaments=tournaments)
+    # feda-1996 8.11: each tournament with the list in force on its start date.
+    in_force = lists_in_force(period=period, tournaments=tournaments)
+    list_ratings = list_ratings_read(in_force=in_force)
     players = [player_input(state=s) for s in states.values()] + list(extra.values())
     # cnxc-2000 7.3: the external list in force the day after the period, per player.
     players, calibration = calibration_prepare(period=period, players=players)
     last_day, pooled = last_days_and_pooled(
-        players=players, games_by_t=games_by_t, tournaments=tournaments
+        players=players, games_by_t=games_by_t, tournaments=tournaments, list_ratings=list_ratings
     )
     period_input = period_input_build(
-        period=period, players=players, games_by_t=games_by_t, tournaments=tournaments
+        period=period,
+        players=players,
+        games_by_t=games_by_t,
+        tournaments=tournaments,
+        list_ratings=list_ratings,
     )
     if get_regulation(system.ruleset).inputs.games_last_12_months:
         period_input = games_last_year_add(period=period, period_input=period_input)
@@ -72,6 +84,9 @@ def calculate_engine(*, run: CalculationRun) -> None:
         tournaments=tournaments,
     )
     run_progress_set(run_id=run.pk, progress=60, phase=gettext_noop("Writing the draft"))
+    CalculationRun.objects.filter(pk=run.pk).update(
+        lists_in_force=lists_in_force_json(in_force=in_force)
+    )
     draft_rows_write(
         run=run,
         states=states,
@@ -123,14 +138,18 @@ def last_days_and_pooled(
     players: list[et.PlayerInput],
     games_by_t: dict[int, list[et.Game]],
     tournaments: dict[int, Any],
+    list_ratings: dict[int, tuple[et.ListRating, ...]] | None = None,
 ) -> tuple[dict[int, dt.date], dict[int, list[dict[str, Any]]]]:
     """Each registry player's last game day in the period, and each unrated player's results
-    against rated opponents (pooled towards a first rating)."""
+    against rated opponents (pooled towards a first rating); an opponent's rating from the
+    list the tournament is rated with (`list_ratings`, feda-1996 8.11) when it has one."""
     pooled: dict[int, list[dict[str, Any]]] = defaultdict(list)
     last_day: dict[int, dt.date] = {}
-    ratings = {p.id: p.rating for p in players}
+    start_ratings = {p.id: p.rating for p in players}
     for t_id, games in games_by_t.items():
         end = tournaments[t_id].end_date
+        listed = (list_ratings or {}).get(t_id)
+        ratings = start_ratings if listed is None else {r.id: r.rating for r in listed}
         for g in games:
             if g.forfeit or not g.played:
                 continue
@@ -139,7 +158,7 @@ def last_days_and_pooled(
                 if me.isdigit():
                     pid = int(me)
                     last_day[pid] = max(last_day.get(pid, end), end)
-                    if ratings.get(me) is None and ratings.get(opp) is not None:
+                    if start_ratings.get(me) is None and ratings.get(opp) is not None:
                         pooled[pid].append(
                             {
                                 "opponent_rating": ratings[opp],
@@ -208,6 +227,7 @@ def period_input_build(
     players: list[et.PlayerInput],
     games_by_t: dict[int, list[et.Game]],
     tournaments: dict[int, Any],
+    list_ratings: dict[int, tuple[et.ListRating, ...]] | None = None,
 ) -> et.PeriodInput:
     """The whole period as the engine's input, its tournaments in the order they ended, with
     what the regulation reads from each beyond its games (ratings.calculation.competitions)."""
@@ -231,6 +251,8 @@ def period_input_build(
                 kind=t.kind,  # the regulation's kind (tournaments/kinds.py), not free text
                 norm_event=t.norm_event,
                 games=tuple(games_by_t.get(t.pk, ())),
+                # feda-1996 8.11: the list in force on its start date, if not the period's.
+                list_ratings=(list_ratings or {}).get(t.pk),
             )
             for t in sorted(tournaments.values(), key=lambda t: (t.end_date, t.pk))
         ),

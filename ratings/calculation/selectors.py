@@ -19,6 +19,7 @@ from ratings.models import (
     DraftExcluded,
     DraftResult,
     DraftTournament,
+    PublishedList,
 )
 from tournaments.models import Game, GameKind, Tournament, TournamentPlayer
 
@@ -77,6 +78,11 @@ def run_progress(*, run: CalculationRun | None) -> dict[str, Any]:
         "error": run.error,
         "players": run.player_count,
         "games": run.game_count,
+        # feda-1996 8.11: the list each tournament was rated with (empty: the period's).
+        "lists_in_force": [
+            {"tournament": int(t_id), "list": x.get("list"), "article": x.get("article", "")}
+            for t_id, x in sorted((run.lists_in_force or {}).items(), key=lambda i: int(i[0]))
+        ],
     }
 
 
@@ -91,6 +97,7 @@ def draft_changes_by_tournament(*, run: CalculationRun) -> list[dict[str, Any]]:
             "tournament_id", "line_count", "player_count", "change_sum", "change_max", "change_min"
         )
     }
+    in_force = run_lists_in_force(run=run)
     excluded = dict(
         DraftExcluded.objects.filter(run=run)
         .values("tournament_id")
@@ -120,9 +127,27 @@ def draft_changes_by_tournament(*, run: CalculationRun) -> list[dict[str, Any]]:
                 "best": r.get("change_max"),
                 "worst": r.get("change_min"),
                 "excluded": excluded.get(t_id, 0),
+                "list_in_force": in_force.get(t_id),
             }
         )
     return out
+
+
+def run_lists_in_force(*, run: CalculationRun) -> dict[int, dict[str, Any]]:
+    """feda-1996 8.11: the list each tournament of the run was rated with (its list date,
+    version and the article), as the run recorded it; empty when the regulation rates every
+    tournament with the list in force at the period's start. ``list`` None: no list was in
+    force on its start date."""
+    recorded = run.lists_in_force or {}
+    ids = {x["list"] for x in recorded.values() if x.get("list") is not None}
+    lists = PublishedList.objects.in_bulk(ids)
+    return {
+        int(t_id): {
+            "list": lists.get(x["list"]) if x.get("list") else None,
+            "article": x["article"],
+        }
+        for t_id, x in recorded.items()
+    }
 
 
 def draft_excluded_reasons(*, run: CalculationRun) -> list[dict[str, Any]]:

@@ -56,6 +56,16 @@ class CalculationRun(Job):
         related_name="run",
         verbose_name=_("published as"),
     )
+    #: feda-1996 8.11: per tournament (its id as text), the published list it was rated with,
+    #: chosen by its start date, and the article: ``{"<id>": {"list": <id or null>,
+    #: "article": "feda-1996 8.11"}}``. Empty: the regulation rates every tournament of the
+    #: period with the list in force at its start (``facts.lists.list_in_force_at_start``).
+    lists_in_force = models.JSONField(
+        _("lists in force"),
+        default=dict,
+        blank=True,
+        db_default=models.Value({}, models.JSONField()),
+    )
 
     class Meta:
         verbose_name = _("calculation run")

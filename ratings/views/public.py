@@ -14,6 +14,7 @@ from core.permissions import permission_required
 from core.release import release
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import Player
+from ratings.cards import report as card_report
 from ratings.cards import selectors as card_selectors
 from ratings.lists import selectors as list_selectors
 from ratings.live import selectors as live_selectors
@@ -154,6 +155,8 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "crosstable": crosstable,
             "changes": changes,
+            # fide-2000 11.31: Rc, n, W, W - We; Ru of the unrated players.
+            "rating_report": card_report.tournament_rating_report(tournament=tournament),
             "report": tournament_selectors.report_public(tournament=tournament),
             "history_events": events,
             "records": competition_records(tournament=tournament),

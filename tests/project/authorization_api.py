@@ -121,6 +121,9 @@ API: dict[str, Case] = {
     "api/v1/^tournaments/(?P<pk>[^/.]+)/changes/$": Case(
         lambda w: f"/api/v1/tournaments/{w.rated.pk}/changes/", EVERYONE, NO_METHOD
     ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/rating-report/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.rated.pk}/rating-report/", EVERYONE, NO_METHOD
+    ),
     "api/v1/^tournaments/(?P<pk>[^/.]+)/players/(?P<start_rank>[0-9]+)/calculation/$": Case(
         lambda w: f"/api/v1/tournaments/{w.rated.pk}/players/1/calculation/", EVERYONE, NO_METHOD
     ),

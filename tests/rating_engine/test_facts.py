@@ -61,10 +61,12 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.appeal_days": None,  # office: no appeal
         "lists.appeal_deposit": None,
         "lists.scale_monitoring": None,  # office: no drift check
+        "lists.list_in_force_at_start": None,  # office: the list in force at the period
         "reporting.registration": (Registration(3, 30, 2700, 2500), "fide-2024 0.2"),
         "reporting.report_due_days": None,  # 9.1 counts lists; office: no warning
         "reporting.report_lists": (3, "fide-2024 9.1", "monthly"),
         "reporting.ascii_file_over_players": None,  # FEDA only; office: not asked for
+        "reporting.rating_report": None,
         "play.minimum_minutes": (
             (MinimumTime(2400, 120), MinimumTime(1800, 90), MinimumTime(0, 60)),
             "fide-2024 1.1",
@@ -96,10 +98,13 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.appeal_deposit": None,
         # 12.3: "detectar cualquier ajuste en la escala"; no group named: the top 50 (office).
         "lists.scale_monitoring": (50, "fide-2000 12.3"),
+        "lists.list_in_force_at_start": None,
         "reporting.registration": None,  # B.01 art. 7, not in the seed; office: registration_days
         "reporting.report_due_days": None,
         "reporting.report_lists": (2, "fide-2000 9.13"),  # decided: one late list
         "reporting.ascii_file_over_players": None,
+        # 11.31: Ru of an unrated player with at least 3 rated opponents, even below 1801.
+        "reporting.rating_report": (3, "fide-2000 11.31"),
         "play.minimum_minutes": (
             (MinimumTime(2200, 120), MinimumTime(1600, 90), MinimumTime(0, 60)),
             "fide-2000 1.1",
@@ -156,10 +161,14 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.appeal_deposit": None,
         # 11.1: "por ejemplo los 50 primeros del ranking".
         "lists.scale_monitoring": (50, "feda-1996 11.1"),
+        # 8.11: the January list for tournaments starting 1 January-30 June, the July list for
+        # those starting 1 July-31 December.
+        "lists.list_in_force_at_start": (True, "feda-1996 8.11"),
         "reporting.registration": None,  # office: registration_days
         "reporting.report_due_days": (14, "feda-1996 10.1"),
         "reporting.report_lists": (2, "feda-1996 10.14"),
         "reporting.ascii_file_over_players": (40, "feda-1996 10.31"),
+        "reporting.rating_report": None,
         "play.minimum_minutes": ((MinimumTime(0, 60),), "feda-1996 2.2"),
         "play.first_control_moves": None,
         "play.max_moves_per_hour": (23, "feda-1996 2.1"),
@@ -213,10 +222,12 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.appeal_days": None,  # office: no appeal
         "lists.appeal_deposit": None,
         "lists.scale_monitoring": None,  # office: no drift check
+        "lists.list_in_force_at_start": None,  # office: the list in force at the period
         "reporting.registration": None,  # office: registration_days
         "reporting.report_due_days": None,
         "reporting.report_lists": None,  # office: one late list
         "reporting.ascii_file_over_players": None,
+        "reporting.rating_report": None,
         "play.minimum_minutes": ((MinimumTime(0, 60),), "fce 5.1"),
         "play.first_control_moves": None,
         "play.max_moves_per_hour": None,
@@ -242,10 +253,12 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.appeal_days": (7, "cnxc-2000 4.3"),  # "no prazo máximo de 7 dias"
         "lists.appeal_deposit": ("membership_fee", "cnxc-2000 4.3"),  # "taxa de filiação"
         "lists.scale_monitoring": None,  # office: no drift check
+        "lists.list_in_force_at_start": None,  # office: the list in force at the period
         "reporting.registration": None,  # office: registration_days
         "reporting.report_due_days": None,
         "reporting.report_lists": None,  # office: one late list
         "reporting.ascii_file_over_players": None,
+        "reporting.rating_report": None,
         **NO_PLAY_RULES,
         "composition": None,
         # 5.3: "2200 pontos, se o torneio a calcular for um Campeonato de Portugal Absoluto -

@@ -133,6 +133,10 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
             # then refused; cited as 9.13, the article that makes a report late.
             report_lists=Rule(2, "fide-2000 9.13"),
             ascii_file_over_players=None,
+            # 11.31: a computer table as the rating report shows Rar, n, W and W - We; "Para un
+            # jugador no rankeado que enfrenta al menos a 3 jugadores rankeados, se debería dar
+            # su Ru aunque esté por debajo de 1801".
+            rating_report=Rule(3, "fide-2000 11.31"),
         ),
         play=PlayFacts(
             # 1.12-1.14: 120 minutes if a player is rated 2200 or more, 90 if 1600, else 60.

@@ -115,6 +115,25 @@ class AverageHooks(Regulation[ParamsT]):
             return None  # 10.4: rated for himself, unrated for his opponents
         return own
 
+    def opponent_values(
+        self, t: TournamentInput, players: Mapping[str, PlayerInput]
+    ) -> dict[str, int | None]:
+        """The rating each player counts with for his opponents in ``t``. With
+        ``t.list_ratings`` (feda-1996 8.11: the list in force on the tournament's start date),
+        a player this regulation rates counts with his rating in that list (unrated when not in
+        it or below the floor); the others as ``opponent_rating`` says (feda-1996 9.56)."""
+        if t.list_ratings is None:
+            return {pid: self.opponent_rating(p, t) for pid, p in players.items()}
+        listed = {r.id: r.rating for r in t.list_ratings}
+        out: dict[str, int | None] = {}
+        for pid, p in players.items():
+            if not self.rates_player(p):
+                out[pid] = self.opponent_rating(p, t)
+                continue
+            rating = listed.get(pid)
+            out[pid] = rating if rating is not None and rating >= self.FLOOR else None
+        return out
+
     def rr_expected_milli(self, pd_milli: int, games: int, opponents: int) -> int:
         """We of a rated player in a round robin (10.54: PD x n)."""
         return pd_milli * games

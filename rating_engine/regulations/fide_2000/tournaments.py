@@ -20,7 +20,8 @@ class TournamentRules(RatedChange[ParamsT]):
     def _tournament(self, t: TournamentInput, order: int, state: _State) -> None:
         players, rated, unrated = state.players, state.rated, state.unrated
         notes, out = state.notes, state.out
-        opp_value = {pid: self.opponent_rating(p, t) for pid, p in players.items()}
+        # feda-1996 8.11: from the list in force on the start date when the input carries it.
+        opp_value = self.opponent_values(t, players)
 
         def drop(game: Game, code: str, key: str, template: str, **params: object) -> None:
             out.append(excluded(t, game, Decision(code, self.art(key), template, params)))
