@@ -27,6 +27,8 @@ from ..version import check_version
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
+    from ..list_layout import ListLayout
+
 __all__ = [
     "BulkRater",
     "CompetitionFacts",
@@ -359,8 +361,14 @@ class Facts:
     composition: CompositionFacts | None
     #: The kinds of competition and the scope (thematic, organised by others).
     competition: CompetitionFacts = NO_COMPETITION_FACTS
+    #: The published list's columns and sections (rating_engine/list_layout.py). None: the
+    #: office's layout (``list_layout.OFFICE_LIST_LAYOUT``); read it with ``list_layout_of``.
+    list_layout: ListLayout | None = None
 
-    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {"composition": "no composition check"}
+    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
+        "composition": "no composition check",
+        "list_layout": "FIDE's columns and the federation ID, one section",
+    }
 
 
 @dataclass(frozen=True, slots=True)

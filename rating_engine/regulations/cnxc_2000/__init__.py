@@ -46,6 +46,7 @@ from typing import ClassVar
 from ... import types
 from ...common import _, excluded, excluded_all, scores, sorted_tournaments, validate_period
 from ...errors import EngineInputError
+from ...list_layout import ListLayout
 from ...types import Decision, GameLine, PlayerInput, PlayerResult, TournamentInput
 from .. import base
 from ..base import NO_REPORTING_RULES, Rule, Semesters
@@ -141,6 +142,17 @@ class CNXC2000(CNXCResults):
             # serão considerados para efeitos da pontuação Elo da CNXC".
             thematic_not_rated=Rule(True, "cnxc-2000 3.1"),
             others_rated_by_their_rules=Rule(True, "cnxc-2000 3.1"),
+        ),
+        # 4.2: "Nome, Número de filiação na CNXC, Número total de partidas contabilizadas,
+        # Número de partidas contabilizadas no período em questão, Pontuação Elo, com uma
+        # marca distintiva, no caso de ser provisória, Variação da pontuação Elo". 5.2: a
+        # passive player "deixará de constar das listas", his data kept.
+        list_layout=ListLayout(
+            columns=Rule(
+                ("name", "fed_id", "total_games", "games", "rating", "provisional", "change"),
+                "cnxc-2000 4.2",
+            ),
+            passive_left_out=Rule(True, "cnxc-2000 5.2"),
         ),
     )
     parameters_type = CNXC2000Parameters

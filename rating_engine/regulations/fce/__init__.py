@@ -42,6 +42,7 @@ from typing import ClassVar
 from ... import common, types
 from ...common import _, excluded, excluded_all, scores
 from ...errors import EngineInputError
+from ...list_layout import ListLayout
 from ...rounding import to_milli
 from ...tables import expected_milli
 from ...types import Decision, GameLine, PlayerInput, PlayerResult, TournamentInput
@@ -124,6 +125,12 @@ class FCE(FCEResults):
             monthly_report_days=None,
         ),
         composition=None,  # 7.1, 10.2.3 (unrated players) apply when rating
+        # 9.4: "Nom del jugador, Codi d'identificació, Titulació (WCM, CM, MC, MN, WMF, MF,
+        # WMI, MI, WGM i GM), Club, Avaluació, Factor K, Nombre de partides evaluades en el
+        # corresponent període".
+        list_layout=ListLayout(
+            columns=Rule(("name", "fed_id", "title", "club", "rating", "k", "games"), "fce 9.4"),
+        ),
     )
 
     # ------------------------------------------------------------------ parameters

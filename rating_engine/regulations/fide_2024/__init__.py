@@ -18,6 +18,7 @@ from ... import types
 from ...bulk import BulkInput, rate_rated_fide_2024
 from ...common import add_months, one_year_before, scores, validate_period
 from ...errors import EngineInputError
+from ...list_layout import ListLayout
 from ...rounding import round_half_up_milli
 from ...types import GameLine, PlayerInput, PlayerResult
 from .. import base
@@ -133,6 +134,25 @@ class Fide2024(FirstRatings):
             minimum_minutes_per_game=Rule(True, "fide-2024 1.1"),
         ),
         composition=None,  # 8.2.1 (a first tournament scoring zero) applies when rating
+        # 7.1.2: "Título FIDE, federación, valoración en vigor, número de ID FIDE, número de
+        # partidas valoradas en el periodo de valoración, año de nacimiento, género y valor en
+        # vigor de la K" (and the name).
+        list_layout=ListLayout(
+            columns=Rule(
+                (
+                    "name",
+                    "fide_title",
+                    "federation",
+                    "rating",
+                    "fide_id",
+                    "games",
+                    "birth_year",
+                    "sex",
+                    "k",
+                ),
+                "fide-2024 7.1.2",
+            ),
+        ),
     )
     # -- shared pieces --------------------------------------------------------------------
 
