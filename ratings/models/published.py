@@ -251,6 +251,41 @@ class ListEntry(ImmutableModel):
     def __str__(self) -> str:
         return f"{self.player}: {self.rating}"
 
+    def published(self, name: str) -> Any:
+        """What the list published of the player: the entry's own field, else (lists
+        published before issue 24) the player's."""
+        value = getattr(self, name)
+        return getattr(self.player, name) if value is None else value
+
+    @property
+    def published_title(self) -> str:
+        return str(self.published("title") or "")
+
+    @property
+    def published_federation(self) -> str:
+        return str(self.published("federation") or "")
+
+    @property
+    def published_region(self) -> str:
+        return str(self.published("region") or "")
+
+    @property
+    def published_club(self) -> str:
+        return str(self.published("club") or "")
+
+    @property
+    def published_birth_date(self) -> Any:
+        return self.published("birth_date")
+
+    @property
+    def published_birth_year(self) -> Any:
+        return self.published("birth_year")
+
+    @property
+    def games_at_k25(self) -> int | None:
+        """fide-2000 9.12c: the games accumulated, shown only while K is 25."""
+        return self.total_games if self.k == 25 else None
+
 
 class _PerListPlayer(models.Model):
     """A row derived from one published list for one player, written after the publication

@@ -131,6 +131,7 @@ def _list_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 published=published, params=request.GET, with_values=True
             ),
             "top": top,
+            "current_section": list_selectors.list_section(published=published, params=request.GET),
             "history_events": events,
             # The entries' fragment ({% cache %} in ratings/list.html): its key, and the page
             # of entries, read only when the fragment is not kept.
