@@ -12,11 +12,11 @@ from collections.abc import Iterable, Iterator
 
 from django.core.cache import cache
 from django.db.models import Case, F, IntegerField, Value, When
-from django.db.models.functions import Coalesce
 
 from formats import lists as lf
 from formats.lists.render import CONTENT_TYPES
 from rating_engine.list_layout import FIDE_TITLES, ListLayout, list_layout_of
+from ratings.lists.layouts import list_published_fields
 from ratings.models import ListEntry, PublishedList
 
 #: Format -> content type. ``csv``, ``json``, ``txt`` and ``xml`` are the federation's list in
@@ -41,30 +41,23 @@ _SECTION_ORDER = Case(
     output_field=IntegerField(),
 )
 
-# What the entry kept at its publication, else (lists published before issue 24) the
-# player's own field, as those lists' downloads always showed.
-_SNAPSHOT = {
-    f"s_{name}": Coalesce(F(name), F(f"player__{name}"))
-    for name in ("title", "federation", "region", "club", "birth_date", "birth_year")
-}
-
 _ENTRY_FIELDS = (
     "player__fide_id",
     "player__fed_id",
     "player__surname",
     "player__given_name",
-    "s_federation",
+    "published_federation",
     "player__sex",
-    "s_title",
+    "published_title",
     "rating",
     "change",
     "games",
     "k",
-    "s_birth_year",
+    "published_birth_year",
     "inactive",
-    "s_region",
-    "s_club",
-    "s_birth_date",
+    "published_region",
+    "published_club",
+    "published_birth_date",
     "total_games",
     "provisional",
     "section",
@@ -158,7 +151,7 @@ def list_rows(
         wanted = [*sections, *([""] if "active" in sections else [])]
         queryset = queryset.filter(section__in=wanted)
     queryset = (
-        queryset.annotate(section_order=_SECTION_ORDER, **_SNAPSHOT)
+        queryset.annotate(section_order=_SECTION_ORDER, **list_published_fields())
         .order_by(
             "section_order",
             F("rating").desc(nulls_last=True),

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import F
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from rating_engine.list_layout import FIDE_TITLES, ListLayout, list_layout_of
@@ -38,6 +40,15 @@ COLUMN_LABELS: dict[str, Any] = {
 _NUMERIC = frozenset({"rating", "change", "k", "games", "total_games", "games_k25", "birth_year"})
 #: Shown as a badge next to the name on the page, not as a column of their own.
 _NAME_BADGES = frozenset({"title", "fide_title"})
+
+
+def list_published_fields() -> dict[str, Any]:
+    """``values()`` expressions of what a list published of the player: the entry's own field,
+    else (lists published before issue 24) the player's, named ``published_<field>``."""
+    return {
+        f"published_{name}": Coalesce(F(name), F(f"player__{name}"))
+        for name in ("title", "federation", "region", "club", "birth_date", "birth_year")
+    }
 
 
 def list_layout(*, published: PublishedList) -> ListLayout:

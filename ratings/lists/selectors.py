@@ -6,6 +6,7 @@ older one is superseded by it. The home page and the histories show current vers
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from periods.models import RatingPeriod
 from players.models import Player
 from rating_engine.list_layout import list_layout_of
 from ratings.lists.filters import SORTS, ListEntryFilter, age_group_condition, name_condition
+from ratings.lists.layouts import list_layout_page
 from ratings.lists.ranks import list_rows_filled
 from ratings.models import ListEntry, ListFilterRow, PublishedList
 
@@ -120,6 +122,8 @@ class EntryPage:
     per_page: int
     #: 1-based position of the page's first entry in the filtered, sorted list.
     start: int
+    #: The columns and sections the page shows (ratings.lists.layouts.list_layout_page).
+    layout: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def num_pages(self) -> int:
@@ -282,7 +286,8 @@ def list_entries_page(
     rows = ListEntry.objects.filter(published_list=published, player_id__in=ordered)
     by_player = {e.player_id: e for e in rows.select_related("player").only(*PAGE_FIELDS)}
     entries = [by_player[pid] for pid in ordered if pid in by_player]
-    return EntryPage(entries, total, page, per_page, start + 1)
+    layout = list_layout_page(published=published)
+    return EntryPage(entries, total, page, per_page, start + 1, layout)
 
 
 def player_list_history(*, player_id: int, limit: int = 200) -> QuerySet[ListEntry]:

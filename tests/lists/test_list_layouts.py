@@ -282,3 +282,68 @@ def test_fce_list_national_title_and_club_and_fide_txt_kept(client) -> None:
     fide = _get(client, published, "fide.txt")
     assert "Fed ID" not in fide and "CE Terrassa" not in fide
     assert fide.split("\r\n")[1][94:96] == "MC"  # OTit
+
+
+def _feda_with_inactive_apart():
+    ana = make_player(surname="Ana", given_name="Ruiz", fed_id="E1", title="MF")
+    bea = make_player(surname="Bea", given_name="Sol", fed_id="E2", fide_id=2202)
+    return _list(
+        "feda-1996",
+        [
+            (
+                ana,
+                {
+                    "rating": 2105,
+                    "games": 9,
+                    "region": "Catalunya",
+                    "birth_date": dt.date(1990, 5, 17),
+                    "title": "MF",
+                    "section": "active",
+                },
+            ),
+            (bea, {"rating": 2300, "inactive": True, "inactive_lists": 4, "section": "inactive"}),
+        ],
+    )
+
+
+@pytest.mark.django_db
+def test_the_list_page_shows_the_article_columns_and_one_section_at_a_time(client) -> None:
+    """feda-1996 8.12a's columns on the page; 8.22b's inactive players on their own tab."""
+    published = _feda_with_inactive_apart()
+    url = reverse("ratings:list", args=[published.pk])
+    page = client.get(url).content.decode()
+    assert 'data-article="feda-1996 8.12a"' in page
+    for key in ("name", "fed_id", "region", "rating", "birth_date", "activity", "games"):
+        assert f'data-column="{key}"' in page
+    assert 'data-section="inactive"' in page and "feda-1996 8.22b" in page
+    assert "Catalunya" in page and "Bea" not in page and "1 entry." in page
+    apart = client.get(url, {"section": "inactive"}).content.decode()
+    assert "Bea" in apart and "Ana" not in apart
+
+
+@pytest.mark.django_db
+def test_the_api_gives_the_layout_and_the_sections(client) -> None:
+    published = _feda_with_inactive_apart()
+    data = client.get(f"/api/v1/lists/{published.pk}/").json()
+    layout = data["layout"]
+    assert layout["article"] == "feda-1996 8.12a"
+    assert [c["key"] for c in layout["columns"]] == [
+        "fide_id",
+        "fed_id",
+        "name",
+        "title",
+        "region",
+        "rating",
+        "birth_date",
+        "activity",
+        "games",
+        "section",
+    ]
+    assert [s["key"] for s in layout["sections"]] == ["active", "inactive"]
+    assert data["downloads"]["fide_txt"].endswith(f"/lists/{published.pk}/download.fide.txt")
+    entries = client.get(f"/api/v1/lists/{published.pk}/entries/").json()["results"]
+    assert [(e["fed_id"], e["section"]) for e in entries] == [("E2", "inactive"), ("E1", "active")]
+    ana = entries[1]
+    assert (ana["region"], ana["birth_date"], ana["title"]) == ("Catalunya", "1990-05-17", "MF")
+    apart = client.get(f"/api/v1/lists/{published.pk}/entries/", {"section": "active"}).json()
+    assert [e["fed_id"] for e in apart["results"]] == ["E1"]
