@@ -47,7 +47,6 @@ from fractions import Fraction
 from typing import ClassVar
 
 from ..common import _, scores
-from ..list_layout import ListLayout
 from ..rounding import round_to_5
 from ..types import Decision, PlayerInput, TournamentInput
 from . import base
@@ -153,7 +152,7 @@ class Feda1996(AverageMethod[base.NoParameters]):
         # inactivo). Número de partidas computadas en el periodo." The FIDE ID goes next to
         # the FEDA ID in every download (issue 24). 8.22b: inactive players appear in the
         # next 3 lists, then are published apart, "junto con la lista de jugadores activos".
-        list_layout=ListLayout(
+        list_layout=base.ListLayout(
             columns=Rule(
                 ("fed_id", "name", "title", "region", "rating", "birth_date", "activity", "games"),
                 "feda-1996 8.12a",

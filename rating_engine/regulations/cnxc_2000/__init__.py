@@ -46,7 +46,6 @@ from typing import ClassVar
 from ... import types
 from ...common import _, excluded, excluded_all, scores, sorted_tournaments, validate_period
 from ...errors import EngineInputError
-from ...list_layout import ListLayout
 from ...types import Decision, GameLine, PlayerInput, PlayerResult, TournamentInput
 from .. import base
 from ..base import NO_REPORTING_RULES, Rule, Semesters
@@ -147,7 +146,7 @@ class CNXC2000(CNXCResults):
         # Número de partidas contabilizadas no período em questão, Pontuação Elo, com uma
         # marca distintiva, no caso de ser provisória, Variação da pontuação Elo". 5.2: a
         # passive player "deixará de constar das listas", his data kept.
-        list_layout=ListLayout(
+        list_layout=base.ListLayout(
             columns=Rule(
                 ("name", "fed_id", "total_games", "games", "rating", "provisional", "change"),
                 "cnxc-2000 4.2",

@@ -42,7 +42,6 @@ from typing import ClassVar
 from ... import common, types
 from ...common import _, excluded, excluded_all, scores
 from ...errors import EngineInputError
-from ...list_layout import ListLayout
 from ...rounding import to_milli
 from ...tables import expected_milli
 from ...types import Decision, GameLine, PlayerInput, PlayerResult, TournamentInput
@@ -128,7 +127,7 @@ class FCE(FCEResults):
         # 9.4: "Nom del jugador, Codi d'identificació, Titulació (WCM, CM, MC, MN, WMF, MF,
         # WMI, MI, WGM i GM), Club, Avaluació, Factor K, Nombre de partides evaluades en el
         # corresponent període".
-        list_layout=ListLayout(
+        list_layout=base.ListLayout(
             columns=Rule(("name", "fed_id", "title", "club", "rating", "k", "games"), "fce 9.4"),
         ),
     )

@@ -64,7 +64,6 @@ from typing import ClassVar
 
 from ...common import _
 from ...errors import EngineInputError
-from ...list_layout import ListLayout
 from ..base import (
     CompetitionFacts,
     CompetitionKind,
@@ -73,6 +72,7 @@ from ..base import (
     DurationLimit,
     Facts,
     ListFacts,
+    ListLayout,
     MinimumTime,
     PlayFacts,
     ReportingFacts,

@@ -18,7 +18,6 @@ from ... import types
 from ...bulk import BulkInput, rate_rated_fide_2024
 from ...common import add_months, one_year_before, scores, validate_period
 from ...errors import EngineInputError
-from ...list_layout import ListLayout
 from ...rounding import round_half_up_milli
 from ...types import GameLine, PlayerInput, PlayerResult
 from .. import base
@@ -137,7 +136,7 @@ class Fide2024(FirstRatings):
         # 7.1.2: "Título FIDE, federación, valoración en vigor, número de ID FIDE, número de
         # partidas valoradas en el periodo de valoración, año de nacimiento, género y valor en
         # vigor de la K" (and the name).
-        list_layout=ListLayout(
+        list_layout=base.ListLayout(
             columns=Rule(
                 (
                     "name",
