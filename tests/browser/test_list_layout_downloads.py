@@ -26,7 +26,7 @@ def _download_all(page, live_server, published) -> dict[str, str]:
         href = reverse("ratings:list_download", kwargs={"pk": published.pk, "fmt": fmt})
         with page.expect_download() as info:
             page.click(f"a[href='{href}']")
-        found[fmt] = open(info.value.path(), encoding="utf-8").read()
+        found[fmt] = open(info.value.path(), encoding="utf-8", newline="").read()
     return found
 
 
