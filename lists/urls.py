@@ -9,7 +9,7 @@ from lists import views
 urlpatterns = [
     path("lists/<int:pk>/downloads/", views.list_downloads, name="list_downloads"),
     re_path(
-        r"^lists/(?P<pk>[0-9]+)/download\.(?P<fmt>csv|json|txt|xml)$",
+        r"^lists/(?P<pk>[0-9]+)/download\.(?P<fmt>csv|json|txt|xml|fide\.txt|fide\.xml)$",
         views.list_download,
         name="list_download",
     ),

@@ -33,8 +33,10 @@ CACHE_MAX_AGE = 60 * 60 * 24 * 365
 FORMAT_LABELS = {
     "csv": _("CSV (spreadsheets)"),
     "json": _("JSON"),
-    "txt": _("FIDE-style fixed-width TXT"),
-    "xml": _("FIDE-style XML"),
+    "txt": _("Fixed-width TXT in the regulation's layout (with the federation ID)"),
+    "xml": _("XML in the regulation's layout (with the federation ID)"),
+    "fide.txt": _("FIDE's TXT: FIDE's columns only, for tools that read FIDE's files"),
+    "fide.xml": _("FIDE's XML: FIDE's columns only, for tools that read FIDE's files"),
 }
 
 
@@ -47,7 +49,12 @@ _job = objectgetter(ListImportJob)
 def list_downloads(request: HttpRequest, pk: int) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system"), pk=pk)
     formats = [(fmt, FORMAT_LABELS[fmt]) for fmt in exports.FORMATS]
-    return render(request, "lists/downloads.html", {"list": published, "formats": formats})
+    layout = exports.layout_description(published_list=published)
+    return render(
+        request,
+        "lists/downloads.html",
+        {"list": published, "formats": formats, "layout": layout},
+    )
 
 
 def _etag_matches(header: str, etag: str) -> bool:

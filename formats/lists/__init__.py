@@ -20,6 +20,13 @@ xml.py (FIDE XML), validate.py (checks and normalisation). Callers import the pa
 
 from __future__ import annotations
 
+from formats.lists.layout import (
+    LAYOUT_COLUMNS,
+    layout_keys,
+    layout_txt_header,
+    render_layout_txt,
+    render_layout_xml,
+)
 from formats.lists.read import ALL_RATES, read_csv, read_txt, txt_header_layout
 from formats.lists.render import (
     XML_TAGS,
@@ -33,7 +40,9 @@ from formats.lists.render import (
 from formats.lists.rows import (
     BIRTH_MAX,
     BIRTH_MIN,
+    CSV_ALL_COLUMNS,
     CSV_COLUMNS,
+    EXTRA_COLUMNS,
     FIELDS,
     FLAGS,
     MAX_LINE_CHARS,
@@ -60,9 +69,12 @@ __all__ = [
     "ALL_RATES",
     "BIRTH_MAX",
     "BIRTH_MIN",
+    "CSV_ALL_COLUMNS",
     "CSV_COLUMNS",
+    "EXTRA_COLUMNS",
     "FIELDS",
     "FLAGS",
+    "LAYOUT_COLUMNS",
     "MAX_LINE_CHARS",
     "MAX_PROBLEMS",
     "OLD_TITLES",
@@ -75,6 +87,8 @@ __all__ = [
     "ListRow",
     "RawRow",
     "csv_safe",
+    "layout_keys",
+    "layout_txt_header",
     "normal_sex",
     "normal_title",
     "problem",
@@ -83,6 +97,8 @@ __all__ = [
     "read_xml",
     "render_csv",
     "render_json",
+    "render_layout_txt",
+    "render_layout_xml",
     "render_txt",
     "render_xml",
     "sort_problems",

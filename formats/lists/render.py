@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from xml.sax.saxutils import escape as _xml_escape
 
-from formats.lists.rows import CSV_COLUMNS, ListRow
+from formats.lists.rows import CSV_ALL_COLUMNS, ListRow
 
 #: The formats a published list is downloaded in (render_csv, render_json, render_txt,
 #: render_xml), each with the content type it is served as: the list downloads (lists/exports.py)
@@ -41,7 +41,7 @@ def render_csv(rows: Iterable[ListRow], *, header: bool = True) -> Iterator[str]
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
     if header:
-        writer.writerow(CSV_COLUMNS)
+        writer.writerow(CSV_ALL_COLUMNS)
     for r in rows:
         writer.writerow(
             [
@@ -60,6 +60,13 @@ def render_csv(rows: Iterable[ListRow], *, header: bool = True) -> Iterator[str]
                 _s(r.k),
                 _s(r.birth_year),
                 csv_safe(r.flag),
+                csv_safe(r.region),
+                csv_safe(r.club),
+                r.birth_date,
+                _s(r.total_games),
+                csv_safe(r.provisional),
+                _s(r.games_k25),
+                r.section,
             ]
         )
         yield buf.getvalue()
@@ -75,7 +82,7 @@ def render_json(rows: Iterable[ListRow], *, meta: Mapping[str, object]) -> Itera
     yield '{"list": ' + json.dumps(dict(meta), ensure_ascii=False) + ', "players": ['
     first = True
     for r in rows:
-        item = {name: getattr(r, name) for name in CSV_COLUMNS}
+        item = {name: getattr(r, name) for name in CSV_ALL_COLUMNS}
         yield ("" if first else ",") + "\n" + json.dumps(item, ensure_ascii=False)
         first = False
     yield "\n]}\n"

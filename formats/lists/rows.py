@@ -97,6 +97,17 @@ class ListRow:
     flag: str = ""  # "", "i", "w", "wi"
     fed_id: str = ""
     change: int | None = None
+    # Issue 24 item 1: the columns the regulations' layouts add (docs/lists.md "Layouts").
+    region: str = ""
+    club: str = ""
+    birth_date: str = ""  # ISO date, blank when unknown
+    total_games: int | None = None
+    provisional: str = ""  # "*" next to a provisional rating (cnxc-2000 4.2)
+    games_k25: int | None = None  # games accumulated while K is 25 (fide-2000 9.12c)
+    section: str = ""  # active, inactive, titled_unrated (issue 24 item 2)
+    fide_title: str = ""  # FIDE's titles only (fide-2000 9.12b, fide-2024 7.1.2)
+    any_title: str = ""  # FIDE or national title (feda-1996 8.12a, fce 9.4)
+    activity: str = ""  # "active" or "inactive" (feda-1996 8.12a)
 
 
 @dataclass(frozen=True)
@@ -128,3 +139,16 @@ _CSV_ADDED_AFTER = {"fide_id": "fed_id", "rating": "change"}
 CSV_COLUMNS = tuple(
     column for name in FIELDS for column in (name, _CSV_ADDED_AFTER.get(name)) if column
 )
+
+#: Appended to our CSV and JSON (issue 24): every column a regulation's layout may publish
+#: that FIDE's columns do not hold, and the entry's section.
+EXTRA_COLUMNS = (
+    "region",
+    "club",
+    "birth_date",
+    "total_games",
+    "provisional",
+    "games_k25",
+    "section",
+)
+CSV_ALL_COLUMNS = CSV_COLUMNS + EXTRA_COLUMNS

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 __all__ = [
+    "COLUMN_KEYS",
+    "FIDE_TITLES",
+    "SECTION_KEYS",
     "BulkRater",
     "CompetitionFacts",
     "CompetitionKind",
@@ -38,7 +41,9 @@ __all__ = [
     "Explanation",
     "Facts",
     "InputFacts",
+    "ListColumn",
     "ListFacts",
+    "ListLayout",
     "MinimumTime",
     "NoParameters",
     "PlayFacts",
@@ -46,6 +51,7 @@ __all__ = [
     "Regulation",
     "ReportingFacts",
     "Rule",
+    "Section",
     "Semesters",
     "SmallRoundRobin",
     "result_unchanged",
@@ -360,6 +366,119 @@ class CompetitionFacts:
 NO_COMPETITION_FACTS = CompetitionFacts()
 
 
+# --------------------------------------------------------------------------- list layouts
+# What a regulation's published list shows (issue 24 items 1-2): rating_engine/list_layout.py
+# has the rules that use it (sections, the office's layout, the registry's look-up).
+
+#: A column a list may publish. ``title`` is any title (FIDE or national: feda-1996 8.12a
+#: "Título FIDE o FEDA", fce 9.4's list of titles); ``fide_title`` FIDE's titles only
+#: (fide-2000 9.12b, fide-2024 7.1.2). ``provisional`` is the mark next to a provisional rating
+#: (cnxc-2000 4.2); ``games_k25`` the games accumulated while K is 25 (fide-2000 9.12c);
+#: ``activity`` active or inactive (feda-1996 8.12a).
+ListColumn = Literal[
+    "fide_id",
+    "fed_id",
+    "name",
+    "title",
+    "fide_title",
+    "federation",
+    "region",
+    "club",
+    "rating",
+    "provisional",
+    "change",
+    "birth_date",
+    "birth_year",
+    "sex",
+    "activity",
+    "k",
+    "games",
+    "total_games",
+    "games_k25",
+]
+COLUMN_KEYS: tuple[ListColumn, ...] = (
+    "fide_id",
+    "fed_id",
+    "name",
+    "title",
+    "fide_title",
+    "federation",
+    "region",
+    "club",
+    "rating",
+    "provisional",
+    "change",
+    "birth_date",
+    "birth_year",
+    "sex",
+    "activity",
+    "k",
+    "games",
+    "total_games",
+    "games_k25",
+)
+
+#: The sections of a list. ``active``: the list itself (inactive players still within their
+#: count of lists are in it, flagged); ``inactive``: published apart (feda-1996 8.22b);
+#: ``titled_unrated``: titled players without a rating, a separate list (fide-2000 9.22);
+#: ``left_out``: kept in the record (and carried to the next list) but not published: passive
+#: players (cnxc-2000 5.2) and inactive players past their limit (fide-2000 9.23b).
+Section = Literal["active", "inactive", "titled_unrated", "left_out"]
+SECTION_KEYS: tuple[Section, ...] = ("active", "inactive", "titled_unrated", "left_out")
+
+#: FIDE's titles (the others are national: feda-1996 8.12a, fce 9.4).
+FIDE_TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"})
+
+
+@dataclass(frozen=True, slots=True)
+class ListLayout:
+    """A regulation's published list: the columns its article lists, in its order, and when
+    players go to another section or leave the list."""
+
+    #: The columns, in the article's order.
+    columns: Rule[tuple[ListColumn, ...]]
+    #: Inactive players are published apart after this many lists flagged (feda-1996 8.22b: 3).
+    inactive_apart_after: Rule[int] | None = None
+    #: Inactive players are left out after this many lists flagged (fide-2000 9.23b: 7).
+    inactive_left_out_after: Rule[int] | None = None
+    #: Passive players are left out of the lists, their data kept (cnxc-2000 5.2).
+    passive_left_out: Rule[bool] | None = None
+    #: Titled players without a rating are published in a separate list (fide-2000 9.22).
+    titled_unrated_apart: Rule[bool] | None = None
+
+    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
+        "inactive_apart_after": "inactive players stay in the list, flagged",
+        "inactive_left_out_after": "inactive players are never left out",
+        "passive_left_out": "passive players are listed",
+        "titled_unrated_apart": "titled unrated players are listed with the others",
+    }
+
+    def sections(self) -> tuple[Section, ...]:
+        """The sections published, in the order a page and a download show them."""
+        shown: list[Section] = ["active"]
+        if self.inactive_apart_after is not None:
+            shown.append("inactive")
+        if self.titled_unrated_apart is not None:
+            shown.append("titled_unrated")
+        return tuple(shown)
+
+    def section_articles(self) -> dict[Section, str]:
+        """The article behind each section that has one (``left_out`` names its rules)."""
+        found: dict[Section, str] = {"active": self.columns.article}
+        if self.inactive_apart_after is not None:
+            found["inactive"] = self.inactive_apart_after.article
+        if self.titled_unrated_apart is not None:
+            found["titled_unrated"] = self.titled_unrated_apart.article
+        left = [
+            rule.article
+            for rule in (self.passive_left_out, self.inactive_left_out_after)
+            if rule is not None
+        ]
+        if left:
+            found["left_out"] = ", ".join(left)
+        return found
+
+
 @dataclass(frozen=True, slots=True)
 class Facts:
     """Everything a regulation fixes that the rest of the office reads."""
@@ -372,8 +491,14 @@ class Facts:
     composition: CompositionFacts | None
     #: The kinds of competition and the scope (thematic, organised by others).
     competition: CompetitionFacts = NO_COMPETITION_FACTS
+    #: The published list's columns and sections (rating_engine/list_layout.py). None: the
+    #: office's layout (``list_layout.OFFICE_LIST_LAYOUT``); read it with ``list_layout_of``.
+    list_layout: ListLayout | None = None
 
-    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {"composition": "no composition check"}
+    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
+        "composition": "no composition check",
+        "list_layout": "FIDE's columns and the federation ID, one section",
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,6 +152,18 @@ class Feda1996(AverageMethod[base.NoParameters]):
                 "feda-1996 7.33",
             ),
         ),
+        # 8.12a: "Número de identidad FEDA. Apellidos y nombre. Título FIDE o FEDA. Federación
+        # Territorial. Rating Vigente. Fecha de nacimiento. Situación del jugador (activo o
+        # inactivo). Número de partidas computadas en el periodo." The FIDE ID goes next to
+        # the FEDA ID in every download (issue 24). 8.22b: inactive players appear in the
+        # next 3 lists, then are published apart, "junto con la lista de jugadores activos".
+        list_layout=base.ListLayout(
+            columns=Rule(
+                ("fed_id", "name", "title", "region", "rating", "birth_date", "activity", "games"),
+                "feda-1996 8.12a",
+            ),
+            inactive_apart_after=Rule(3, "feda-1996 8.22b"),
+        ),
     )
     ART: ClassVar[Mapping[str, str]] = {
         "forfeit": "6.1",

@@ -37,10 +37,18 @@ from core.api.permissions import Rule
 from core.api.query import MAX_ID, integer_schema, query_check, query_int, query_text
 from formats.lists.render import CONTENT_TYPES
 from periods.models import RatingSystem
-from ratings.lists.filters import ListEntryFilter
+from ratings.lists.filters import SECTION_LABELS, ListEntryFilter
+from ratings.lists.layouts import list_layout_api, list_published_fields
+from ratings.lists.selectors import section_condition
 from ratings.models import EntryStatus, ListEntry, PublishedList
 
 BROWSE = Rule("ratings.browse_lists")
+#: FIDE's own layout, besides the four downloads in the regulation's layout (issue 24).
+_FIDE_FORMATS = {
+    "fide.txt": "FIDE's TXT: FIDE's columns only, for tools that read FIDE's files.",
+    "fide.xml": "FIDE's XML: FIDE's columns only, for tools that read FIDE's files.",
+}
+_DOWNLOAD_KEYS = {"fide.txt": "fide_txt", "fide.xml": "fide_xml"}
 #: A page of entries in the cache: a published list never changes (IMMUTABLE, ratings.models).
 ENTRIES_CACHE_SECONDS = 24 * 3600
 CACHE_MAX_AGE = 3600
@@ -73,6 +81,11 @@ class PublishedListSerializer(serializers.ModelSerializer[PublishedList]):
         help_text="The current version of the system's newest list."
     )
     downloads = serializers.SerializerMethodField()
+    layout = serializers.SerializerMethodField(
+        help_text="The columns and sections of the list, as its regulation's facts declare them "
+        "(issue 24): the downloads' columns in order, the article that lists them, the sections "
+        "published and the articles that leave players out."
+    )
 
     class Meta:
         model = PublishedList
@@ -91,6 +104,7 @@ class PublishedListSerializer(serializers.ModelSerializer[PublishedList]):
             "entry_count",
             "note",
             "downloads",
+            "layout",
         ]
         read_only_fields = fields
 
@@ -98,15 +112,56 @@ class PublishedListSerializer(serializers.ModelSerializer[PublishedList]):
         return bool(getattr(obj, "current", False)) and not getattr(obj, "superseded_by_date", True)
 
     @extend_schema_field(
-        inline_serializer("ListDownloads", {fmt: serializers.URLField() for fmt in CONTENT_TYPES})
+        inline_serializer(
+            "ListDownloads",
+            {
+                **{fmt: serializers.URLField() for fmt in CONTENT_TYPES},
+                **{
+                    _DOWNLOAD_KEYS[fmt]: serializers.URLField(help_text=str(help_text))
+                    for fmt, help_text in _FIDE_FORMATS.items()
+                },
+            },
+        )
     )
     def get_downloads(self, obj: PublishedList) -> dict[str, str]:
+        """csv, json, txt, xml: the list in its regulation's layout; fide_txt, fide_xml:
+        FIDE's own layout (FIDE's columns only)."""
         request = self.context.get("request")
         out = {}
-        for fmt in CONTENT_TYPES:
+        for fmt in (*CONTENT_TYPES, *_FIDE_FORMATS):
             path = reverse("ratings:list_download", kwargs={"pk": obj.pk, "fmt": fmt})
-            out[fmt] = request.build_absolute_uri(path) if request is not None else path
+            key = _DOWNLOAD_KEYS.get(fmt, fmt)
+            out[key] = request.build_absolute_uri(path) if request is not None else path
         return out
+
+    @extend_schema_field(
+        inline_serializer(
+            "ListLayout",
+            {
+                "article": serializers.CharField(),
+                "columns": inline_serializer(
+                    "ListLayoutColumn",
+                    {"key": serializers.CharField(), "label": serializers.CharField()},
+                    many=True,
+                ),
+                "sections": inline_serializer(
+                    "ListLayoutSection",
+                    {
+                        "key": serializers.ChoiceField(choices=list(SECTION_LABELS)),
+                        "label": serializers.CharField(),
+                        "article": serializers.CharField(),
+                    },
+                    many=True,
+                ),
+                "left_out_article": serializers.CharField(
+                    help_text="The articles that leave players out of the list (their data "
+                    "kept); empty when none does."
+                ),
+            },
+        )
+    )
+    def get_layout(self, obj: PublishedList) -> dict[str, Any]:
+        return list_layout_api(published=obj)
 
 
 class PublishedListFilter(django_filters.FilterSet):
@@ -146,9 +201,19 @@ class EntryFilter(ListEntryFilter):
     active = django_filters.BooleanFilter(
         method="filter_active", help_text="Only active players (rated, new or provisional)."
     )
+    section = django_filters.ChoiceFilter(
+        choices=list(SECTION_LABELS.items()),
+        method="filter_section",
+        help_text="One section of the list (issue 24): active (the list itself), inactive "
+        "(published apart, feda-1996 8.22b), titled_unrated (fide-2000 9.22). Without it, "
+        "every published section; players left out (cnxc-2000 5.2, fide-2000 9.23b) never.",
+    )
 
     class Meta(ListEntryFilter.Meta):
         pass
+
+    def filter_section(self, queryset: QuerySet[ListEntry], name: str, value: str) -> Any:
+        return queryset.filter(section_condition(section=value)) if value else queryset
 
 
 class EntrySerializer(serializers.Serializer[Any]):
@@ -157,11 +222,18 @@ class EntrySerializer(serializers.Serializer[Any]):
     surname = serializers.CharField(source="player__surname")
     given_name = serializers.CharField(source="player__given_name")
     sex = serializers.CharField(source="player__sex")
-    title = serializers.CharField(source="player__title")
-    birth_year = serializers.IntegerField(source="player__birth_year", allow_null=True)
-    federation = serializers.CharField(source="player__federation")
-    region = serializers.CharField(source="player__region")
-    club = serializers.CharField(source="player__club")
+    # As published (issue 24: the entry keeps them; the player's for lists published before).
+    title = serializers.CharField(source="published_title")
+    birth_year = serializers.IntegerField(source="published_birth_year", allow_null=True)
+    birth_date = serializers.DateField(
+        source="published_birth_date",
+        allow_null=True,
+        help_text="Only in lists whose regulation publishes it (feda-1996 8.12a, fide-2000 "
+        "9.12); null otherwise.",
+    )
+    federation = serializers.CharField(source="published_federation")
+    region = serializers.CharField(source="published_region")
+    club = serializers.CharField(source="published_club")
     rating = serializers.IntegerField(allow_null=True)
     change = serializers.IntegerField()
     k = serializers.IntegerField(allow_null=True)
@@ -170,6 +242,13 @@ class EntrySerializer(serializers.Serializer[Any]):
     status = serializers.CharField()
     inactive = serializers.BooleanField()
     provisional = serializers.BooleanField()
+    games_k25 = serializers.IntegerField(
+        allow_null=True, help_text="The games accumulated while K is 25 (fide-2000 9.12c)."
+    )
+    section = serializers.ChoiceField(
+        choices=list(SECTION_LABELS),
+        help_text="The section the entry is published in (issue 24).",
+    )
 
 
 ENTRY_VALUES = [
@@ -179,11 +258,6 @@ ENTRY_VALUES = [
     "player__surname",
     "player__given_name",
     "player__sex",
-    "player__title",
-    "player__birth_year",
-    "player__federation",
-    "player__region",
-    "player__club",
     "rating",
     "change",
     "k",
@@ -192,6 +266,7 @@ ENTRY_VALUES = [
     "status",
     "inactive",
     "provisional",
+    "section",
 ]
 ENTRY_PAGE_DEFAULT = 100
 
@@ -248,7 +323,9 @@ def entries_page(
         ids = list(part.values_list("pk", flat=True)[:wanted])
         found = {
             row["pk"]: row
-            for row in ListEntry.objects.filter(pk__in=ids).values("pk", *ENTRY_VALUES)
+            for row in ListEntry.objects.filter(pk__in=ids).values(
+                "pk", *ENTRY_VALUES, **list_published_fields()
+            )
         }
         rows.extend(found[pk] for pk in ids)
     following = None
@@ -334,7 +411,9 @@ class PublishedListViewSet(viewsets.ReadOnlyModelViewSet[PublishedList]):
         cursor = _cursor_decode(raw_cursor) if raw_cursor else None
         filterset = EntryFilter(
             request.query_params,
-            queryset=ListEntry.objects.filter(published_list_id=published.pk),
+            queryset=ListEntry.objects.filter(published_list_id=published.pk).exclude(
+                section="left_out"
+            ),
             list_year=published.list_date.year,
         )
         if not filterset.is_valid():
@@ -349,6 +428,12 @@ class PublishedListViewSet(viewsets.ReadOnlyModelViewSet[PublishedList]):
         next_url = (
             replace_query_param(url, "cursor", _cursor_encode(*following)) if following else None
         )
+        columns = {c["key"] for c in list_layout_api(published=published)["columns"]}
+        for row in rows:
+            row["games_k25"] = row["total_games"] if row["k"] == 25 else None
+            row["section"] = row["section"] or "active"
+            if "birth_date" not in columns:
+                row["published_birth_date"] = None
         data = {"next": next_url, "results": EntrySerializer(rows, many=True).data}
         return etag, published.published_at.timestamp(), JSONRenderer().render(data)
 
@@ -356,7 +441,9 @@ class PublishedListViewSet(viewsets.ReadOnlyModelViewSet[PublishedList]):
 def _published_or_404(pk: str | None) -> PublishedList:
     """The list's id and date only (a page of it needs no more)."""
     published = (
-        PublishedList.objects.filter(pk=int(pk)).only("pk", "published_at", "list_date").first()
+        PublishedList.objects.filter(pk=int(pk))
+        .only("pk", "published_at", "list_date", "ruleset")
+        .first()
         if pk and pk.isdigit() and len(pk) < 19
         else None
     )

@@ -57,6 +57,13 @@ SORT_LABELS: dict[str, Any] = {
     "games": _("Games, most first"),
 }
 
+#: The sections a list may publish (rating_engine.list_layout.Section), as a page names them.
+SECTION_LABELS: dict[str, Any] = {
+    "active": _("Active players"),
+    "inactive": _("Inactive players (published apart)"),
+    "titled_unrated": _("Titled players without a rating"),
+}
+
 #: Statuses of a player who is on the list and active (fide 2024: rated, new or provisional).
 ACTIVE_STATUSES = [EntryStatus.RATED, EntryStatus.NEW, EntryStatus.PROVISIONAL]
 
@@ -138,6 +145,14 @@ class ListEntryFilter(django_filters.FilterSet):
     active = django_filters.BooleanFilter(
         method="filter_active", label=_("Active only"), widget=forms.CheckboxInput
     )
+    # Issue 24 item 2: the section shown (the selector restricts the entries to it,
+    # ratings.lists.selectors.list_entry_filter; the regulation's facts say which exist).
+    section = django_filters.ChoiceFilter(
+        choices=list(SECTION_LABELS.items()),
+        method="filter_section",
+        label=_("Section"),
+        empty_label=None,
+    )
     sort = django_filters.ChoiceFilter(
         choices=list(SORT_LABELS.items()),
         method="filter_sort",
@@ -164,6 +179,9 @@ class ListEntryFilter(django_filters.FilterSet):
         if value:
             return queryset.filter(inactive=False, status__in=ACTIVE_STATUSES)
         return queryset
+
+    def filter_section(self, queryset: QuerySet[ListEntry], name: str, value: str) -> Any:
+        return queryset  # applied to the queryset the filters start from
 
     def filter_sort(self, queryset: QuerySet[ListEntry], name: str, value: str) -> Any:
         return queryset.order_by(*SORTS.get(value, SORTS["rating"]))

@@ -6,6 +6,7 @@ older one is superseded by it. The home page and the histories show current vers
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 from collections.abc import Mapping
@@ -18,7 +19,9 @@ from django.db.models import Q, QuerySet
 
 from periods.models import RatingPeriod
 from players.models import Player
+from rating_engine.list_layout import list_layout_of
 from ratings.lists.filters import SORTS, ListEntryFilter, age_group_condition, name_condition
+from ratings.lists.layouts import list_layout_page
 from ratings.lists.ranks import list_rows_filled
 from ratings.models import ListEntry, ListFilterRow, PublishedList
 
@@ -28,9 +31,46 @@ MAX_PER_PAGE = 500
 #: What a page's row shows (templates/ratings/_list_entries.html): the rest is not read.
 PAGE_FIELDS = (
     *("published_list", "player", "rating", "change", "k", "games"),
-    *("status", "inactive", "provisional"),
+    *("status", "inactive", "provisional", "total_games", "section"),
+    *("title", "federation", "region", "club", "birth_date", "birth_year"),
     *("player__fed_id", "player__surname", "player__given_name", "player__title", "player__club"),
+    *("player__fide_id", "player__federation", "player__region", "player__sex"),
+    *("player__birth_date", "player__birth_year"),
 )
+
+
+def list_sections_present(*, published: PublishedList) -> frozenset[str]:
+    """The sections a list's entries are in (issue 24 item 2); "" for lists published before.
+    One GROUP BY, cached for good (a published list never changes)."""
+    key = f"list-sections:{published.pk}"
+    found = cache.get(key)
+    if found is None:
+        found = sorted(
+            ListEntry.objects.filter(published_list=published)
+            .order_by()
+            .values_list("section", flat=True)
+            .distinct()
+        )
+        cache.set(key, found, None)
+    return frozenset(found)
+
+
+def list_sectioned(*, published: PublishedList) -> bool:
+    """True when some entries are in another section than the list itself (published apart,
+    or left out): the page then reads the entries of one section."""
+    return bool(list_sections_present(published=published) - {"", "active"})
+
+
+def list_section(*, published: PublishedList, params: Mapping[str, Any]) -> str:
+    """The section asked for (``?section=``) among those the regulation publishes, else the
+    list itself (``active``)."""
+    wanted = params.get("section") or "active"
+    return wanted if wanted in list_layout_of(published.ruleset).sections() else "active"
+
+
+def section_condition(*, section: str) -> Q:
+    """Entries of one section; ``active`` includes the lists published before issue 24."""
+    return Q(section__in=("active", "")) if section == "active" else Q(section=section)
 
 
 def list_current_ids(*, system_id: int | None = None) -> list[int]:
@@ -82,6 +122,8 @@ class EntryPage:
     per_page: int
     #: 1-based position of the page's first entry in the filtered, sorted list.
     start: int
+    #: The columns and sections the page shows (ratings.lists.layouts.list_layout_page).
+    layout: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def num_pages(self) -> int:
@@ -101,11 +143,12 @@ def list_entry_filter(
 ) -> ListEntryFilter:
     """The filters of a list page, bound to `params` (a QueryDict or a dict). `with_values`:
     the region and club boxes offer the list's own values (list_filter_values)."""
-    filterset = ListEntryFilter(
-        params,
-        queryset=ListEntry.objects.filter(published_list=published),
-        list_year=published.list_date.year,
-    )
+    entries = ListEntry.objects.filter(published_list=published)
+    if list_sectioned(published=published):
+        # One section at a time; left-out entries in none (cnxc-2000 5.2, fide-2000 9.23b).
+        section = list_section(published=published, params=params)
+        entries = entries.filter(section_condition(section=section))
+    filterset = ListEntryFilter(params, queryset=entries, list_year=published.list_date.year)
     if with_values:
         for field, values in list_filter_values(published=published).items():
             widget = filterset.form.fields[field].widget
@@ -161,7 +204,8 @@ def _filter_rows(
     page asks, when they are written and needed: a filter or a sort other than by rating
     (the entries' own (list, rating) index serves the whole list by rating). None otherwise:
     the page then reads the entries joined to their players, with the same result."""
-    if not filterset.is_valid():
+    if not filterset.is_valid() or list_sectioned(published=published):
+        # The filter rows carry no section: a list with sections reads its entries.
         return None
     cleaned = filterset.form.cleaned_data
     condition = Q()
@@ -198,9 +242,17 @@ def _filtered_count(
     with one it is counted once and cached for good (a published list never changes)."""
     filterset = list_entry_filter(published=published, params=params)
     if not filterset.is_valid():
-        return published.entry_count
+        if not list_sectioned(published=published):
+            return published.entry_count
+        # The list's own section (list_entry_filter), counted once.
+        key = f"list-count:{published.pk}:section-active"
+        found = cache.get(key)
+        if found is None:
+            found = filterset.queryset.order_by().count()
+            cache.set(key, found, None)
+        return int(found)
     used = {k: v for k, v in filterset.form.cleaned_data.items() if k != "sort" and v}
-    if not used:
+    if not used and not list_sectioned(published=published):
         return published.entry_count
     digest = hashlib.sha1(repr(sorted((k, str(v)) for k, v in used.items())).encode()).hexdigest()
     key = f"list-count:{published.pk}:{digest}"
@@ -234,7 +286,8 @@ def list_entries_page(
     rows = ListEntry.objects.filter(published_list=published, player_id__in=ordered)
     by_player = {e.player_id: e for e in rows.select_related("player").only(*PAGE_FIELDS)}
     entries = [by_player[pid] for pid in ordered if pid in by_player]
-    return EntryPage(entries, total, page, per_page, start + 1)
+    layout = list_layout_page(published=published)
+    return EntryPage(entries, total, page, per_page, start + 1, layout)
 
 
 def player_list_history(*, player_id: int, limit: int = 200) -> QuerySet[ListEntry]:

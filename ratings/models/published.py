@@ -210,6 +210,21 @@ class ListEntry(ImmutableModel):
     regulation_version = models.CharField(
         _("regulation version"), max_length=30, blank=True, default="", db_default=""
     )
+    # Issue 24 (docs/lists.md "Layouts"): what the list publishes of the player, as he was at
+    # the publication (a published list is a snapshot), and where the entry is published.
+    # Null (section "") in lists published before: their pages and downloads show the
+    # player's fields as they always did.
+    #: The section (rating_engine.list_layout.Section): active, inactive (feda-1996 8.22b),
+    #: titled_unrated (fide-2000 9.22), left_out (cnxc-2000 5.2, fide-2000 9.23b).
+    section = models.CharField(_("section"), max_length=14, blank=True, default="", db_default="")
+    #: Lists published with him inactive, this one included (fide-2000 9.23b, feda-1996 8.22b).
+    inactive_lists = models.PositiveSmallIntegerField(_("lists while inactive"), null=True)
+    title = models.CharField(_("title"), max_length=4, null=True, blank=True)
+    federation = models.CharField(_("federation"), max_length=3, null=True, blank=True)
+    region = models.CharField(_("region"), max_length=80, null=True, blank=True)
+    club = models.CharField(_("club"), max_length=120, null=True, blank=True)
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("list entry")
@@ -235,6 +250,41 @@ class ListEntry(ImmutableModel):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.rating}"
+
+    def published(self, name: str) -> Any:
+        """What the list published of the player: the entry's own field, else (lists
+        published before issue 24) the player's."""
+        value = getattr(self, name)
+        return getattr(self.player, name) if value is None else value
+
+    @property
+    def published_title(self) -> str:
+        return str(self.published("title") or "")
+
+    @property
+    def published_federation(self) -> str:
+        return str(self.published("federation") or "")
+
+    @property
+    def published_region(self) -> str:
+        return str(self.published("region") or "")
+
+    @property
+    def published_club(self) -> str:
+        return str(self.published("club") or "")
+
+    @property
+    def published_birth_date(self) -> Any:
+        return self.published("birth_date")
+
+    @property
+    def published_birth_year(self) -> Any:
+        return self.published("birth_year")
+
+    @property
+    def games_at_k25(self) -> int | None:
+        """fide-2000 9.12c: the games accumulated, shown only while K is 25."""
+        return self.total_games if self.k == 25 else None
 
 
 class _PerListPlayer(models.Model):

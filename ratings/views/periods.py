@@ -28,6 +28,7 @@ from ratings.calculation import selectors as calculation_selectors
 from ratings.cards import selectors as card_selectors
 from ratings.lists import selectors as list_selectors
 from ratings.lists.filters import ListEntryFilter
+from ratings.lists.layouts import list_layout_page
 from ratings.models import PublishedList
 from ratings.office import counts as office_counts
 from ratings.rerating import services as rerating
@@ -131,6 +132,8 @@ def _list_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 published=published, params=request.GET, with_values=True
             ),
             "top": top,
+            "current_section": list_selectors.list_section(published=published, params=request.GET),
+            "layout": list_layout_page(published=published),
             "history_events": events,
             # The entries' fragment ({% cache %} in ratings/list.html): its key, and the page
             # of entries, read only when the fragment is not kept.

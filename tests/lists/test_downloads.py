@@ -125,7 +125,8 @@ def test_json_download(client, published) -> None:
 
 @pytest.mark.django_db
 def test_txt_download_reads_back_through_the_header(client, published) -> None:
-    text = _body(_get(client, published, "txt")).decode("utf-8")
+    # FIDE's own TXT (issue 24: the "txt" download has the regulation's layout).
+    text = _body(_get(client, published, "fide.txt")).decode("utf-8")
     assert text.splitlines()[0].split()[9] == published.list_date.strftime("%b%y").upper()
     problems, found = lf.read_txt(text)
     rows = list(found)
@@ -137,7 +138,7 @@ def test_txt_download_reads_back_through_the_header(client, published) -> None:
 
 @pytest.mark.django_db
 def test_xml_download(client, published) -> None:
-    response = _get(client, published, "xml")
+    response = _get(client, published, "fide.xml")
     root = ET.fromstring(_body(response))
     assert [p.findtext("rating") for p in root] == ["2002", "2001", "2000"]
     assert root[2].findtext("fideid") == "900001"
@@ -180,7 +181,7 @@ def test_unknown_format_is_404(client, published) -> None:
 @pytest.mark.django_db
 def test_download_page_links_every_format_and_the_list_links_it(client, published) -> None:
     page = client.get(reverse("ratings:list_downloads", args=[published.pk])).content.decode()
-    for fmt in ("csv", "json", "txt", "xml"):
+    for fmt in ("csv", "json", "txt", "xml", "fide.txt", "fide.xml"):
         assert reverse("ratings:list_download", args=[published.pk, fmt]) in page
     detail = client.get(reverse("ratings:list", args=[published.pk])).content.decode()
     assert reverse("ratings:list_downloads", args=[published.pk]) in detail

@@ -250,7 +250,7 @@ PAGES: dict[str, Case] = {
     "ratings/lists/<int:pk>/downloads/": Case(
         lambda w: f"/ratings/lists/{w.published.pk}/downloads/", EVERYONE, NO_METHOD
     ),
-    r"ratings/^lists/(?P<pk>[0-9]+)/download\.(?P<fmt>csv|json|txt|xml)$": Case(
+    r"ratings/^lists/(?P<pk>[0-9]+)/download\.(?P<fmt>csv|json|txt|xml|fide\.txt|fide\.xml)$": Case(
         lambda w: f"/ratings/lists/{w.published.pk}/download.csv", EVERYONE, NO_METHOD
     ),
     # ---- list imports (officers)

@@ -83,6 +83,27 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "play.minimum_increment_seconds": None,
         "composition": None,  # no composition chapter; office: no check
         **NO_KINDS,
+        # 7.1.2: "Título FIDE, federación, valoración en vigor, número de ID FIDE, número de
+        # partidas valoradas en el periodo de valoración, año de nacimiento, género y valor en
+        # vigor de la K" (and the name); no section rule.
+        "list_layout.columns": (
+            (
+                "name",
+                "fide_title",
+                "federation",
+                "rating",
+                "fide_id",
+                "games",
+                "birth_year",
+                "sex",
+                "k",
+            ),
+            "fide-2024 7.1.2",
+        ),
+        "list_layout.inactive_apart_after": None,
+        "list_layout.inactive_left_out_after": None,
+        "list_layout.passive_left_out": None,
+        "list_layout.titled_unrated_apart": None,
     },
     "fide-2000": {
         "lists.cycle": ("quarterly", "fide-2000 9.1"),
@@ -147,6 +168,25 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "competition.other_virtual_rating": None,
         "competition.thematic_not_rated": None,
         "competition.others_rated_by_their_rules": None,
+        # 9.12 a-c; 9.22 titled unrated apart; 9.23b flagged in the next 7 lists, then out.
+        "list_layout.columns": (
+            (
+                "name",
+                "fide_title",
+                "federation",
+                "rating",
+                "fide_id",
+                "games",
+                "birth_date",
+                "k",
+                "games_k25",
+            ),
+            "fide-2000 9.12",
+        ),
+        "list_layout.inactive_apart_after": None,
+        "list_layout.inactive_left_out_after": (7, "fide-2000 9.23b"),
+        "list_layout.passive_left_out": None,
+        "list_layout.titled_unrated_apart": (True, "fide-2000 9.22"),
     },
     "feda-1996": {
         "lists.cycle": ("semestral", "feda-1996 8.11"),
@@ -209,6 +249,15 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "competition.other_virtual_rating": None,
         "competition.thematic_not_rated": None,
         "competition.others_rated_by_their_rules": None,
+        # 8.12a's data; 8.22b: inactive players in the next 3 lists, then published apart.
+        "list_layout.columns": (
+            ("fed_id", "name", "title", "region", "rating", "birth_date", "activity", "games"),
+            "feda-1996 8.12a",
+        ),
+        "list_layout.inactive_apart_after": (3, "feda-1996 8.22b"),
+        "list_layout.inactive_left_out_after": None,
+        "list_layout.passive_left_out": None,
+        "list_layout.titled_unrated_apart": None,
     },
     "fce": {
         "lists.cycle": ("monthly", "fce 9.1"),
@@ -240,6 +289,15 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "play.minimum_increment_seconds": None,
         "composition": None,
         **NO_KINDS,
+        # 9.4: name, ID, title (national ones too), club, rating, K, games in the period.
+        "list_layout.columns": (
+            ("name", "fed_id", "title", "club", "rating", "k", "games"),
+            "fce 9.4",
+        ),
+        "list_layout.inactive_apart_after": None,
+        "list_layout.inactive_left_out_after": None,
+        "list_layout.passive_left_out": None,
+        "list_layout.titled_unrated_apart": None,
     },
     "cnxc-2000": {
         "lists.cycle": ("semestral", "cnxc-2000 4.1"),
@@ -288,6 +346,15 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         # "conste do respectivo regulamento a menção de que os resultados serão considerados".
         "competition.thematic_not_rated": (True, "cnxc-2000 3.1"),
         "competition.others_rated_by_their_rules": (True, "cnxc-2000 3.1"),
+        # 4.2's data; 5.2: passive players "deixará de constar das listas".
+        "list_layout.columns": (
+            ("name", "fed_id", "total_games", "games", "rating", "provisional", "change"),
+            "cnxc-2000 4.2",
+        ),
+        "list_layout.inactive_apart_after": None,
+        "list_layout.inactive_left_out_after": None,
+        "list_layout.passive_left_out": (True, "cnxc-2000 5.2"),
+        "list_layout.titled_unrated_apart": None,
     },
 }
 

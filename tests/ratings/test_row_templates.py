@@ -80,23 +80,27 @@ def test_list_rows_show_each_entry_with_its_links_and_marks() -> None:
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     rows = {row[2][0]: row for row in _rows(html)}  # by federation ID (the third cell)
     assert len(rows) == 4
+    # fide-2024 7.1.2's columns (issue 24): name (FIDE title as a badge), federation ID, then
+    # federation, rating, FIDE ID, games, birth year, sex, K; the status last.
     for player in players:
-        number, name, fed_id, club, rating, change, k, games, status = rows[player.fed_id]
+        number, name, fed_id, fed, rating, fide_id, games, born, sex, k, status = rows[
+            player.fed_id
+        ]
         calculation = reverse("players:calculation", args=[player.fed_id, published.pk])
         assert number[0] == str(by_id[player.fed_id])
         assert name[0].startswith(f"{player.surname}, {player.given_name}")
         assert name[1] == [reverse("players:detail", args=[player.fed_id])]
-        assert club[0] == player.club
-        assert rating[1] == change[1] == [calculation]
+        assert fed[0] == player.federation and sex[0] == player.sex
+        assert rating[1] == [calculation]
     gm = rows[players[0].fed_id]
-    assert gm[1][0].endswith(" GM") and gm[4][0] == "2620" and gm[5][0] == "+0"
-    assert gm[6][0] == "10" and gm[8] == ("Con Elo", [], [])
+    assert gm[1][0].endswith(" GM") and gm[4][0] == "2620"
+    assert gm[9][0] == "10" and gm[10] == ("Con Elo", [], [])
     unrated = rows[players[1].fed_id]
-    assert unrated[4][0] == "—" and unrated[5][0] == "+0" and unrated[6][0] == ""
+    assert unrated[4][0] == "—" and unrated[9][0] == ""
     inactive = rows["AB-12"]
-    assert inactive[5][0] == "-17" and inactive[8][2] == ["Inactivo"]
+    assert inactive[10][2] == ["Inactivo"]
     odd = rows["X 1&2"]
-    assert odd[1][1] == ["/players/X%201&2/"] and odd[8][2] == ["Provisional"]
+    assert odd[1][1] == ["/players/X%201&2/"] and odd[10][2] == ["Provisional"]
 
 
 def test_an_empty_page_of_a_list_says_so() -> None:

@@ -143,6 +143,17 @@ class CNXC2000(CNXCResults):
             thematic_not_rated=Rule(True, "cnxc-2000 3.1"),
             others_rated_by_their_rules=Rule(True, "cnxc-2000 3.1"),
         ),
+        # 4.2: "Nome, Número de filiação na CNXC, Número total de partidas contabilizadas,
+        # Número de partidas contabilizadas no período em questão, Pontuação Elo, com uma
+        # marca distintiva, no caso de ser provisória, Variação da pontuação Elo". 5.2: a
+        # passive player "deixará de constar das listas", his data kept.
+        list_layout=base.ListLayout(
+            columns=Rule(
+                ("name", "fed_id", "total_games", "games", "rating", "provisional", "change"),
+                "cnxc-2000 4.2",
+            ),
+            passive_left_out=Rule(True, "cnxc-2000 5.2"),
+        ),
     )
     parameters_type = CNXC2000Parameters
     # 7.3: "a lista da ICCF em vigor no dia imediato ao último a que correspondem os cálculos";

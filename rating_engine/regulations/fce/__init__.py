@@ -124,6 +124,12 @@ class FCE(FCEResults):
             monthly_report_days=None,
         ),
         composition=None,  # 7.1, 10.2.3 (unrated players) apply when rating
+        # 9.4: "Nom del jugador, Codi d'identificació, Titulació (WCM, CM, MC, MN, WMF, MF,
+        # WMI, MI, WGM i GM), Club, Avaluació, Factor K, Nombre de partides evaluades en el
+        # corresponent període".
+        list_layout=base.ListLayout(
+            columns=Rule(("name", "fed_id", "title", "club", "rating", "k", "games"), "fce 9.4"),
+        ),
     )
 
     # ------------------------------------------------------------------ parameters

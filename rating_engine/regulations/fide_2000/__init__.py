@@ -72,6 +72,7 @@ from ..base import (
     DurationLimit,
     Facts,
     ListFacts,
+    ListLayout,
     MinimumTime,
     PlayFacts,
     ReportingFacts,
@@ -181,6 +182,29 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
                 ),
                 "fide-2000 6.33",
             ),
+        ),
+        # 9.12: "a. El nombre ... b. Título FIDE, Federación, rating actualizado, Id number,
+        # número de partidas computadas en el período computado y fecha de nacimiento. c. Valor
+        # del k del jugador y cuantas partidas tiene acumuladas, si k=25". 9.22: titled unrated
+        # players "se publican en una lista separada". 9.23b: inactive players are shown
+        # flagged in the next 7 lists, then removed from the federation's list.
+        list_layout=ListLayout(
+            columns=Rule(
+                (
+                    "name",
+                    "fide_title",
+                    "federation",
+                    "rating",
+                    "fide_id",
+                    "games",
+                    "birth_date",
+                    "k",
+                    "games_k25",
+                ),
+                "fide-2000 9.12",
+            ),
+            inactive_left_out_after=Rule(7, "fide-2000 9.23b"),
+            titled_unrated_apart=Rule(True, "fide-2000 9.22"),
         ),
     )
 

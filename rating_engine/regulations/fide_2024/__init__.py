@@ -133,6 +133,25 @@ class Fide2024(FirstRatings):
             minimum_minutes_per_game=Rule(True, "fide-2024 1.1"),
         ),
         composition=None,  # 8.2.1 (a first tournament scoring zero) applies when rating
+        # 7.1.2: "Título FIDE, federación, valoración en vigor, número de ID FIDE, número de
+        # partidas valoradas en el periodo de valoración, año de nacimiento, género y valor en
+        # vigor de la K" (and the name).
+        list_layout=base.ListLayout(
+            columns=Rule(
+                (
+                    "name",
+                    "fide_title",
+                    "federation",
+                    "rating",
+                    "fide_id",
+                    "games",
+                    "birth_year",
+                    "sex",
+                    "k",
+                ),
+                "fide-2024 7.1.2",
+            ),
+        ),
     )
     # -- shared pieces --------------------------------------------------------------------
 
