@@ -105,14 +105,69 @@ def _published_start_days(*, system: RatingSystem) -> dict[dt.date, RatingPeriod
     if not periods:
         return days
     rows = (
-        RatingPeriod.objects.filter(pk__in=list(periods))
+        RatingPeriod.objects.filter(pk__in=list(periods), tournaments__start_date__isnull=False)
+        .order_by()
         .values_list("pk", "tournaments__start_date")
-        .exclude(tournaments__start_date=None)
         .distinct()
     )
     for period_id, day in rows:
         days.setdefault(day, periods[period_id])
     return days
+
+
+def _timeline_planned(*, system: RatingSystem, effective_from: dt.date) -> list[SystemRuleset]:
+    """The system's entries; for a system without any, its own regulation set as a first entry
+    (unsaved) from its first period's start, or the day before the new entry: the earlier days
+    keep the system's regulation set."""
+    entries = system_timeline(system=system)
+    if entries:
+        return entries
+    first_period = system.periods.order_by("start").first()
+    first_day = effective_from - dt.timedelta(days=1)
+    if first_period is not None and first_period.start < effective_from:
+        first_day = first_period.start
+    return [SystemRuleset(system=system, ruleset=system.ruleset, effective_from=first_day)]
+
+
+def _entry_checked(
+    *,
+    system: RatingSystem,
+    entries: list[SystemRuleset],
+    ruleset: str,
+    effective_from: dt.date,
+    parameters: dict[str, Any] | None,
+) -> SystemRuleset:
+    if ruleset not in all_regulations():
+        raise Refused(_("Unknown regulation set: %(ruleset)s.") % {"ruleset": ruleset})
+    if any(e.effective_from == effective_from for e in entries):
+        raise Refused(
+            _("The timeline already has an entry from %(day)s.")
+            % {"day": date_format(effective_from, "SHORT_DATE_FORMAT")}
+        )
+    checked = _validated_parameters(ruleset=ruleset, parameters=dict(parameters or {}))
+    new = SystemRuleset(
+        system=system, ruleset=ruleset, effective_from=effective_from, parameters=checked
+    )
+    _refuse_published_change(system=system, entries=entries, new=new)
+    return new
+
+
+def system_ruleset_check(
+    *,
+    system: RatingSystem,
+    ruleset: str,
+    effective_from: dt.date,
+    parameters: dict[str, Any] | None = None,
+) -> None:
+    """What `system_ruleset_add` would refuse, without writing (the admin's form asks)."""
+    entries = _timeline_planned(system=system, effective_from=effective_from)
+    _entry_checked(
+        system=system,
+        entries=entries,
+        ruleset=ruleset,
+        effective_from=effective_from,
+        parameters=parameters,
+    )
 
 
 def system_ruleset_add(
@@ -129,38 +184,24 @@ def system_ruleset_add(
     Refused (`Refused`, a sentence naming the period) when it would change the regulation set
     or its parameters for a tournament of a period already published: a published list is not
     re-rated by a change of rules (a correction is its own act, docs/periods.md). Refused too
-    for an unknown regulation set, bad parameters, or a day that already has an entry. The
-    system's row is locked so two officers adding at once are checked one after the other.
+    for an unknown regulation set, bad parameters, or a day that already has an entry. A
+    calculated period whose regulation changes is marked for recalculation. The system's row
+    is locked so two officers adding at once are checked one after the other.
     """
-    if ruleset not in all_regulations():
-        raise Refused(_("Unknown regulation set: %(ruleset)s.") % {"ruleset": ruleset})
     with transaction.atomic():
         system = RatingSystem.objects.select_for_update().get(pk=system.pk)
-        entries = system_timeline(system=system)
-        if not entries:  # the system's own regulation set becomes its first entry
-            # from its first period's start, or the day before the new entry: the earlier days
-            # keep the system's regulation set
-            first_period = system.periods.order_by("start").first()
-            first_day = effective_from - dt.timedelta(days=1)
-            if first_period is not None and first_period.start < effective_from:
-                first_day = first_period.start
-            entries = [
-                SystemRuleset.objects.create(
-                    system=system, ruleset=system.ruleset, effective_from=first_day
-                )
-            ]
-        if any(e.effective_from == effective_from for e in entries):
-            raise Refused(
-                _("The timeline already has an entry from %(day)s.")
-                % {"day": date_format(effective_from, "SHORT_DATE_FORMAT")}
-            )
-        checked = _validated_parameters(ruleset=ruleset, parameters=dict(parameters or {}))
-        new = SystemRuleset(
-            system=system, ruleset=ruleset, effective_from=effective_from, parameters=checked
+        entries = _timeline_planned(system=system, effective_from=effective_from)
+        new = _entry_checked(
+            system=system,
+            entries=entries,
+            ruleset=ruleset,
+            effective_from=effective_from,
+            parameters=parameters,
         )
-        _refuse_published_change(system=system, entries=entries, new=new)
-        latest = not entries or effective_from > entries[-1].effective_from
-        if latest:
+        for entry in entries:
+            if entry.pk is None:  # the system's own regulation set becomes its first entry
+                entry.save()
+        if effective_from > entries[-1].effective_from:
             _system_newest_set(system=system, entries=entries, new=new)
         new.created_by = user if getattr(user, "is_authenticated", False) else None
         new.save()
@@ -212,8 +253,8 @@ def _mark_calculated_changes(
     calculation run again."""
     after = sorted(after, key=lambda e: e.effective_from)
     rows = (
-        system.periods.filter(status=PeriodStatus.CALCULATED)
-        .exclude(tournaments__start_date=None)
+        system.periods.filter(status=PeriodStatus.CALCULATED, tournaments__start_date__isnull=False)
+        .order_by()
         .values_list("pk", "tournaments__start_date")
         .distinct()
     )
