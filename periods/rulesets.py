@@ -123,7 +123,9 @@ def _timeline_planned(*, system: RatingSystem, effective_from: dt.date) -> list[
     if entries:
         return entries
     first_period = system.periods.order_by("start").first()
-    first_day = effective_from - dt.timedelta(days=1)
+    first_day = (
+        effective_from - dt.timedelta(days=1) if effective_from > dt.date.min else effective_from
+    )
     if first_period is not None and first_period.start < effective_from:
         first_day = first_period.start
     return [SystemRuleset(system=system, ruleset=system.ruleset, effective_from=first_day)]
