@@ -7,11 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers, viewsets
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from core.api.permissions import Rule
-from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem
+from core.api.serializers import StrictSerializer
+from periods.models import LISTED_FIELDS, RULESET_CHOICES, RatingPeriod, RatingSystem, SystemRuleset
+from periods.rulesets import system_ruleset_add, system_timeline
 from rating_engine.registry import get_regulation
 
 BROWSE = Rule("ratings.browse_lists")
@@ -37,10 +42,44 @@ class CompetitionKindSerializer(serializers.Serializer[Any]):
     article = serializers.CharField()
 
 
+class SystemRulesetSerializer(serializers.ModelSerializer[SystemRuleset]):
+    """An entry of the system's timeline (fide-2024 0.1, fide-2000 0.1.1, cnxc-2000 8.1)."""
+
+    parameters = serializers.JSONField(
+        allow_null=True,
+        help_text="null: the system's parameters (when the regulation set is the system's "
+        "own), else the regulation's defaults.",
+    )
+
+    class Meta:
+        model = SystemRuleset
+        fields = ["ruleset", "effective_from", "parameters", "created_at"]
+        read_only_fields = fields
+
+
+class SystemRulesetAddSerializer(StrictSerializer):
+    ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
+    effective_from = serializers.DateField(
+        help_text="It applies to the tournaments starting on or after this day."
+    )
+    parameters = serializers.DictField(
+        required=False, help_text="The regulation's parameters; absent: its defaults."
+    )
+
+
 class RatingSystemSerializer(serializers.ModelSerializer[RatingSystem]):
     competition_kinds = serializers.SerializerMethodField(
         help_text="The kinds of competition the regulation names, a tournament's `kind`."
     )
+    rulesets = serializers.SerializerMethodField(
+        help_text="The timeline of regulation sets, oldest first: each applies to the "
+        "tournaments starting on or after its date; the first also to any earlier day. "
+        "`ruleset` names the newest. Empty: the system's `ruleset` from the start."
+    )
+
+    @extend_schema_field(SystemRulesetSerializer(many=True))
+    def get_rulesets(self, system: RatingSystem) -> list[dict[str, Any]]:
+        return list(SystemRulesetSerializer(system_timeline(system=system), many=True).data)
 
     @extend_schema_field(CompetitionKindSerializer(many=True))
     def get_competition_kinds(self, system: RatingSystem) -> list[dict[str, Any]]:
@@ -72,6 +111,7 @@ class RatingSystemSerializer(serializers.ModelSerializer[RatingSystem]):
             "registration_days",
             "is_active",
             "competition_kinds",
+            "rulesets",
         ]
         read_only_fields = fields
 
@@ -84,7 +124,30 @@ class RatingSystemViewSet(viewsets.ReadOnlyModelViewSet[RatingSystem]):
     lookup_field = "code"
     lookup_value_regex = "[-a-zA-Z0-9_]+"
     filterset_fields = ["is_active", "ruleset", "rate_of_play"]
-    rules = {"list": BROWSE, "retrieve": BROWSE}
+    rules = {
+        "list": BROWSE,
+        "retrieve": BROWSE,
+        "rulesets": Rule("periods.manage_rulesets", on_object=True),
+    }
+
+    @extend_schema(request=SystemRulesetAddSerializer, responses={201: SystemRulesetSerializer})
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def rulesets(self, request: Request, code: str | None = None) -> Response:
+        """Add an entry to the system's timeline (officers): from `effective_from` on, the
+        tournaments starting on or after it are rated under `ruleset`. 409 when it would
+        change the regulation of a published period, or the day has an entry."""
+        system = self.get_object()
+        body = SystemRulesetAddSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        entry = system_ruleset_add(
+            system=system,
+            ruleset=body.validated_data["ruleset"],
+            effective_from=body.validated_data["effective_from"],
+            parameters=body.validated_data.get("parameters"),
+            user=request.user,
+        )
+        entry.refresh_from_db()
+        return Response(SystemRulesetSerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
 class RatingPeriodSerializer(serializers.ModelSerializer[RatingPeriod]):

@@ -8,6 +8,7 @@ The tables keep the names they had when these models lived in the ratings app.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
@@ -164,3 +165,59 @@ class RatingPeriod(models.Model):
         # In the reader's date format (the active language), not ISO.
         start = date_format(self.start, "SHORT_DATE_FORMAT")
         return f"{self.system} {start} – {date_format(self.end, 'SHORT_DATE_FORMAT')}"
+
+
+@history_track()
+class SystemRuleset(models.Model):
+    """An entry of a rating system's timeline of regulation sets: from `effective_from` on, the
+    tournaments of the system that *start* on or after that day are rated under `ruleset`
+    (fide-2024 0.1, fide-2000 0.1.1, cnxc-2000 8.1: new rules apply to tournaments starting on
+    or after their effective date). The entry with the latest date on or before a tournament's
+    start applies to it; the first entry also covers any earlier day (before it the system had
+    no other). Read through `periods.selectors.system_ruleset_on`; added through
+    `periods.services.system_ruleset_add`, which refuses an entry that would change the
+    regulation of a published period (docs/periods.md, "Effective dates")."""
+
+    system = models.ForeignKey(
+        RatingSystem,
+        on_delete=models.CASCADE,
+        related_name="rulesets",
+        verbose_name=_("rating system"),
+    )
+    ruleset = models.CharField(_("regulation set"), max_length=20, choices=RULESET_CHOICES)
+    effective_from = models.DateField(
+        _("effective from"),
+        help_text=_("Applies to the tournaments starting on or after this day."),
+    )
+    parameters = models.JSONField(
+        _("regulation parameters"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Empty: the system's parameters when the regulation set is the system's own, "
+            "else the regulation's defaults."
+        ),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("regulation set in force")
+        verbose_name_plural = _("regulation sets in force")
+        ordering = ["system", "effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["system", "effective_from"], name="system_ruleset_unique_date"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        day = date_format(self.effective_from, "SHORT_DATE_FORMAT")
+        return f"{self.system} {self.ruleset} ({day})"

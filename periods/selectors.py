@@ -19,13 +19,16 @@ from django.utils.translation import gettext as _
 from periods import cycles
 from periods.cycles import PeriodDates
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem
+from periods.rulesets import system_ruleset_on
 
 
 def period_dates(*, system: RatingSystem, day: dt.date) -> PeriodDates:
     """The period of `system` that contains `day` (start, end, closing date, list date):
     `periods.cycles.period_dates` on the system's regulation and cycle (docs/periods.md).
     fide-2024 periods close 3 days before their list (7.1.3), the others on their last day."""
-    return cycles.period_dates(ruleset=system.ruleset, cycle=system.cycle, day=day)
+    # The cycle of the regulation in force on that day (periods.rulesets, effective dates).
+    ruleset = system_ruleset_on(system=system, day=day).ruleset
+    return cycles.period_dates(ruleset=ruleset, cycle=system.cycle, day=day)
 
 
 def period_current_open(*, system: RatingSystem) -> RatingPeriod | None:
@@ -54,9 +57,9 @@ def report_window(*, tournament: Any) -> cycles.ReportWindow:
     """The periods a tournament's report may go to and its deadline (`periods.cycles`): the
     same window the regulation check `report_too_late` uses."""
     system = tournament.rating_system
-    return cycles.report_window(
-        ruleset=system.ruleset, cycle=system.cycle, end_date=tournament.end_date
-    )
+    # The regulation of its start day (fide-2024 0.1, fide-2000 0.1.1, cnxc-2000 8.1).
+    ruleset = system_ruleset_on(system=system, day=tournament.start_date).ruleset
+    return cycles.report_window(ruleset=ruleset, cycle=system.cycle, end_date=tournament.end_date)
 
 
 def _too_late_reason(window: cycles.ReportWindow) -> str:

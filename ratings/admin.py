@@ -1,10 +1,13 @@
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
 from core.admin import choices_filter, input_filter
-from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem
+from core.errors import Refused
+from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem, SystemRuleset
+from periods.rulesets import system_ruleset_add, system_ruleset_check
 from ratings.models import (
     Differential,
     ListEntry,
@@ -29,6 +32,60 @@ class RatingSystemAdmin(admin.ModelAdmin):
     list_display = ("code", "name", "ruleset", "rate_of_play", "cycle", "is_active")
     list_filter = ("ruleset", "rate_of_play", "cycle", "is_active")
     search_fields = ("code", "name")
+
+
+class SystemRulesetAdminForm(forms.ModelForm):
+    """Asks the service what it would refuse (a change to a published period's regulation,
+    the same day twice, bad parameters) before saving."""
+
+    class Meta:
+        model = SystemRuleset
+        fields = ("system", "ruleset", "effective_from", "parameters")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            system_ruleset_check(
+                system=data["system"],
+                ruleset=data["ruleset"],
+                effective_from=data["effective_from"],
+                parameters=data.get("parameters") or {},
+            )
+        except Refused as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return data
+
+
+@admin.register(SystemRuleset)
+class SystemRulesetAdmin(admin.ModelAdmin):
+    """A system's timeline of regulation sets (effective dates, docs/periods.md). Entries are
+    added through the service (`system_ruleset_add`) and never changed nor deleted: a published
+    period keeps the regulation it was rated under."""
+
+    form = SystemRulesetAdminForm
+    list_display = ("system", "effective_from", "ruleset", "created_by", "created_at")
+    list_filter = ("ruleset", "system")
+    list_select_related = ("system", "created_by")
+    date_hierarchy = "effective_from"
+    readonly_fields = ("created_by", "created_at")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        saved = system_ruleset_add(
+            system=obj.system,
+            ruleset=obj.ruleset,
+            effective_from=obj.effective_from,
+            parameters=obj.parameters or {},
+            user=request.user,
+        )
+        obj.pk = saved.pk
 
 
 @admin.register(RatingPeriod)

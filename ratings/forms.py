@@ -145,3 +145,34 @@ class DifferentialPublishForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Periods ending on or after this date read this differential."),
     )
+
+
+class SystemRulesetForm(forms.Form):
+    """A new entry of a rating system's timeline (periods.rulesets.system_ruleset_add)."""
+
+    ruleset = forms.ChoiceField(label=_("Regulation set"), choices=())
+    effective_from = forms.DateField(
+        label=_("Effective from"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_(
+            "It applies to the tournaments starting on or after this day (fide-2024 0.1, "
+            "fide-2000 0.1.1, cnxc-2000 8.1)."
+        ),
+    )
+    parameters = forms.JSONField(
+        label=_("Regulation parameters"),
+        required=False,
+        help_text=_("A JSON object; empty: the regulation's defaults."),
+    )
+
+    def __init__(self, *args: Any, choices: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = choices  # type: ignore[attr-defined]  # ChoiceField
+
+    def clean_parameters(self) -> dict[str, Any]:
+        value = self.cleaned_data.get("parameters")
+        if value in (None, ""):
+            return {}
+        if not isinstance(value, dict):
+            raise forms.ValidationError(_("Give a JSON object, e.g. {}."))
+        return value

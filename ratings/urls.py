@@ -4,6 +4,7 @@ from ratings.views import calculator as views_calculator
 from ratings.views import differentials as views_differentials
 from ratings.views import office as views_office
 from ratings.views import periods as views
+from ratings.views import rulesets as views_rulesets
 from ratings.views import statistics as views_statistics
 
 # The "ratings" namespace (config/urls.py) also holds the pages of the apps above that were ratings
@@ -83,5 +84,6 @@ urlpatterns = [
         name="statistics_report_pdf",
     ),
     path("<slug:code>/open-next/", views.system_open_next, name="open_next"),
+    path("<slug:code>/rulesets/new/", views_rulesets.system_ruleset_new, name="system_ruleset_new"),
     path("<slug:code>/", views.system_detail, name="system"),
 ]

@@ -33,6 +33,7 @@ from ratings.calculation.bulk_first_ratings import FirstRatings, first_ratings_s
 from ratings.calculation.bulk_rows import bulk_result_lines, bulk_tournament_rows
 from ratings.calculation.draft import draft_write
 from ratings.calculation.progress import run_progress_set
+from ratings.calculation.rulesets import period_ruleset_in_force
 from ratings.calculation.states import (
     STATE_FROM,
     games_left_out_rows,
@@ -73,8 +74,8 @@ def calculate_bulk(*, run: CalculationRun) -> None:
     the engine's first-ratings pass (`rate_unrated`) on the small sub-period of their games.
     Reads and writes are COPY."""
     period = run.period
-    system = period.system
-    params = FIDE_2024.parameters_from(system.parameters or {})
+    # The parameters of the regulation its tournaments fall under (effective dates).
+    params = FIDE_2024.parameters_from(period_ruleset_in_force(period=period).parameters)
     players_sql = players_sql_build(period=period)
     games_sql = games_sql_build(period=period)
     timer = StepTimer(f"run {run.pk} (bulk)", log)

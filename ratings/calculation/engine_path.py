@@ -29,6 +29,7 @@ from ratings.calculation.lists_in_force import (
     lists_in_force_json,
 )
 from ratings.calculation.progress import run_progress_set
+from ratings.calculation.rulesets import tournaments_ruleset_in_force
 from ratings.calculation.states import (
     GAMES_OF_TOURNAMENTS_SQL,
     GAMES_SQL,
@@ -49,7 +50,6 @@ from tournaments.kinds import tournament_is_national_championship
 def calculate_engine(*, run: CalculationRun) -> None:
     """Any regulation through `rate_period`."""
     period = run.period
-    system = period.system
     states = read_states(period=period)
     run_progress_set(run_id=run.pk, progress=20, phase=gettext_noop("Reading games"))
     tournaments = period_tournaments(period=period)
@@ -70,7 +70,7 @@ def calculate_engine(*, run: CalculationRun) -> None:
         tournaments=tournaments,
         list_ratings=list_ratings,
     )
-    if get_regulation(system.ruleset).inputs.games_last_12_months:
+    if get_regulation(period_input.ruleset).inputs.games_last_12_months:
         period_input = games_last_year_add(period=period, period_input=period_input)
     run_progress_set(
         run_id=run.pk, progress=40, phase=gettext_noop("Calculating"), player_count=len(states)
@@ -230,14 +230,19 @@ def period_input_build(
     list_ratings: dict[int, tuple[et.ListRating, ...]] | None = None,
 ) -> et.PeriodInput:
     """The whole period as the engine's input, its tournaments in the order they ended, with
-    what the regulation reads from each beyond its games (ratings.calculation.competitions)."""
+    what the regulation reads from each beyond its games (ratings.calculation.competitions).
+    The regulation set is the one the tournaments' start days fall under (fide-2024 0.1,
+    fide-2000 0.1.1, cnxc-2000 8.1; ratings.calculation.rulesets: refused when two)."""
     system = period.system
+    in_force = tournaments_ruleset_in_force(
+        system=system, tournaments=tournaments.values(), fallback_day=period.start
+    )
     period_input = et.PeriodInput(
-        ruleset=system.ruleset,
+        ruleset=in_force.ruleset,
         start=period.start,
         end=period.end,
         # fce 9.5: the published differential in force, else the system's typed one.
-        parameters=differential_parameters(system=system, end=period.end),
+        parameters=differential_parameters(system=system, end=period.end, in_force=in_force),
         players=tuple(players),
         tournaments=tuple(
             et.TournamentInput(
@@ -258,7 +263,7 @@ def period_input_build(
         ),
     )
     competitions, all_players = competition_inputs_add(
-        ruleset=system.ruleset,
+        ruleset=in_force.ruleset,
         tournaments=tournaments,
         period_tournaments=period_input.tournaments,
         players=players,

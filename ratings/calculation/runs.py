@@ -25,6 +25,7 @@ from rating_engine import ENGINE_VERSION
 from rating_engine.registry import get_regulation
 from ratings.calculation.bulk_path import calculate_bulk
 from ratings.calculation.engine_path import calculate_engine
+from ratings.calculation.rulesets import period_ruleset_in_force
 from ratings.models import CalculationRun
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,9 @@ def calculation_request(
         period = RatingPeriod.objects.select_for_update().select_related("system").get(pk=period.pk)
         if period.status == PeriodStatus.OPEN:
             raise Refused(_("Close the period before calculating it."))
+        # The regulation its tournaments fall under by their start days, stored on the run
+        # (refused when two: ratings.calculation.rulesets).
+        in_force = period_ruleset_in_force(period=period)
         active = period.runs.filter(status__in=ACTIVE_JOB_STATUSES).first()
         if active is not None:
             if _run_is_orphaned(run=active):
@@ -77,7 +81,7 @@ def calculation_request(
             with transaction.atomic():
                 run = CalculationRun.objects.create(
                     period=period,
-                    ruleset=period.system.ruleset,
+                    ruleset=in_force.ruleset,
                     engine_version=ENGINE_VERSION,
                     requested_by=user if getattr(user, "is_authenticated", False) else None,
                     phase=gettext_noop("Queued"),
@@ -155,10 +159,10 @@ def calculation_run(*, run_id: int) -> CalculationRun | None:
 
 def _calculate(*, run: CalculationRun) -> None:
     period = run.period
-    system = period.system
     started = time.perf_counter()
     threshold = getattr(settings, "RATINGS_BULK_MIN_GAMES", BULK_MIN_GAMES)
-    if get_regulation(system.ruleset).bulk is not None:
+    # The regulation the period's tournaments fall under (ratings.calculation.rulesets).
+    if get_regulation(period_ruleset_in_force(period=period).ruleset).bulk is not None:
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT COUNT(*) FROM tournaments_game g JOIN tournaments_tournament t ON t.id = "

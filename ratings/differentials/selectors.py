@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from periods.models import RatingSystem
+from periods.rulesets import RulesetInForce
 from rating_engine.registry import get_regulation
 from ratings.models import Differential, DifferentialStatus
 
@@ -25,15 +26,20 @@ def differential_in_force(*, system: RatingSystem, on: dt.date) -> Differential 
     )
 
 
-def differential_parameters(*, system: RatingSystem, end: dt.date) -> dict[str, Any]:
+def differential_parameters(
+    *, system: RatingSystem, end: dt.date, in_force: RulesetInForce | None = None
+) -> dict[str, Any]:
     """The system's parameters for a period ending on ``end``, with the published
     differential in force (fce 9.5) in the parameter its regulation reads, under the year of
     the period's end (the engine's key, docs/engine.md "fce decisions" 2). DECISION: the
     published value wins over the JSON typed in the system's parameters for that year; the
     JSON stays only as the fallback for a year with nothing published (older periods, systems
-    that publish none yet)."""
-    parameters: dict[str, Any] = dict(system.parameters or {})
-    rule = get_regulation(system.ruleset).inputs.differential
+    that publish none yet). `in_force`: the regulation set of the period's tournaments
+    (periods.rulesets, effective dates), else the system's own."""
+    if in_force is None:
+        in_force = RulesetInForce(ruleset=system.ruleset, parameters=dict(system.parameters or {}))
+    parameters: dict[str, Any] = dict(in_force.parameters)
+    rule = get_regulation(in_force.ruleset).inputs.differential
     if rule is None:
         return parameters
     published = differential_in_force(system=system, on=end)

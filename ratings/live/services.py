@@ -133,7 +133,7 @@ def live_rows(*, period: RatingPeriod, player_ids: set[int]) -> list[LiveRating]
     period_input = period_input_build(
         period=period, players=players, games_by_t=games_by_t, tournaments=tournaments
     )
-    if get_regulation(period.system.ruleset).inputs.games_last_12_months:
+    if get_regulation(period_input.ruleset).inputs.games_last_12_months:
         period_input = games_last_year_add(
             period=period, period_input=period_input, ids=sorted(states)
         )

@@ -23,6 +23,7 @@ from core.release import release
 from periods import selectors as period_selectors
 from periods import services as period_services
 from periods.models import RatingPeriod, RatingSystem
+from periods.rulesets import system_timeline
 from rating_engine.registry import get_regulation
 from ratings.calculation import selectors as calculation_selectors
 from ratings.cards import selectors as card_selectors
@@ -61,6 +62,8 @@ def system_detail(request: HttpRequest, code: str) -> HttpResponse:
             "lists": lists,
             "periods": periods,
             "differential_article": differential.article if differential else "",
+            # effective dates (fide-2024 0.1, fide-2000 0.1.1, cnxc-2000 8.1)
+            "timeline": system_timeline(system=system),
         },
     )
 

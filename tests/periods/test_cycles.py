@@ -354,7 +354,9 @@ def test_fide_2024_check_and_assignment_agree_with_9_1_over_a_range_of_dates() -
     ends += [D(2028, 2, 20) + dt.timedelta(days=i) for i in range(11)]  # leap February
     seen = {"own": 0, "next regular": 0, "late": 0, "refused": 0}
     for end in ends:
-        tournament = SimpleNamespace(rating_system=system, end_date=end, report_received_at=None)
+        tournament = SimpleNamespace(
+            rating_system=system, start_date=end, end_date=end, report_received_at=None
+        )
         facts = _facts("fide-2024", "monthly", end)
         # The expected answer for each of 131 days is cheap; asking the database is not. Ask on
         # both sides of every day where the answer changes, on the first and last, and weekly.
@@ -415,7 +417,9 @@ def test_other_regulations_check_and_assignment_agree_on_one_late_list(
     ]:
         own_closing = next(c for c in all_closings if c >= end)
         next_closing = next(c for c in all_closings if c > own_closing)
-        tournament = SimpleNamespace(rating_system=system, end_date=end, report_received_at=None)
+        tournament = SimpleNamespace(
+            rating_system=system, start_date=end, end_date=end, report_received_at=None
+        )
         facts = _facts(ruleset, cycle, end)
         boundaries = [
             own_closing,

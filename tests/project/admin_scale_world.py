@@ -23,7 +23,7 @@ from core.outbox import OutboxMail
 from demo.synthetic import federation_generate
 from lists.models import ListImportChunk, ListImportJob
 from notices.models import ListNotices, Notice, NoticePreference
-from periods.models import RatingPeriod, RatingSystem
+from periods.models import RatingPeriod, RatingSystem, SystemRuleset
 from players.models import ErasureRequest, ExternalList, ExternalListEntry, Player
 from protests.models import Protest, ProtestAttachment
 from ratings.models import (
@@ -671,4 +671,17 @@ def _statistics_rows(ctx: _Ctx) -> None:
         ScaleMonitoring,
         {"system_id": "s.id", "threshold": "10", "lists": "4", "updated_at": "now()"},
         f"FROM {_t(RatingSystem)} s WHERE s.code LIKE 'scale-%%'",
+    )
+    # Effective dates: every system's timeline, its own regulation set and fide-2024 from
+    # 1 March 2024 (fide-2024 0.1).
+    insert_select(
+        SystemRuleset,
+        {
+            "system_id": "s.id",
+            "ruleset": "r.ruleset",
+            "effective_from": "r.day",
+            "created_at": "now()",
+        },
+        f"FROM {_t(RatingSystem)} s CROSS JOIN LATERAL (VALUES (s.ruleset, DATE '2000-01-01'), "
+        "('fide-2024', DATE '2024-03-01')) AS r(ruleset, day)",
     )

@@ -49,6 +49,12 @@ API: dict[str, Case] = {
     "api/v1/^periods/(?P<pk>[^/.]+)/$": Case(
         lambda w: f"/api/v1/periods/{w.period.pk}/", EVERYONE, NO_METHOD
     ),
+    # POST only: an officer's empty body is a 400, nothing added.
+    "api/v1/^systems/(?P<code>[-a-zA-Z0-9_]+)/rulesets/$": Case(
+        lambda w: f"/api/v1/systems/{w.system.code}/rulesets/",
+        NO_METHOD,
+        (401, 403, 403, 403, 403, 400, 400),
+    ),
     "api/v1/^periods/(?P<pk>[^/.]+)/calculate/$": Case(
         lambda w: f"/api/v1/periods/{w.period.pk}/calculate/", NO_METHOD, API_OFFICERS
     ),

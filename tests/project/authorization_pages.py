@@ -312,6 +312,10 @@ PAGES: dict[str, Case] = {
     "ratings/<slug:code>/open-next/": Case(
         lambda w: f"/ratings/{w.system.code}/open-next/", OFFICERS, OFFICERS
     ),
+    # GET: the form and the timeline; POST (empty here): the form again, nothing added.
+    "ratings/<slug:code>/rulesets/new/": Case(
+        lambda w: f"/ratings/{w.system.code}/rulesets/new/", OFFICERS, OFFICERS
+    ),
     "ratings/periods/<int:pk>/": Case(
         lambda w: f"/ratings/periods/{w.period.pk}/", OFFICERS, OFFICERS
     ),

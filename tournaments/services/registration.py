@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from core.errors import Refused
 from periods import selectors as period_selectors
 from periods.models import RatingSystem
+from periods.rulesets import system_ruleset_on
 from tournaments import checks, selectors
 from tournaments.models import Tournament
 
@@ -31,7 +32,8 @@ def tournament_register(
     today = today or timezone.localdate()
     system: RatingSystem = data["rating_system"]
     required, _article = checks.registration_days_required(
-        ruleset=system.ruleset,
+        # the regulation in force on its start day (fide-2024 0.1, fide-2000 0.1.1, cnxc-2000 8.1)
+        ruleset=system_ruleset_on(system=system, day=data["start_date"]).ruleset,
         default_days=system.registration_days,
         top_rating=top_rating,
         top_woman_rating=top_woman_rating,

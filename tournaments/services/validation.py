@@ -15,6 +15,7 @@ from django.utils.translation import gettext_noop
 from core.pg.copy import copy_in_rows
 from core.tasks import task_enqueue_or_leave_on_commit
 from formats.reports import ParsedReport, Problem, decode_report, parse_report
+from periods.rulesets import system_ruleset_on
 from players.models import Player
 from players.names import fold
 from tournaments import checks, selectors, signals
@@ -243,7 +244,8 @@ _DEC = _Decimals()
 def tournament_facts(tournament: Tournament) -> checks.TournamentFacts:
     system = tournament.rating_system
     return checks.TournamentFacts(
-        ruleset=system.ruleset,
+        # The regulation in force on its start day (fide-2024 0.1, fide-2000 0.1.1, cnxc-2000 8.1).
+        ruleset=system_ruleset_on(system=system, day=tournament.start_date).ruleset,
         rate_of_play=system.rate_of_play,
         pairing_system=tournament.system,
         start_date=tournament.start_date,
