@@ -9,6 +9,7 @@ the file (an error) is JSON whichever was asked."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpResponse
@@ -42,7 +43,7 @@ class _TrfRenderer(BaseRenderer):
         self,
         data: Any,
         accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         if renderer_context and renderer_context.get("response") is not None:
             renderer_context["response"]["Content-Type"] = "application/json"

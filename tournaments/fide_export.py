@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass
+from typing import cast
 
 from django.db.models import QuerySet
 from django.utils.text import slugify
@@ -25,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import Refused
 from formats.reports import ParsedReport, ReportGame, ReportHeader, ReportPlayer
+from formats.reports.records import GameKind as TrfGameKind
 from formats.reports.trf_export import TRF_VERSIONS, LeftOutGame, TrfVersion, trf_write
 from periods.models import PeriodStatus, RatingPeriod
 from tournaments.models import LEFT_OUT_REASONS, Game, Tournament
@@ -105,7 +107,8 @@ def _games(t: Tournament) -> tuple[tuple[ReportGame, ...], tuple[LeftOutGame, ..
         "left_out_code",
         "left_out_article",
     )
-    for rnd, white, black, result, kind, ws, bs, colours, code, article in rows.iterator():
+    for rnd, white, black, result, stored_kind, ws, bs, colours, code, article in rows.iterator():
+        kind = cast(TrfGameKind, stored_kind)  # the stored kinds are the report's (less absent)
         if rnd is None:
             raise Refused(
                 _(

@@ -251,7 +251,9 @@ def test_the_period_batch_and_the_sent_state(django_capture_on_commit_callbacks)
     a = TournamentPlayer.objects.create(tournament=other, start_rank=1, name="A, B")
     b = TournamentPlayer.objects.create(tournament=other, start_rank=2, name="C, D")
     Game.objects.filter(pk=make_game(other, a, b).pk).update(round=None)
-    data = fide_export.period_fide_batch(period=t.period, version="trf16")
+    period = t.period
+    assert period is not None
+    data = fide_export.period_fide_batch(period=period, version="trf16")
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         names = archive.namelist()
         assert names == [f"{t.pk}-open-sitges.trf16.trf", "SKIPPED.txt"]
