@@ -268,3 +268,57 @@ def test_the_period_batch_and_the_sent_state(django_capture_on_commit_callbacks)
     )
     assert (t.fide_sent_on, t.fide_sent_by) == (dt.date(2026, 11, 2), officer)
     assert list(fide_export.tournaments_fide_unsent()) == [other]
+
+
+def test_pages_and_api_answer_the_files_and_record_the_sending(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    t = _corrected(django_capture_on_commit_callbacks)
+    assert t.period is not None
+    officer = make_user(role=roles.RATING_OFFICER)
+    # the arbiter downloads his tournament's TRF from its page
+    client.force_login(t.arbiter)
+    page = client.get(f"/tournaments/{t.pk}/")
+    assert b'id="fide-export-trf26"' in page.content and b'id="fide-sent-form"' not in page.content
+    response = client.get(f"/tournaments/{t.pk}/fide-export/?format=trf26")
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment")
+    assert b"\n142 3\n" in response.content
+    # the API: TRF16 by default, TRF-2026 by `format`, an error as JSON
+    api = client.get(f"/api/v1/tournaments/{t.pk}/fide-export/")
+    assert api.status_code == 200 and api["Content-Type"].startswith("text/plain")
+    assert b"\nXXR 3\n" in api.content
+    assert (
+        b"\n142 3\n" in client.get(f"/api/v1/tournaments/{t.pk}/fide-export/?format=trf26").content
+    )
+    client.force_login(officer)
+    desk = client.get("/ratings/desk/")
+    assert b'id="fide-unsent"' in desk.content and b"Open Sitges" in desk.content
+    batch = client.get(f"/api/v1/periods/{t.period.pk}/fide-batch/?format=trf26")
+    assert batch.status_code == 200 and batch["Content-Type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(batch.content)) as archive:
+        assert archive.namelist() == [f"{t.pk}-open-sitges.trf26.trf"]
+    page_batch = client.get(f"/tournaments/periods/{t.period.pk}/fide-batch/?format=trf16")
+    assert page_batch.status_code == 200 and page_batch.content.startswith(b"PK")
+    future = client.post(
+        f"/api/v1/tournaments/{t.pk}/fide-sent/", {"sent_on": "2999-01-01"}, "application/json"
+    )
+    assert future.status_code == 409
+    sent = client.post(
+        f"/api/v1/tournaments/{t.pk}/fide-sent/", {"sent_on": "2026-11-03"}, "application/json"
+    )
+    assert sent.status_code == 200
+    assert sent.json() == {
+        "id": t.pk,
+        "fide_sent_on": "2026-11-03",
+        "fide_sent_by": officer.get_username(),
+    }
+    assert b'id="fide-unsent"' not in client.get("/ratings/desk/").content
+    # the page's form records it again (today), the history keeps both
+    assert client.post(f"/tournaments/{t.pk}/fide-sent/", {}).status_code == 302
+    t.refresh_from_db()
+    assert t.fide_sent_on == timezone.localdate()
+    events = list(
+        Tournament.pgh_event_model.objects.filter(pgh_obj=t).values_list("fide_sent_on", flat=True)
+    )
+    assert dt.date(2026, 11, 3) in events and timezone.localdate() in events
