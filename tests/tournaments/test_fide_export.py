@@ -10,6 +10,7 @@ import io
 import zipfile
 
 import pytest
+from django.apps import apps
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
@@ -319,6 +320,8 @@ def test_pages_and_api_answer_the_files_and_record_the_sending(
     t.refresh_from_db()
     assert t.fide_sent_on == timezone.localdate()
     events = list(
-        Tournament.pgh_event_model.objects.filter(pgh_obj=t).values_list("fide_sent_on", flat=True)
+        apps.get_model("tournaments", "TournamentEvent")
+        .objects.filter(pgh_obj=t)
+        .values_list("fide_sent_on", flat=True)
     )
     assert dt.date(2026, 11, 3) in events and timezone.localdate() in events
