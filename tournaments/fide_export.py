@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 from django.db.models import QuerySet
@@ -138,12 +138,13 @@ def _games(t: Tournament) -> tuple[tuple[ReportGame, ...], tuple[LeftOutGame, ..
 
 
 def _ranked(players: tuple[ReportPlayer, ...], report: ParsedReport) -> tuple[ReportPlayer, ...]:
+    """Each line's rank by points: one more than the players with more points (ties share it)."""
     points = report.points()
-    out = []
-    for p in players:
-        better = sum(1 for q in players if points[q.start_rank] > points[p.start_rank])
-        out.append(ReportPlayer(**{**p.__dict__, "rank": better + 1}))
-    return tuple(out)
+    ordered = sorted((points[p.start_rank] for p in players), reverse=True)
+    first: dict[float, int] = {}
+    for i, value in enumerate(ordered, start=1):
+        first.setdefault(value, i)
+    return tuple(replace(p, rank=first[points[p.start_rank]]) for p in players)
 
 
 def tournament_fide_export(*, tournament: Tournament, version: TrfVersion) -> FideExport:
