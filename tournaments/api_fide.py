@@ -22,6 +22,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api.errors import ErrorSerializer
 from core.api.permissions import Rule
 from core.api.serializers import RefuseUnknownFields
 from tournaments import fide_export, services
@@ -105,7 +106,12 @@ class FideExportActions:
                 description="The TRF file for the FIDE Rating Server (fide-2024 9.1), written "
                 "from the stored data: FIDE IDs from the registry, corrected results, the games "
                 "left out marked (TRF-2026).",
-            )
+            ),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="Not validated or rated, or its report gives no rounds: `message` "
+                "says which.",
+            ),
         },
         description=(
             "The tournament as a TRF file for the FIDE Rating Server (officers and its "
