@@ -23,6 +23,7 @@ from protests.selectors import protest_list_pending
 from ratings.calculation.selectors import runs_active
 from ratings.statistics.selectors import drift_alerts
 from tournaments.api import TournamentSerializer
+from tournaments.fide_export import tournaments_fide_unsent
 from tournaments.queues import tournaments_moved_after_publication
 from tournaments.selectors import tournaments_awaiting_approval
 
@@ -62,6 +63,10 @@ class DeskSerializer(serializers.Serializer[Any]):
     moved_after_publication = TournamentSerializer(
         many=True, help_text="Validated after their period's list was published: moved."
     )
+    fide_unsent = TournamentSerializer(
+        many=True,
+        help_text="Rated tournaments of published periods not yet sent to FIDE (fide-2024 9.1).",
+    )
     periods = RatingPeriodSerializer(many=True)
     runs = RunSerializer(many=True)
     drift = DriftSerializer(many=True)
@@ -77,6 +82,7 @@ class DeskView(APIView):
             "protests": protest_list_pending().order_by("submitted_at", "id"),
             "late_registrations": tournaments_awaiting_approval().order_by("registered_at", "id"),
             "moved_after_publication": tournaments_moved_after_publication(),
+            "fide_unsent": tournaments_fide_unsent(),
             "periods": periods_awaiting_work(),
             "runs": runs_active(),
         }

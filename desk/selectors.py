@@ -20,6 +20,7 @@ from ratings.calculation import selectors as calculation_selectors
 from ratings.models import CalculationRun
 from ratings.office.selectors import PeriodContents, period_contents
 from ratings.statistics.selectors import Drift, drift_alerts
+from tournaments.fide_export import tournaments_fide_unsent
 from tournaments.models import Tournament, TournamentStatus
 from tournaments.queues import (
     FideIdConflict,
@@ -53,9 +54,12 @@ class Desk:
     moved_after_publication: QuerySet[Tournament]
     # lines linked to another player than their reported FIDE ID's owner (issue 23)
     fide_id_conflicts: list[FideIdConflict]
+    # rated tournaments of published periods not yet sent to FIDE (fide-2024 9.1)
+    fide_unsent: QuerySet[Tournament]
 
 
 DESK_IMPORTS = 8
+DESK_FIDE_UNSENT = 50
 
 
 def desk_for_officer() -> Desk:
@@ -100,6 +104,7 @@ def desk_for_officer() -> Desk:
         drift=drift_alerts(),
         moved_after_publication=tournaments_moved_after_publication(),
         fide_id_conflicts=fide_id_conflicts(),
+        fide_unsent=tournaments_fide_unsent()[:DESK_FIDE_UNSENT],
     )
 
 

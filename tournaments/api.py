@@ -25,6 +25,8 @@ from core.api.serializers import RefuseUnknownFields
 from core.rules import is_officer
 from periods.models import RatingSystem
 from tournaments import selectors, services
+from tournaments.api_fide import RULES as FIDE_RULES
+from tournaments.api_fide import FideExportActions
 from tournaments.api_substitutions import RULES as SUBSTITUTION_RULES
 from tournaments.api_substitutions import SubstitutionActions
 from tournaments.forms import TournamentRegistrationForm
@@ -62,6 +64,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "rated_at",
             "published_at",
             "norm_winner_rank",
+            "fide_sent_on",
         ]
         read_only_fields = fields
         extra_kwargs = {
@@ -284,6 +287,7 @@ class CrosstableSerializer(serializers.Serializer[Any]):
 
 class TournamentViewSet(
     SubstitutionActions,
+    FideExportActions,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -301,6 +305,7 @@ class TournamentViewSet(
         "report": MANAGE,
         "upload": MANAGE,
         **SUBSTITUTION_RULES,
+        **FIDE_RULES,
         # An officer's choice (periods.manage_period: officers, whatever the period).
         "rate_as_correction": Rule("periods.manage_period"),
     }

@@ -182,6 +182,18 @@ class Tournament(models.Model):
     validated_at = models.DateTimeField(_("validated at"), null=True, blank=True)
     rated_at = models.DateTimeField(_("rated at"), null=True, blank=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    # fide-2024 9.1: the rating officer uploads the rated tournament's TRF to the FIDE Rating
+    # Server; he records here when and who (tournaments.services.fide_export, kept in the
+    # history). Empty: not sent yet (the officer's desk lists it).
+    fide_sent_on = models.DateField(_("sent to FIDE on"), null=True, blank=True)
+    fide_sent_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("sent to FIDE by"),
+    )
     # cnxc-2000 7.1 (InputFacts.norm_winner): the winner after tie-breaks of a competition valid
     # for norms, by his start rank in the report (the report's lines are rewritten at every
     # upload; the rank names the same player). Empty: the sole top scorer.

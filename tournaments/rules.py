@@ -57,3 +57,8 @@ rules.add_perm(
 )
 # Approve a late registration.
 rules.add_perm("tournaments.approve_registration", is_officer)
+
+# The export to FIDE (fide-2024 9.1): the TRF written from the stored, corrected data, for the
+# officers and the tournament's arbiter; recording it as sent to FIDE, officers only.
+rules.add_perm("tournaments.export_fide", is_officer | is_tournament_arbiter)
+rules.add_perm("tournaments.record_fide_sent", is_officer)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import substitution_views, views
+from tournaments import fide_views, substitution_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -31,6 +31,11 @@ urlpatterns = [
         name="substitution_remove",
     ),
     path("<int:pk>/winner/", substitution_views.winner_set, name="winner_set"),
+    path("<int:pk>/fide-export/", fide_views.tournament_fide_export, name="fide_export"),
+    path("<int:pk>/fide-sent/", fide_views.tournament_fide_sent, name="fide_sent"),
+    path(
+        "periods/<int:period>/fide-batch/", fide_views.period_fide_batch, name="period_fide_batch"
+    ),
     path(
         "<int:pk>/rate-as-correction/",
         views.tournament_rate_as_correction,

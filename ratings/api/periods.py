@@ -8,8 +8,10 @@ from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -24,6 +26,8 @@ from ratings.api.lists import PublishedListSerializer, lists_annotated
 from ratings.calculation import runs
 from ratings.calculation import selectors as calculation_selectors
 from ratings.publication import services as publication
+from tournaments import fide_export
+from tournaments.api_fide import FORMAT_PARAMETER, TRF_RENDERERS, file_response, trf_version
 
 
 class ListInForceSerializer(serializers.Serializer[Any]):
@@ -109,12 +113,38 @@ class RatingPeriodViewSet(viewsets.ReadOnlyModelViewSet[RatingPeriod]):
         "progress": Rule("periods.manage_period", on_object=True),
         "publish": Rule("ratings.publish_list", on_object=True),
         "calibration": Rule("periods.manage_period", on_object=True),
+        "fide_batch": Rule("periods.manage_period", on_object=True),
     }
 
     def get_queryset(self) -> QuerySet[RatingPeriod]:
         return RatingPeriod.objects.select_related("system").order_by(
             "-start", "system__code", "id"
         )
+
+    @extend_schema(
+        parameters=[FORMAT_PARAMETER],
+        responses={
+            (200, "application/zip"): OpenApiResponse(
+                OpenApiTypes.BINARY,
+                description="One TRF per rated tournament of the period (fide-2024 9.1); "
+                "SKIPPED.txt names those that cannot be written and why.",
+            )
+        },
+        description="The period's batch for the FIDE Rating Server, a zip (officers).",
+    )
+    @action(
+        detail=True,
+        url_path="fide-batch",
+        renderer_classes=TRF_RENDERERS,
+        filter_backends=[],
+        pagination_class=None,
+    )
+    def fide_batch(self, request: Request, pk: str | None = None) -> HttpResponse:
+        period = self.get_object()
+        version = trf_version(request)
+        data = fide_export.period_fide_batch(period=period, version=version)
+        name = f"fide-{period.system.code}-{period.start:%Y-%m}-{version}.zip"
+        return file_response(data, filename=name, content_type="application/zip")
 
     def _progress(self) -> dict[str, Any]:
         period = self.get_object()

@@ -133,6 +133,23 @@ API: dict[str, Case] = {
     "api/v1/^tournaments/(?P<pk>[^/.]+)/players/(?P<start_rank>[0-9]+)/calculation/$": Case(
         lambda w: f"/api/v1/tournaments/{w.rated.pk}/players/1/calculation/", EVERYONE, NO_METHOD
     ),
+    # The export to FIDE (fide-2024 9.1): the world's tournament is not validated (409), the
+    # validated one is written; recording it as sent: officers, refused (409) when not rated.
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/fide-export/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/fide-export/?format=trf16",
+        (401, 403, 403, 409, 403, 409, 409),
+        NO_METHOD,
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/fide-sent/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/fide-sent/",
+        NO_METHOD,
+        (401, 403, 403, 403, 403, 409, 409),
+    ),
+    "api/v1/^periods/(?P<pk>[^/.]+)/fide-batch/$": Case(
+        lambda w: f"/api/v1/periods/{w.period.pk}/fide-batch/?format=trf26",
+        API_OFFICERS,
+        NO_METHOD,
+    ),
     # Not moved after a publication: the service refuses (409), as the page does (a message).
     "api/v1/^tournaments/(?P<pk>[^/.]+)/rate-as-correction/$": Case(
         lambda w: f"/api/v1/tournaments/{w.tournament.pk}/rate-as-correction/",

@@ -211,6 +211,21 @@ PAGES: dict[str, Case] = {
     "tournaments/<int:pk>/rate-as-correction/": Case(
         lambda w: f"/tournaments/{w.tournament.pk}/rate-as-correction/", NO_METHOD, OFFICERS
     ),
+    # The export to FIDE (fide-2024 9.1): the TRF for officers and the arbiter (the world's
+    # tournament is not validated: refused with a message, a redirect); recording it as sent,
+    # officers (refused the same way: not rated); a period's batch, officers.
+    "tournaments/<int:pk>/fide-export/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/fide-export/?format=trf26", RUNS_IT, NO_METHOD
+    ),
+    "tournaments/<int:pk>/fide-sent/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/fide-sent/",
+        NO_METHOD,
+        OFFICERS,
+        lambda w: {"sent_on": "2026-01-10"},
+    ),
+    "tournaments/periods/<int:period>/fide-batch/": Case(
+        lambda w: f"/tournaments/periods/{w.period.pk}/fide-batch/", OFFICERS, NO_METHOD
+    ),
     # ---- rating systems and published lists (public)
     "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
     "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),

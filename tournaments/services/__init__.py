@@ -15,6 +15,7 @@ One module per step of the arbiter's flow; the public functions are importable f
 
 from .access import LOCKED, ReportLocked, report_change_authorize
 from .crosstable_form import crosstable_form_cells, crosstable_form_to_csv
+from .fide_sent import tournament_fide_sent_record
 from .matching import MatchingRefused, players_confirm
 from .period_moves import tournament_period_follow, tournament_rate_as_correction
 from .problems import problem_plain, problem_to_dict
@@ -60,6 +61,7 @@ __all__ = [
     "tournament_approve_late",
     "tournament_assign_period",
     "tournament_facts",
+    "tournament_fide_sent_record",
     "tournament_period_follow",
     "tournament_rate_as_correction",
     "tournament_register",
