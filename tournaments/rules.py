@@ -57,3 +57,10 @@ rules.add_perm(
 )
 # Approve a late registration.
 rules.add_perm("tournaments.approve_registration", is_officer)
+# The officer's decisions on a tournament (tournaments.services.decisions): return for
+# correction, reject, refuse to rate, override a check, authorise, exclude a game, exempt a
+# withdrawal, and the decision on an appeal.
+rules.add_perm("tournaments.decide_tournament", is_officer)
+# The organiser's appeal against a refusal to rate (fide-2024 0.4), lodged by the tournament's
+# arbiter on the organiser's behalf (or an officer).
+rules.add_perm("tournaments.appeal_decision", is_officer | is_tournament_arbiter)

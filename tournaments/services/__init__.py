@@ -15,6 +15,18 @@ One module per step of the arbiter's flow; the public functions are importable f
 
 from .access import LOCKED, ReportLocked, report_change_authorize
 from .crosstable_form import crosstable_form_cells, crosstable_form_to_csv
+from .decisions import (
+    corrections_lapse,
+    decision_appeal,
+    decision_appeal_decide,
+    tournament_authorise_long_event,
+    tournament_exclude_game,
+    tournament_exempt_withdrawal,
+    tournament_override_check,
+    tournament_refuse_rating,
+    tournament_reject_registration,
+    tournament_return_for_correction,
+)
 from .matching import MatchingRefused, players_confirm
 from .period_moves import tournament_period_follow, tournament_rate_as_correction
 from .problems import problem_plain, problem_to_dict
@@ -40,6 +52,9 @@ __all__ = [
     "LOCKED",
     "MatchingRefused",
     "ReportLocked",
+    "corrections_lapse",
+    "decision_appeal",
+    "decision_appeal_decide",
     "crosstable_form_cells",
     "crosstable_form_to_csv",
     "players_confirm",
@@ -59,6 +74,13 @@ __all__ = [
     "substitution_delete",
     "tournament_approve_late",
     "tournament_assign_period",
+    "tournament_authorise_long_event",
+    "tournament_exclude_game",
+    "tournament_exempt_withdrawal",
+    "tournament_override_check",
+    "tournament_refuse_rating",
+    "tournament_reject_registration",
+    "tournament_return_for_correction",
     "tournament_facts",
     "tournament_period_follow",
     "tournament_rate_as_correction",

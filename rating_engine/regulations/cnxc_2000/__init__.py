@@ -142,6 +142,9 @@ class CNXC2000(CNXCResults):
             thematic_not_rated=Rule(True, "cnxc-2000 3.1"),
             others_rated_by_their_rules=Rule(True, "cnxc-2000 3.1"),
         ),
+        # 3.2: "As desistências justificadas por motivos excepcionalmente graves poderão ser
+        # analisadas pelo CD da CNXC, caso a caso, de modo a ... não terem efeitos".
+        decisions=base.DecisionFacts(exempt_withdrawal=Rule(True, "cnxc-2000 3.2")),
     )
     parameters_type = CNXC2000Parameters
     # 7.3: "a lista da ICCF em vigor no dia imediato ao último a que correspondem os cálculos";

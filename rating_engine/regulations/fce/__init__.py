@@ -124,6 +124,9 @@ class FCE(FCEResults):
             monthly_report_days=None,
         ),
         composition=None,  # 7.1, 10.2.3 (unrated players) apply when rating
+        # 2.2: "es reserva el dret d'avaluar altres torneigs quan ho cregui convenient, tot i que
+        # no compleixin les condicions establertes".
+        decisions=base.DecisionFacts(rate_despite_conditions=Rule(True, "fce 2.2")),
     )
 
     # ------------------------------------------------------------------ parameters

@@ -65,6 +65,7 @@ from typing import ClassVar
 from ...common import _
 from ...errors import EngineInputError
 from ..base import (
+    DecisionFacts,
     CompetitionFacts,
     CompetitionKind,
     CompositionFacts,
@@ -178,6 +179,9 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
                 "fide-2000 6.33",
             ),
         ),
+        # 11.1: reports "como en el artículo 7 de B.01"; B.01 7.13: a report returned for
+        # correction comes back within four weeks, or the event counts as not reported.
+        decisions=DecisionFacts(correction_days=Rule(28, "fide-2000 11.1 (B.01 7.13)")),
     )
 
     def months_per_list(self, params: Fide2000Parameters) -> int:
