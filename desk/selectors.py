@@ -20,7 +20,8 @@ from ratings.calculation import selectors as calculation_selectors
 from ratings.models import CalculationRun
 from ratings.office.selectors import PeriodContents, period_contents
 from ratings.statistics.selectors import Drift, drift_alerts
-from tournaments.models import Tournament, TournamentStatus
+from tournaments.decision_selectors import decisions_waiting
+from tournaments.models import Tournament, TournamentDecision, TournamentStatus
 from tournaments.queues import (
     FideIdConflict,
     fide_id_conflicts,
@@ -53,6 +54,8 @@ class Desk:
     moved_after_publication: QuerySet[Tournament]
     # lines linked to another player than their reported FIDE ID's owner (issue 23)
     fide_id_conflicts: list[FideIdConflict]
+    # the officer's decisions waiting: reports returned for correction, appeals to decide
+    decisions: QuerySet[TournamentDecision]
 
 
 DESK_IMPORTS = 8
@@ -100,6 +103,7 @@ def desk_for_officer() -> Desk:
         drift=drift_alerts(),
         moved_after_publication=tournaments_moved_after_publication(),
         fide_id_conflicts=fide_id_conflicts(),
+        decisions=decisions_waiting(),
     )
 
 

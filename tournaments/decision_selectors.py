@@ -6,13 +6,26 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import QuerySet
 
 from rating_engine.registry import get_regulation
 from rating_engine.regulations.base import DecisionFacts
-from tournaments.models import DecisionKind, DecisionState, Tournament, TournamentDecision
+from tournaments.models import (
+    DecisionKind,
+    DecisionState,
+    Game,
+    GameKind,
+    Tournament,
+    TournamentDecision,
+)
 
+#: The codes of the problems the decisions add (services.decision_effects); an override
+#: cannot name them.
+DECISION_CODES = frozenset(
+    {"returned_for_correction", "not_reported", "registration_rejected", "rating_refused"}
+)
 #: The states in which a refusal to rate keeps the tournament out of the rating (fide-2024
 #: 0.4): until an appeal is upheld.
 REFUSAL_STANDS = (DecisionState.IN_FORCE, DecisionState.APPEALED, DecisionState.APPEAL_DISMISSED)
@@ -67,9 +80,7 @@ def decision_in_force(*, tournament: Tournament, kind: str) -> QuerySet[Tourname
 
 def long_event_authorised(*, tournament: Tournament) -> bool:
     """feda-1996 5.11: the officer authorised this event's length."""
-    return decision_in_force(
-        tournament=tournament, kind=DecisionKind.AUTHORISE_LONG_EVENT
-    ).exists()
+    return decision_in_force(tournament=tournament, kind=DecisionKind.AUTHORISE_LONG_EVENT).exists()
 
 
 def corrections_lapsing(*, today: dt.date) -> QuerySet[TournamentDecision]:
@@ -92,3 +103,51 @@ def decisions_waiting() -> QuerySet[TournamentDecision]:
         .select_related("tournament", "decided_by")
         .order_by("deadline", "decided_at", "id")
     )
+
+
+@dataclass(frozen=True)
+class DecisionPage:
+    """The decisions part of a tournament's management page: its decisions, those its
+    regulation offers, and what the forms pick from."""
+
+    decisions: list[TournamentDecision]
+    offered: list[Offered]
+    blocking: list[tuple[str, str]]
+    games: list[tuple[int, str]]
+    players: list[tuple[int, str]]
+
+
+def decision_page(
+    *, tournament: Tournament, problems: list[dict[str, Any]], officer: bool
+) -> DecisionPage:
+    """``problems``: the current report's, as shown (translated); ``officer``: the forms too."""
+    decisions = list(decision_list(tournament=tournament))
+    if not officer:
+        return DecisionPage(decisions, [], [], [], [])
+    offered = list(decisions_offered(tournament=tournament).values())
+    kinds = {o.kind for o in offered}
+    blocking = []
+    if DecisionKind.OVERRIDE_CHECK in kinds:
+        seen: dict[str, str] = {}
+        for p in problems:
+            if p.get("severity") == "error" and p["code"] not in DECISION_CODES:
+                seen.setdefault(p["code"], f"{p['code']}: {p['message'][:80]}")
+        blocking = list(seen.items())
+    games: list[tuple[int, str]] = []
+    if DecisionKind.EXCLUDE_GAME in kinds:
+        for g in (
+            Game.objects.filter(tournament=tournament, kind=GameKind.PLAYED, black__isnull=False)
+            .select_related("white", "black")
+            .order_by("round", "id")[:2000]
+        ):
+            rnd = g.round if g.round is not None else "?"
+            games.append((g.pk, f"R{rnd}: {g.white} – {g.black} {g.result}"))
+    players: list[tuple[int, str]] = []
+    if DecisionKind.EXEMPT_WITHDRAWAL in kinds:
+        players = [
+            (rank, f"{rank}. {name}")
+            for rank, name in tournament.players.order_by("start_rank").values_list(
+                "start_rank", "name"
+            )
+        ]
+    return DecisionPage(decisions, offered, blocking, games, players)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import substitution_views, views
+from tournaments import decision_views, substitution_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -31,6 +31,17 @@ urlpatterns = [
         name="substitution_remove",
     ),
     path("<int:pk>/winner/", substitution_views.winner_set, name="winner_set"),
+    path("<int:pk>/decisions/", decision_views.decision_take, name="decide"),
+    path(
+        "<int:pk>/decisions/<int:decision>/appeal/",
+        decision_views.decision_appeal,
+        name="decision_appeal",
+    ),
+    path(
+        "<int:pk>/decisions/<int:decision>/appeal-decision/",
+        decision_views.decision_appeal_decide,
+        name="decision_appeal_decide",
+    ),
     path(
         "<int:pk>/rate-as-correction/",
         views.tournament_rate_as_correction,

@@ -20,26 +20,22 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from tournaments.decision_selectors import REFUSAL_STANDS, decision_list
+from tournaments.decision_selectors import DECISION_CODES, REFUSAL_STANDS, decision_list
 from tournaments.models import DecisionKind, DecisionState, Report, Tournament
 
 from .problems import problem_plain
+
+__all__ = ["DECISION_CODES", "decision_problems", "games_decided_mark", "overrides_apply"]
 
 RETURNED = gettext_noop(
     "Returned for correction by the rating officer on %(date)s: %(reason)s. The corrected "
     "report must arrive by %(deadline)s, or the event counts as not reported"
 )
 LAPSED = gettext_noop(
-    "Not reported: the report returned for correction on %(date)s did not come back by "
-    "%(deadline)s"
+    "Not reported: the report returned for correction on %(date)s did not come back by %(deadline)s"
 )
 REJECTED = gettext_noop("The rating officer rejected the registration: %(reason)s")
 REFUSED = gettext_noop("The rating officer refused to rate this tournament: %(reason)s")
-
-#: The codes of the problems the decisions add (an override cannot name them).
-DECISION_CODES = frozenset(
-    {"returned_for_correction", "not_reported", "registration_rejected", "rating_refused"}
-)
 
 
 def _problem(code: str, template: str, article: str, **params: object) -> dict[str, Any]:

@@ -32,7 +32,11 @@ from core.errors import Refused
 from core.mail import mail_enqueue
 from periods.services import period_mark_for_recalculation
 from tournaments import selectors
-from tournaments.decision_selectors import corrections_lapsing, decisions_offered
+from tournaments.decision_selectors import (
+    DECISION_CODES,
+    corrections_lapsing,
+    decisions_offered,
+)
 from tournaments.models import (
     DecisionKind,
     DecisionState,
@@ -43,7 +47,6 @@ from tournaments.models import (
 )
 
 from .access import LOCKED
-from .decision_effects import DECISION_CODES
 from .validation import tournament_revalidate
 
 #: The outbox's kind of the messages (core.mail).
@@ -89,15 +92,13 @@ def _tell(decision: TournamentDecision, subject: str) -> None:
             lines.append(f"{_('Deadline')}: {formats.date_format(decision.deadline)}")
         if decision.resolution:
             lines.append(f"{_('Decision on the appeal')}: {decision.resolution}")
-        mail_enqueue(
-            kind=MAIL_KIND, subject=subject, body="\n".join(lines), to=[arbiter.email]
-        )
+        mail_enqueue(kind=MAIL_KIND, subject=subject, body="\n".join(lines), to=[arbiter.email])
 
 
 def _recalculate_if_rated(tournament: Tournament) -> None:
     """A decision that changes what a rated tournament counts marks its period for
     recalculation, as a corrected report does."""
-    if tournament.status in LOCKED and tournament.period_id is not None:
+    if tournament.status in LOCKED and tournament.period is not None:
         period_mark_for_recalculation(period=tournament.period)
 
 
@@ -295,9 +296,7 @@ def decision_appeal_decide(
     if decision.state != DecisionState.APPEALED:
         raise Refused(_("There is no appeal to decide."))
     with transaction.atomic():
-        decision.state = (
-            DecisionState.APPEAL_UPHELD if upheld else DecisionState.APPEAL_DISMISSED
-        )
+        decision.state = DecisionState.APPEAL_UPHELD if upheld else DecisionState.APPEAL_DISMISSED
         decision.resolution = _reason(resolution)
         decision.resolved_by = officer
         decision.resolved_at = timezone.now()
@@ -328,3 +327,48 @@ def corrections_lapse(*, now: dt.datetime | None = None) -> int:
             _tell(decision, _("Not reported: %(t)s") % {"t": tournament})
             lapsed += 1
     return lapsed
+
+
+def tournament_decide(
+    *,
+    tournament: Tournament,
+    officer: Any,
+    kind: str,
+    reason: str,
+    check_code: str = "",
+    game_id: int | None = None,
+    start_rank: int | None = None,
+) -> TournamentDecision:
+    """One of the decisions above by its kind (the page's form and the API's action)."""
+    if kind == DecisionKind.RETURN_FOR_CORRECTION:
+        return tournament_return_for_correction(
+            tournament=tournament, officer=officer, reason=reason
+        )
+    if kind == DecisionKind.REJECT_REGISTRATION:
+        return tournament_reject_registration(tournament=tournament, officer=officer, reason=reason)
+    if kind == DecisionKind.REFUSE_RATING:
+        return tournament_refuse_rating(tournament=tournament, officer=officer, reason=reason)
+    if kind == DecisionKind.OVERRIDE_CHECK:
+        return tournament_override_check(
+            tournament=tournament, officer=officer, reason=reason, check_code=check_code
+        )
+    if kind == DecisionKind.AUTHORISE_LONG_EVENT:
+        return tournament_authorise_long_event(
+            tournament=tournament, officer=officer, reason=reason
+        )
+    if kind == DecisionKind.EXCLUDE_GAME:
+        game = (
+            Game.objects.select_related("white", "black")
+            .filter(tournament=tournament, pk=game_id or 0)
+            .first()
+        )
+        if game is None:
+            raise Refused(_("Pick a played game of this tournament."))
+        return tournament_exclude_game(
+            tournament=tournament, officer=officer, reason=reason, game=game
+        )
+    if kind == DecisionKind.EXEMPT_WITHDRAWAL:
+        return tournament_exempt_withdrawal(
+            tournament=tournament, officer=officer, reason=reason, start_rank=start_rank or 0
+        )
+    raise Refused(_("Unknown decision."))

@@ -65,10 +65,10 @@ from typing import ClassVar
 from ...common import _
 from ...errors import EngineInputError
 from ..base import (
-    DecisionFacts,
     CompetitionFacts,
     CompetitionKind,
     CompositionFacts,
+    DecisionFacts,
     DoubleRoundRobinQuorum,
     DurationLimit,
     Facts,
