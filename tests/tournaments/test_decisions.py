@@ -56,13 +56,18 @@ def _trf(rounds: int = 3) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-@pytest.fixture
-def people():
+def decision_people() -> dict:
+    """The tournament's arbiter (with an address), an officer, another arbiter."""
     return {
         "arbiter": make_user("dec-arb", role=roles.ARBITER, email="arb@example.org"),
         "officer": make_user("dec-off", role=roles.RATING_OFFICER),
         "other": make_user("dec-other", role=roles.ARBITER),
     }
+
+
+@pytest.fixture
+def people():
+    return decision_people()
 
 
 def _reported(client, people, ruleset: str = "fide-2024", **fields) -> Tournament:
