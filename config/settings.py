@@ -365,7 +365,13 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Claims, corrections and erasure requests share one status set (pending / approved /
     # refused): one named enum, not a name drf-spectacular makes up from a hash.
-    "ENUM_NAME_OVERRIDES": {"RequestStatusEnum": "accounts.models.RequestStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "RequestStatusEnum": "accounts.models.RequestStatus",
+        # The officer's decisions (tournaments.models): "kind" is also the game's and the
+        # competition's.
+        "DecisionKindEnum": "tournaments.models.DecisionKind",
+        "TournamentStatusEnum": "tournaments.models.TournamentStatus",
+    },
 }
 
 # Uploads: reports over this size are refused before parsing.

@@ -19,6 +19,7 @@ from django.apps import apps
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from core import roles
 from core.errors import Refused
@@ -306,3 +307,42 @@ def test_decisions_are_kept_in_history(client, people) -> None:
     event_model = apps.get_model("tournaments", "TournamentDecisionEvent")
     events = event_model.objects.filter(pgh_obj_id=d.pk)
     assert events.count() >= 2
+
+
+def test_desk_and_page_show_the_return(client, people) -> None:
+    t = _reported(client, people, ruleset="feda-1996")
+    services.tournament_return_for_correction(
+        tournament=t, officer=people["officer"], reason="Totals wrong"
+    )
+    client.force_login(people["officer"])
+    desk = client.get(reverse("ratings:desk")).content.decode()
+    assert 'id="decisions-waiting"' in desk and t.name in desk and "feda-1996 10.13" in desk
+    page = client.get(reverse("tournaments:manage", args=[t.pk])).content.decode()
+    assert "Totals wrong" in page and "decide-authorise_long_event" in page
+    # The arbiter reads the decision but has no form to take one.
+    client.force_login(people["arbiter"])
+    page = client.get(reverse("tournaments:manage", args=[t.pk])).content.decode()
+    assert "Totals wrong" in page and "decide-authorise_long_event" not in page
+
+
+def test_api_takes_a_decision_and_lists_it_in_the_resource(client, people) -> None:
+    t = _reported(client, people)
+    api = APIClient()
+    api.force_authenticate(people["arbiter"])
+    url = f"/api/v1/tournaments/{t.pk}/decisions/"
+    assert api.post(url, {"kind": "refuse_rating", "reason": "r"}, format="json").status_code == 403
+    api.force_authenticate(people["officer"])
+    # fide-2024 gives no return for correction: 409 with the reason.
+    refused = api.post(url, {"kind": "return_for_correction", "reason": "r"}, format="json")
+    assert refused.status_code == 409
+    made = api.post(url, {"kind": "refuse_rating", "reason": "Not credible"}, format="json")
+    assert made.status_code == 201, made.content
+    assert made.json()["article"] == "fide-2024 0.4"
+    decision = made.json()["id"]
+    api.force_authenticate(people["arbiter"])
+    appealed = api.post(f"{url}{decision}/appeal/", {"grounds": "g"}, format="json")
+    assert appealed.status_code == 200 and appealed.json()["state"] == "appealed"
+    resource = APIClient().get(f"/api/v1/tournaments/{t.pk}/").json()
+    assert [(d["kind"], d["state"]) for d in resource["decisions"]] == [
+        ("refuse_rating", "appealed")
+    ]
