@@ -369,6 +369,10 @@ SPECTACULAR_SETTINGS = {
         "RequestStatusEnum": "accounts.models.RequestStatus",
         # A worker job's status (list imports, uploads, calculations share core.jobs.JobStatus).
         "JobStatusEnum": "core.jobs.JobStatus",
+        # The officer's decisions (tournaments.models): "kind" is also the game's and the
+        # competition's.
+        "DecisionKindEnum": "tournaments.models.DecisionKind",
+        "TournamentStatusEnum": "tournaments.models.TournamentStatus",
     },
 }
 
@@ -415,6 +419,12 @@ CELERY_BEAT_SCHEDULE = {
     "watch-calculation-runs": {"task": "ratings.watch_runs", "schedule": 60.0},
     "watch-list-import-jobs": {"task": "ratings.watch_import_jobs", "schedule": 60.0},
     "watch-report-uploads": {"task": "tournaments.watch_uploads", "schedule": 60.0},
+    # Reports returned for correction whose deadline passed: the event counts as not reported
+    # (feda-1996 10.13, fide-2000 11.1 → B.01 7.13). At night, after the day has ended.
+    "lapse-corrections": {
+        "task": "tournaments.lapse_corrections",
+        "schedule": crontab(hour=0, minute=20),
+    },
     # A published list whose ranks task was never sent (the broker away at publication).
     "watch-list-ranks": {"task": "ratings.watch_list_ranks", "schedule": 300.0},
     # A validated tournament whose live ratings task was never sent (docs/live-ratings.md).

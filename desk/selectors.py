@@ -20,8 +20,9 @@ from ratings.calculation import selectors as calculation_selectors
 from ratings.models import CalculationRun
 from ratings.office.selectors import PeriodContents, period_contents
 from ratings.statistics.selectors import Drift, drift_alerts
+from tournaments.decision_selectors import decisions_waiting
 from tournaments.fide_export import tournaments_fide_unsent
-from tournaments.models import Tournament, TournamentStatus
+from tournaments.models import Tournament, TournamentDecision, TournamentStatus
 from tournaments.queues import (
     FideIdConflict,
     fide_id_conflicts,
@@ -56,6 +57,8 @@ class Desk:
     fide_id_conflicts: list[FideIdConflict]
     # rated tournaments of published periods not yet sent to FIDE (fide-2024 9.1)
     fide_unsent: QuerySet[Tournament]
+    # the officer's decisions waiting: reports returned for correction, appeals to decide
+    decisions: QuerySet[TournamentDecision]
 
 
 DESK_IMPORTS = 8
@@ -105,6 +108,7 @@ def desk_for_officer() -> Desk:
         moved_after_publication=tournaments_moved_after_publication(),
         fide_id_conflicts=fide_id_conflicts(),
         fide_unsent=tournaments_fide_unsent()[:DESK_FIDE_UNSENT],
+        decisions=decisions_waiting(),
     )
 
 

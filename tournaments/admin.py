@@ -15,6 +15,7 @@ from tournaments.models import (
     ReportUploadJob,
     Substitution,
     Tournament,
+    TournamentDecision,
     TournamentPlayer,
 )
 
@@ -166,6 +167,30 @@ class SubstitutionAdmin(admin.ModelAdmin):
     list_select_related = ("tournament", "recorded_by")
     show_full_result_count = False
     ordering = ("-tournament_id", "round", "id")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(TournamentDecision)
+class TournamentDecisionAdmin(admin.ModelAdmin):
+    """The rating officer's decisions (docs/arbiters.md): shown here; taken, appealed and
+    decided on the tournament's management page or the API (tournaments.services.decisions),
+    which apply them and keep their history."""
+
+    list_display = ("tournament", "kind", "article", "state", "deadline", "decided_at")
+    list_filter = ("kind", "state")
+    search_fields = ("tournament__name",)
+    list_select_related = ("tournament",)
+    raw_id_fields = ("tournament", "decided_by", "appealed_by", "resolved_by")
+    show_full_result_count = False
+    ordering = ("-decided_at", "-id")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

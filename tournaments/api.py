@@ -25,6 +25,8 @@ from core.api.serializers import RefuseUnknownFields
 from core.rules import is_officer
 from periods.models import RatingSystem
 from tournaments import selectors, services
+from tournaments.api_decisions import RULES as DECISION_RULES
+from tournaments.api_decisions import DecisionActions, DecisionSerializer
 from tournaments.api_fide import RULES as FIDE_RULES
 from tournaments.api_fide import FideExportActions
 from tournaments.api_substitutions import RULES as SUBSTITUTION_RULES
@@ -73,6 +75,16 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
                 "`period`, the open one (null otherwise, or when rated there as a correction)."
             }
         }
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    """One tournament, with the rating officer's decisions on it (docs/arbiters.md)."""
+
+    decisions = DecisionSerializer(many=True, read_only=True, help_text="Newest first.")
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "decisions"]
+        read_only_fields = fields
 
 
 class TournamentRegistrationSerializer(
@@ -286,6 +298,7 @@ class CrosstableSerializer(serializers.Serializer[Any]):
 
 
 class TournamentViewSet(
+    DecisionActions,
     SubstitutionActions,
     FideExportActions,
     mixins.ListModelMixin,
@@ -306,6 +319,7 @@ class TournamentViewSet(
         "upload": MANAGE,
         **SUBSTITUTION_RULES,
         **FIDE_RULES,
+        **DECISION_RULES,
         # An officer's choice (periods.manage_period: officers, whatever the period).
         "rate_as_correction": Rule("periods.manage_period"),
     }
@@ -320,6 +334,8 @@ class TournamentViewSet(
             return TournamentRegistrationSerializer
         if self.action == "reports" and self.request.method == "POST":
             return ReportUploadSerializer
+        if self.action == "retrieve":
+            return TournamentDetailSerializer
         return TournamentSerializer
 
     @extend_schema(request=TournamentRegistrationSerializer, responses={201: TournamentSerializer})

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from periods.models import RatingSystem
 from tournaments.kinds import kind_grouped_choices
-from tournaments.models import DESCRIPTION_FIELDS, SubstitutionSide, Tournament
+from tournaments.models import DESCRIPTION_FIELDS, DecisionKind, SubstitutionSide, Tournament
 
 MAX_FORM_PLAYERS = 20
 
@@ -203,3 +203,39 @@ class WinnerForm(forms.Form):
             ("", _("The sole top scorer")),
             *players,
         ]
+
+
+class DecisionForm(forms.Form):
+    """A rating officer's decision on a tournament (tournaments.services.decisions): its kind,
+    the written reason and what it names (a check's code, a game, a player)."""
+
+    kind = forms.ChoiceField(label=_("Decision"), choices=DecisionKind.choices)
+    reason = forms.CharField(
+        label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    check_code = forms.CharField(label=_("Check"), max_length=40, required=False)
+    game = forms.IntegerField(label=_("Game"), min_value=1, required=False)
+    start_rank = forms.IntegerField(
+        label=_("Player (start rank)"), min_value=1, max_value=32767, required=False
+    )
+
+
+class AppealForm(forms.Form):
+    """The organiser's appeal against a refusal to rate (fide-2024 0.4)."""
+
+    grounds = forms.CharField(
+        label=_("Grounds of the appeal"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+class AppealDecisionForm(forms.Form):
+    """The officer's decision on an appeal (fide-2024 0.4)."""
+
+    upheld = forms.TypedChoiceField(
+        label=_("Decision on the appeal"),
+        choices=[("1", _("Upheld: the refusal is lifted")), ("0", _("Dismissed"))],
+        coerce=lambda v: v == "1",
+    )
+    resolution = forms.CharField(
+        label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )

@@ -373,6 +373,10 @@ class GameKind(models.TextChoices):
 #: and the player's calculation page say it (an untranslated msgid, translated when shown).
 LEFT_OUT_REASONS = {
     "rate_of_play": gettext_noop("below the minimum time for its players' ratings"),
+    # The officer's decisions (tournaments.services.decisions); the reason is on the
+    # tournament's page, with the decision.
+    "fair_play": gettext_noop("excluded by the rating officer under the fair-play rules"),
+    "withdrawal": gettext_noop("a justified withdrawal the rating officer exempted"),
 }
 
 
@@ -547,3 +551,96 @@ class Substitution(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} R{self.round}: {self.replaced_rank} → {self.substitute_rank}"
+
+
+class DecisionKind(models.TextChoices):
+    """The rating officer's decisions on a tournament (docs/arbiters.md, "The officer's
+    decisions"), each offered where the regulation's facts provide for it (facts.decisions)."""
+
+    RETURN_FOR_CORRECTION = "return_for_correction", _("Report returned for correction")
+    REJECT_REGISTRATION = "reject_registration", _("Registration rejected")
+    REFUSE_RATING = "refuse_rating", _("Rating refused")
+    OVERRIDE_CHECK = "override_check", _("Rated despite a blocking check")
+    AUTHORISE_LONG_EVENT = "authorise_long_event", _("Long event authorised")
+    EXCLUDE_GAME = "exclude_game", _("Game excluded (fair play)")
+    EXEMPT_WITHDRAWAL = "exempt_withdrawal", _("Withdrawal exempted")
+
+
+class DecisionState(models.TextChoices):
+    IN_FORCE = "in_force", _("In force")
+    # A return for correction: the corrected report came back in time / it did not.
+    CORRECTED = "corrected", _("Corrected in time")
+    LAPSED = "lapsed", _("Lapsed: counted as not reported")
+    # A refusal to rate: the organiser appealed; the officer upheld the appeal or dismissed it.
+    APPEALED = "appealed", _("Appealed")
+    APPEAL_UPHELD = "appeal_upheld", _("Appeal upheld: the refusal is lifted")
+    APPEAL_DISMISSED = "appeal_dismissed", _("Appeal dismissed")
+
+
+@history_track(meta={"indexes": [models.Index(fields=["tournament"], name="decisionevent_t")]})
+class TournamentDecision(models.Model):
+    """A rating officer's decision on a tournament, with its written reason and article; its
+    changes of state (corrected, lapsed, appealed, decided) go through
+    tournaments.services.decisions and are kept in its history."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="decisions",
+        verbose_name=_("tournament"),
+    )
+    kind = models.CharField(_("decision"), max_length=30, choices=DecisionKind.choices)
+    reason = models.TextField(_("reason"))
+    article = models.CharField(_("article"), max_length=40)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"))
+    # Return for correction: the last day for the corrected report; refusal: the last day
+    # of the organiser's appeal.
+    deadline = models.DateField(_("deadline"), null=True, blank=True)
+    state = models.CharField(
+        _("state"), max_length=20, choices=DecisionState.choices, default=DecisionState.IN_FORCE
+    )
+    # Override: the check's code (a problem's ``code``). Games are named by their round and
+    # players' start ranks: the report's games are rewritten at every validation.
+    check_code = models.CharField(_("check overridden"), max_length=40, blank=True, default="")
+    game_round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    white_rank = models.PositiveSmallIntegerField(_("white (start rank)"), null=True, blank=True)
+    black_rank = models.PositiveSmallIntegerField(_("black (start rank)"), null=True, blank=True)
+    # An exempted withdrawal (cnxc-2000 3.2): the player who withdrew, by start rank.
+    player_rank = models.PositiveSmallIntegerField(
+        _("player who withdrew (start rank)"), null=True, blank=True
+    )
+    appeal_reason = models.TextField(_("grounds of the appeal"), blank=True, default="")
+    appealed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("appealed by"),
+    )
+    appealed_at = models.DateTimeField(_("appealed at"), null=True, blank=True)
+    resolution = models.TextField(_("decision on the appeal"), blank=True, default="")
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("appeal decided by"),
+    )
+    resolved_at = models.DateTimeField(_("appeal decided at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("officer's decision")
+        verbose_name_plural = _("officer's decisions")
+        ordering = ["tournament", "-decided_at", "-id"]
+        indexes = [models.Index(fields=["kind", "state", "deadline"])]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.get_kind_display()}"

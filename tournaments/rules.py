@@ -62,3 +62,10 @@ rules.add_perm("tournaments.approve_registration", is_officer)
 # officers and the tournament's arbiter; recording it as sent to FIDE, officers only.
 rules.add_perm("tournaments.export_fide", is_officer | is_tournament_arbiter)
 rules.add_perm("tournaments.record_fide_sent", is_officer)
+# The officer's decisions on a tournament (tournaments.services.decisions): return for
+# correction, reject, refuse to rate, override a check, authorise, exclude a game, exempt a
+# withdrawal, and the decision on an appeal.
+rules.add_perm("tournaments.decide_tournament", is_officer)
+# The organiser's appeal against a refusal to rate (fide-2024 0.4), lodged by the tournament's
+# arbiter on the organiser's behalf (or an officer).
+rules.add_perm("tournaments.appeal_decision", is_officer | is_tournament_arbiter)

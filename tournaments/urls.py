@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import fide_views, substitution_views, views
+from tournaments import decision_views, fide_views, substitution_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -35,6 +35,17 @@ urlpatterns = [
     path("<int:pk>/fide-sent/", fide_views.tournament_fide_sent, name="fide_sent"),
     path(
         "periods/<int:period>/fide-batch/", fide_views.period_fide_batch, name="period_fide_batch"
+    ),
+    path("<int:pk>/decisions/", decision_views.decision_take, name="decide"),
+    path(
+        "<int:pk>/decisions/<int:decision>/appeal/",
+        decision_views.decision_appeal,
+        name="decision_appeal",
+    ),
+    path(
+        "<int:pk>/decisions/<int:decision>/appeal-decision/",
+        decision_views.decision_appeal_decide,
+        name="decision_appeal_decide",
     ),
     path(
         "<int:pk>/rate-as-correction/",

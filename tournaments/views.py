@@ -20,6 +20,7 @@ from core.errors import RETRY_AFTER_SECONDS, Refused, Unavailable
 from core.permissions import objectgetter, permission_required
 from players.selectors import player_search as player_search_selector
 from tournaments import selectors, services
+from tournaments.decision_selectors import decision_page
 from tournaments.forms import (
     MAX_FORM_PLAYERS,
     CrosstableForm,
@@ -146,11 +147,17 @@ def _manage_page(
     counts = {"matched": 0, "ambiguous": 0, "new": 0}
     for m in matching:
         counts[m.state] += 1
+    problems = selectors.problems_display(problems=report.problems) if report else []
     context = {
         "tournament": tournament,
         "form": form,
         "report": report,
-        "problems": selectors.problems_display(problems=report.problems) if report else [],
+        "problems": problems,
+        "decisions": decision_page(
+            tournament=tournament,
+            problems=problems,
+            officer=request.user.has_perm("tournaments.decide_tournament", tournament),
+        ),
         "upload_problems": selectors.problems_display(problems=upload_problems)
         if upload_problems
         else None,

@@ -480,6 +480,49 @@ class ListLayout:
 
 
 @dataclass(frozen=True, slots=True)
+class DecisionFacts:
+    """The officer's decisions on a tournament that the text provides for (docs/arbiters.md,
+    "The officer's decisions"): each with its article, and its days where the text counts them.
+    None: the text does not provide for it, and the office does not offer it."""
+
+    #: A defective report returned for correction comes back within this many days of the
+    #: return, or the event counts as not reported (feda-1996 10.13; fide-2000 11.1 → B.01 7.13:
+    #: four weeks).
+    correction_days: Rule[int] | None = None
+    #: The rating officer may reject a tournament's registration (fide-2024 0.2).
+    reject_registration: Rule[bool] | None = None
+    #: The federation may refuse to rate a tournament; its organiser appeals within this many
+    #: days of being told (fide-2024 0.4: seven).
+    refusal_appeal_days: Rule[int] | None = None
+    #: The federation may rate a tournament that does not meet the conditions (fce 2.2): a
+    #: blocking check is overridden.
+    rate_despite_conditions: Rule[bool] | None = None
+    #: An event longer than ``play.authorised_days`` is rated with the federation's prior
+    #: authorisation (feda-1996 5.11).
+    authorise_long_event: Rule[bool] | None = None
+    #: A game is left out under the fair-play rules (fide-2024 5.1 "a menos que las normas
+    #: relativas al juego limpio digan lo contrario").
+    exclude_game: Rule[bool] | None = None
+    #: A withdrawal justified by exceptionally serious reasons may have no effect on the
+    #: rating, case by case (cnxc-2000 3.2).
+    exempt_withdrawal: Rule[bool] | None = None
+
+    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
+        "correction_days": "no return for correction",
+        "reject_registration": "no rejection of a registration",
+        "refusal_appeal_days": "no refusal to rate",
+        "rate_despite_conditions": "a blocking check is never overridden",
+        "authorise_long_event": "no authorisation of a long event",
+        "exclude_game": "no game excluded by decision",
+        "exempt_withdrawal": "no withdrawal exempted",
+    }
+
+
+#: A regulation that provides for none of the officer's decisions.
+NO_DECISION_FACTS = DecisionFacts()
+
+
+@dataclass(frozen=True, slots=True)
 class Facts:
     """Everything a regulation fixes that the rest of the office reads."""
 
@@ -494,6 +537,8 @@ class Facts:
     #: The published list's columns and sections (rating_engine/list_layout.py). None: the
     #: office's layout (``list_layout.OFFICE_LIST_LAYOUT``); read it with ``list_layout_of``.
     list_layout: ListLayout | None = None
+    #: The officer's decisions the text provides for (return for correction, refusal…).
+    decisions: DecisionFacts = NO_DECISION_FACTS
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
         "composition": "no composition check",

@@ -164,6 +164,14 @@ class Feda1996(AverageMethod[base.NoParameters]):
             ),
             inactive_apart_after=Rule(3, "feda-1996 8.22b"),
         ),
+        decisions=base.DecisionFacts(
+            # 10.13: "el informe corregido deberá remitirse ... dentro de las cuatro semanas
+            # siguientes a la fecha de devolución".
+            correction_days=Rule(28, "feda-1996 10.13"),
+            # 5.11: "Los torneos con duración superior a 90 días pueden evaluarse con
+            # autorización previa de la FEDA".
+            authorise_long_event=Rule(True, "feda-1996 5.11"),
+        ),
     )
     ART: ClassVar[Mapping[str, str]] = {
         "forfeit": "6.1",

@@ -39,6 +39,10 @@ MODEL_PERMISSION = {
     "tournaments.manage_tournament": "tournaments.change_tournament",
     "tournaments.submit_report": "tournaments.add_report",
     "tournaments.approve_registration": "tournaments.change_tournament",
+    # The officer's decisions (tournaments.services.decisions); the appeal against a refusal to
+    # rate is lodged by the tournament's arbiter (fide-2024 0.4).
+    "tournaments.decide_tournament": "tournaments.change_tournament",
+    "tournaments.appeal_decision": "tournaments.change_tournament",
     "periods.manage_period": "periods.change_ratingperiod",
     "periods.open_period": "periods.add_ratingperiod",
     "ratings.publish_list": "ratings.add_publishedlist",
@@ -107,6 +111,8 @@ def office():
         "tournaments.manage_tournament": [mine, rated, theirs],
         "tournaments.submit_report": [mine, rated, theirs],
         "tournaments.approve_registration": [mine, theirs],
+        "tournaments.decide_tournament": [mine, theirs],
+        "tournaments.appeal_decision": [mine, theirs],
         "periods.manage_period": [period],
         "periods.open_period": [system],
         "ratings.publish_list": [period],

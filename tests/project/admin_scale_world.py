@@ -49,6 +49,7 @@ from tournaments.models import (
     ReportUploadJob,
     Substitution,
     Tournament,
+    TournamentDecision,
     TournamentPlayer,
 )
 
@@ -361,6 +362,27 @@ def _office_rows(ctx: _Ctx) -> tuple[Tournament, Protest]:
         },
         "FROM generate_series(1, %s) g",
         (MIN_ROWS,),
+    )
+    # The officer's decisions: a refusal to rate (fide-2024 0.4) on each of MIN_ROWS
+    # tournaments, one of them appealed.
+    insert_select(
+        TournamentDecision,
+        {
+            "tournament_id": "t.id",
+            "kind": "'refuse_rating'",
+            "reason": "'Results not credible'",
+            "article": "'fide-2024 0.4'",
+            "decided_by_id": user,
+            "decided_at": "now()",
+            "deadline": "current_date + 7",
+            "state": "'in_force'",
+            "check_code": "''",
+            "appeal_reason": "''",
+            "resolution": "''",
+        },
+        f"FROM {_t(Tournament)} t WHERE t.rating_system_id = %s AND t.id <> %s "
+        "ORDER BY t.id LIMIT %s",
+        (ctx.system.pk, big_open.pk, MIN_ROWS),
     )
     # The protest of the issue: about one of the federation's games.
     tournament = Tournament.objects.filter(rating_system=ctx.system).exclude(pk=big_open.pk)[0]

@@ -183,6 +183,25 @@ API: dict[str, Case] = {
             }
         ),
     ),
+    # The officer's decisions: public to read; taken by officers (this system's regulation,
+    # fide-2024, has no return for correction: 409). The appeal (fide-2024 0.4): the arbiter
+    # who runs it and officers; the decision on it: officers; no such decision: 404.
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/decisions/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/decisions/",
+        EVERYONE,
+        (401, 403, 403, 403, 403, 409, 409),
+        json_body(lambda w: {"kind": "return_for_correction", "reason": "Totals wrong"}),
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/decisions/(?P<decision>[0-9]+)/appeal/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/decisions/999999/appeal/",
+        NO_METHOD,
+        (401, 403, 403, 404, 403, 404, 404),
+    ),
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/decisions/(?P<decision>[0-9]+)/appeal-decision/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/decisions/999999/appeal-decision/",
+        NO_METHOD,
+        (401, 403, 403, 403, 403, 404, 404),
+    ),
     # DELETE only (and the winner PUT only): GET and POST are 405 for everyone.
     "api/v1/^tournaments/(?P<pk>[^/.]+)/substitutions/(?P<substitution>[0-9]+)/$": Case(
         lambda w: f"/api/v1/tournaments/{w.tournament.pk}/substitutions/1/",

@@ -226,6 +226,22 @@ PAGES: dict[str, Case] = {
     "tournaments/periods/<int:period>/fide-batch/": Case(
         lambda w: f"/tournaments/periods/{w.period.pk}/fide-batch/", OFFICERS, NO_METHOD
     ),
+    # The officer's decisions (tournaments.services.decisions): officers; an empty form is
+    # refused with a message (a redirect). The organiser's appeal (fide-2024 0.4): the arbiter
+    # who runs it and officers; no such decision: 404 once the rule lets the user in.
+    "tournaments/<int:pk>/decisions/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/decisions/", NO_METHOD, OFFICERS
+    ),
+    "tournaments/<int:pk>/decisions/<int:decision>/appeal/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/decisions/999999/appeal/",
+        NO_METHOD,
+        (LOGIN, 403, 403, 404, 403, 404, 404),
+    ),
+    "tournaments/<int:pk>/decisions/<int:decision>/appeal-decision/": Case(
+        lambda w: f"/tournaments/{w.tournament.pk}/decisions/999999/appeal-decision/",
+        NO_METHOD,
+        (LOGIN, 403, 403, 403, 403, 404, 404),
+    ),
     # ---- rating systems and published lists (public)
     "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
     "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),

@@ -48,6 +48,39 @@ NO_KINDS = {  # the text names no kinds of competition and rates every one
     "competition.others_rated_by_their_rules": None,
 }
 
+#: The officer's decisions (facts.decisions), none provided for unless a regulation says.
+NO_DECISIONS: dict[str, tuple[object, str] | None] = {
+    f"decisions.{name}": None
+    for name in (
+        "correction_days",
+        "reject_registration",
+        "refusal_appeal_days",
+        "rate_despite_conditions",
+        "authorise_long_event",
+        "exclude_game",
+        "exempt_withdrawal",
+    )
+}
+DECISIONS: dict[str, dict[str, tuple[object, str] | None]] = {
+    # 0.2 "puede rechazar el registro"; 0.4 "dentro de los siete días"; 5.1 "juego limpio".
+    "fide-2024": {
+        "decisions.reject_registration": (True, "fide-2024 0.2"),
+        "decisions.refusal_appeal_days": (7, "fide-2024 0.4"),
+        "decisions.exclude_game": (True, "fide-2024 5.1"),
+    },
+    # 11.1 → B.01 7.13: four weeks.
+    "fide-2000": {"decisions.correction_days": (28, "fide-2000 11.1 (B.01 7.13)")},
+    # 10.13 "dentro de las cuatro semanas"; 5.11 "con autorización previa de la FEDA".
+    "feda-1996": {
+        "decisions.correction_days": (28, "feda-1996 10.13"),
+        "decisions.authorise_long_event": (True, "feda-1996 5.11"),
+    },
+    # 2.2 "tot i que no compleixin les condicions establertes".
+    "fce": {"decisions.rate_despite_conditions": (True, "fce 2.2")},
+    # 3.2 "desistências justificadas ... não terem efeitos na pontuação Elo".
+    "cnxc-2000": {"decisions.exempt_withdrawal": (True, "cnxc-2000 3.2")},
+}
+
 EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | None]] = {
     "fide-2024": {
         "lists.cycle": ("monthly", "fide-2024 7.1"),
@@ -379,8 +412,9 @@ def test_the_table_covers_every_registered_regulation() -> None:
 def test_every_fact_as_the_text_fixes_it(ruleset: str) -> None:
     regulation = get_regulation(ruleset)
     got = _flatten(regulation.facts)
-    assert set(got) == set(EXPECTED[ruleset])
-    for key, want in EXPECTED[ruleset].items():
+    expected = {**EXPECTED[ruleset], **NO_DECISIONS, **DECISIONS[ruleset]}
+    assert set(got) == set(expected)
+    for key, want in expected.items():
         rule = got[key]
         if want is None:
             assert rule is None, key

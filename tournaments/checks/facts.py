@@ -45,6 +45,9 @@ class TournamentFacts:
     thematic: bool = False  # cnxc-2000 3.1
     organised_by_others: bool = False  # cnxc-2000 3.1
     rated_by_its_rules: bool = False  # cnxc-2000 3.1
+    # feda-1996 5.11: the officer authorised an event longer than play.authorised_days
+    # (a TournamentDecision): the duration check no longer asks for the authorisation.
+    long_event_authorised: bool = False
 
 
 def regulation_facts(ruleset: str) -> Facts:

@@ -224,8 +224,9 @@ def schedule_checks(facts: TournamentFacts, report: ParsedReport) -> list[Proble
     ):
         # fide-2000 4.1: at most 90 days; fce 6.2: 90, except team competitions.
         out.append(check("error", "duration", longest.article, days=days, limit=longest.value.days))
-    elif authorised is not None and days >= authorised.value:
-        # feda-1996 5.1: under 90 days; 5.11: longer with the federation's authorisation.
+    elif authorised is not None and days >= authorised.value and not facts.long_event_authorised:
+        # feda-1996 5.1: under 90 days; 5.11: longer with the federation's authorisation (the
+        # officer's decision, facts.decisions.authorise_long_event, silences it).
         out.append(
             check(
                 "warning",

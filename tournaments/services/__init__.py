@@ -15,6 +15,19 @@ One module per step of the arbiter's flow; the public functions are importable f
 
 from .access import LOCKED, ReportLocked, report_change_authorize
 from .crosstable_form import crosstable_form_cells, crosstable_form_to_csv
+from .decisions import (
+    corrections_lapse,
+    decision_appeal,
+    decision_appeal_decide,
+    tournament_authorise_long_event,
+    tournament_decide,
+    tournament_exclude_game,
+    tournament_exempt_withdrawal,
+    tournament_override_check,
+    tournament_refuse_rating,
+    tournament_reject_registration,
+    tournament_return_for_correction,
+)
 from .fide_sent import tournament_fide_sent_record
 from .matching import MatchingRefused, players_confirm
 from .period_moves import tournament_period_follow, tournament_rate_as_correction
@@ -41,8 +54,11 @@ __all__ = [
     "LOCKED",
     "MatchingRefused",
     "ReportLocked",
+    "corrections_lapse",
     "crosstable_form_cells",
     "crosstable_form_to_csv",
+    "decision_appeal",
+    "decision_appeal_decide",
     "players_confirm",
     "problem_plain",
     "problem_to_dict",
@@ -60,11 +76,19 @@ __all__ = [
     "substitution_delete",
     "tournament_approve_late",
     "tournament_assign_period",
+    "tournament_authorise_long_event",
+    "tournament_decide",
+    "tournament_exclude_game",
+    "tournament_exempt_withdrawal",
     "tournament_facts",
     "tournament_fide_sent_record",
+    "tournament_override_check",
     "tournament_period_follow",
     "tournament_rate_as_correction",
+    "tournament_refuse_rating",
     "tournament_register",
+    "tournament_reject_registration",
+    "tournament_return_for_correction",
     "tournament_revalidate",
     "tournament_winner_set",
 ]

@@ -19,6 +19,7 @@ from periods.rulesets import system_ruleset_on
 from players.models import Player
 from players.names import fold
 from tournaments import checks, selectors, signals
+from tournaments.decision_selectors import long_event_authorised
 from tournaments.models import (
     Game,
     GameKind,
@@ -30,6 +31,7 @@ from tournaments.models import (
 )
 
 from .access import LOCKED
+from .decision_effects import decision_problems, games_decided_mark, overrides_apply
 from .period_moves import tournament_period_follow
 from .problems import problem_to_dict
 
@@ -262,6 +264,7 @@ def tournament_facts(tournament: Tournament) -> checks.TournamentFacts:
         thematic=tournament.thematic,
         organised_by_others=tournament.organised_by_others,
         rated_by_its_rules=tournament.rated_by_its_rules,
+        long_event_authorised=long_event_authorised(tournament=tournament),
     )
 
 
@@ -368,7 +371,9 @@ def tournament_revalidate(
             [problem_to_dict(p) for p in parsed.problems]
             + [problem_to_dict(p) for p in found]
             + fide_id_mismatch_problems(tournament=tournament, parsed=parsed)
+            + decision_problems(tournament=tournament, report=report)
         )
+        overrides_apply(tournament=tournament, problems=report.problems)
         report.save(update_fields=["problems"])
         errors = any(p["severity"] == "error" for p in report.problems)
         unmatched = tournament.players.filter(player__isnull=True).exists()
@@ -376,6 +381,7 @@ def tournament_revalidate(
         if not errors and not unmatched:
             _write_games(tournament=tournament, parsed=parsed)
             games_below_minimum_time_mark(tournament=tournament)
+            games_decided_mark(tournament=tournament)
             if tournament.status not in LOCKED:
                 tournament.status = TournamentStatus.VALIDATED
                 tournament.validated_at = timezone.now()

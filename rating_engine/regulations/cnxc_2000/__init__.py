@@ -154,6 +154,9 @@ class CNXC2000(CNXCResults):
             ),
             passive_left_out=Rule(True, "cnxc-2000 5.2"),
         ),
+        # 3.2: "As desistências justificadas por motivos excepcionalmente graves poderão ser
+        # analisadas pelo CD da CNXC, caso a caso, de modo a ... não terem efeitos".
+        decisions=base.DecisionFacts(exempt_withdrawal=Rule(True, "cnxc-2000 3.2")),
     )
     parameters_type = CNXC2000Parameters
     # 7.3: "a lista da ICCF em vigor no dia imediato ao último a que correspondem os cálculos";

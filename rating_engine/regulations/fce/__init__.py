@@ -130,6 +130,9 @@ class FCE(FCEResults):
         list_layout=base.ListLayout(
             columns=Rule(("name", "fed_id", "title", "club", "rating", "k", "games"), "fce 9.4"),
         ),
+        # 2.2: "es reserva el dret d'avaluar altres torneigs quan ho cregui convenient, tot i que
+        # no compleixin les condicions establertes".
+        decisions=base.DecisionFacts(rate_despite_conditions=Rule(True, "fce 2.2")),
     )
 
     # ------------------------------------------------------------------ parameters

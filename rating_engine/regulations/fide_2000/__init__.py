@@ -68,6 +68,7 @@ from ..base import (
     CompetitionFacts,
     CompetitionKind,
     CompositionFacts,
+    DecisionFacts,
     DoubleRoundRobinQuorum,
     DurationLimit,
     Facts,
@@ -206,6 +207,9 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
             inactive_left_out_after=Rule(7, "fide-2000 9.23b"),
             titled_unrated_apart=Rule(True, "fide-2000 9.22"),
         ),
+        # 11.1: reports "como en el artículo 7 de B.01"; B.01 7.13: a report returned for
+        # correction comes back within four weeks, or the event counts as not reported.
+        decisions=DecisionFacts(correction_days=Rule(28, "fide-2000 11.1 (B.01 7.13)")),
     )
 
     def months_per_list(self, params: Fide2000Parameters) -> int:

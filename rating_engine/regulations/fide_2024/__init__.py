@@ -152,6 +152,15 @@ class Fide2024(FirstRatings):
                 "fide-2024 7.1.2",
             ),
         ),
+        decisions=base.DecisionFacts(
+            # 0.2: "La presidencia de la Comisión de Calificación puede rechazar el registro".
+            reject_registration=Rule(True, "fide-2024 0.2"),
+            # 0.4: "se reserva el derecho de no valorar ... apelación ... dentro de los siete
+            # días siguientes a que le sea comunicada la decisión".
+            refusal_appeal_days=Rule(7, "fide-2024 0.4"),
+            # 5.1: "a menos que las normas relativas al juego limpio digan lo contrario".
+            exclude_game=Rule(True, "fide-2024 5.1"),
+        ),
     )
     # -- shared pieces --------------------------------------------------------------------
 
