@@ -132,6 +132,11 @@ class ListFacts:
     #: for no monitoring and the office runs no drift check (the statistics are kept all the
     #: same, ratings.statistics).
     scale_monitoring: Rule[int] | None = None
+    #: List membership: every player licensed for the season in force on the list date is in
+    #: the list, the unrated ones without a rating (fce 9.2: "tots els jugadors que tinguin
+    #: tramitada la llicència ... a l'actual temporada"). None: the list holds the players the
+    #: calculation rated and the entries carried from the list before (docs/lists.md).
+    licensed_players: Rule[bool] | None = None
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
         "semesters": "January-June and July-December, each list on the 1st after its semester "
@@ -145,6 +150,8 @@ class ListFacts:
         "appeal_days": "no appeal (the officer's decision is final)",
         "appeal_deposit": "no deposit",
         "scale_monitoring": "no drift check (the statistics of each list are kept all the same)",
+        "licensed_players": "the players the calculation rated and the entries carried over; a "
+        "licence adds no one (players.Licence)",
     }
 
     def protest_last_day(self, published: date, days: int) -> date:
