@@ -225,6 +225,8 @@ def licences_import(*, user: Any, season: Season, data: bytes, preview: bool) ->
     rows = _rows(data, result)
     with transaction.atomic():
         with connection.cursor() as cursor:
+            # Dropped first: a caller's outer transaction (a test's) may still hold the last.
+            cursor.execute("DROP TABLE IF EXISTS pg_temp.licence_import")
             cursor.execute(
                 "CREATE TEMPORARY TABLE licence_import (line integer, fed_id varchar(16), "
                 "category varchar(40), club varchar(120), licensed_on date) ON COMMIT DROP"
