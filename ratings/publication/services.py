@@ -87,9 +87,14 @@ def licensed_source(
     sql = f"""UNION ALL
                    SELECT %s, l.player_id, NULL, 0, NULL, 0, 0, 'unrated', false, false,
                           %s, %s, %s
-                   FROM players_licence l JOIN players_season s ON s.id = l.season_id
-                   WHERE s.start <= %s AND s."end" >= %s
-                     AND NOT EXISTS (SELECT 1 FROM ratings_draftresult x
+                   FROM (
+                       -- A merged record's licence counts for the kept one (docs/registry.md).
+                       SELECT DISTINCT COALESCE(p.merged_into_id, p.id) AS player_id
+                       FROM players_licence li JOIN players_season s ON s.id = li.season_id
+                       JOIN players_player p ON p.id = li.player_id
+                       WHERE s.start <= %s AND s."end" >= %s
+                   ) l
+                   WHERE NOT EXISTS (SELECT 1 FROM ratings_draftresult x
                                      WHERE x.run_id = %s AND x.player_id = l.player_id)
                      AND NOT EXISTS (SELECT 1 FROM ({carry_sql}) c
                                      WHERE c.player_id = l.player_id AND c.rating IS NOT NULL)"""
