@@ -256,7 +256,11 @@ def player_licence(request: HttpRequest, fed_id: str) -> HttpResponse:
 def player_deceased(request: HttpRequest, fed_id: str) -> HttpResponse:
     """Record a player's death (fide-2024 10.2), or clear one recorded by mistake."""
     player = _player(fed_id)
-    form = DeceasedForm(request.POST or None, initial={"deceased_on": player.deceased_on})
+    # Bound on every POST: an empty date clears a death recorded by mistake.
+    form = DeceasedForm(
+        request.POST if request.method == "POST" else None,
+        initial={"deceased_on": player.deceased_on},
+    )
     status = 200
     if request.method == "POST":
         if form.is_valid():

@@ -125,9 +125,7 @@ PAGES: dict[str, Case] = {
     ),
     # POST with no date: a death recorded by mistake is cleared (302 to the card).
     "players/<str:fed_id>/deceased/": Case(
-        lambda w: f"/players/{w.players[0].fed_id}/deceased/",
-        OFFICERS,
-        (LOGIN, 403, 403, 403, 403, 302, 302),
+        lambda w: f"/players/{w.players[0].fed_id}/deceased/", OFFICERS, OFFICERS
     ),
     # A live rating (ratings.live): public, of a period not yet published.
     "players/<str:fed_id>/live/<int:period_id>/": Case(
