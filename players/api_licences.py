@@ -104,7 +104,9 @@ class LicenceViewSet(
 
     serializer_class = LicenceSerializer
     filter_backends: list[Any] = []
-    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    # JSON for the licence itself; the import alone takes a multipart form (a form-encoded
+    # body is refused by the control-character middleware on values a JSON body escapes).
+    parser_classes = [JSONParser]
     rules = {
         "list": Rule("players.manage_licences"),
         "create": Rule("players.manage_licences"),
@@ -140,7 +142,12 @@ class LicenceViewSet(
         request={"multipart/form-data": LicenceImportSerializer},
         responses={200: LicenceImportResultSerializer, 400: LicenceImportResultSerializer},
     )
-    @action(detail=False, methods=["post"], url_path="import")
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import",
+        parser_classes=[MultiPartParser, FormParser],
+    )
     def import_csv(self, request: Request) -> Response:
         """Import a season's licences from a CSV: 200 with the counts (written, or a preview),
         400 with the lines in error (nothing written)."""
