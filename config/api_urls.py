@@ -32,6 +32,7 @@ from lists.api_external import ExternalListViewSet
 from notices.api import NoticePreferenceView, NoticeViewSet
 from periods.api import RatingSystemViewSet
 from players.api import MyDataView, MyErasureView, MyPrivacyView
+from players.api_licences import DeceasedView, LicenceViewSet, SeasonViewSet
 from protests.api import ProtestViewSet
 from ratings.api.calculator import CalculatorView
 from ratings.api.differentials import DifferentialViewSet
@@ -58,6 +59,8 @@ router.register("statistics", ListStatisticsViewSet, basename="statistics")
 router.register("scale-monitoring", ScaleMonitoringViewSet, basename="scale-monitoring")
 router.register("external-lists", ExternalListViewSet, basename="external-list")
 router.register("list-imports", ListImportViewSet, basename="list-import")
+router.register("seasons", SeasonViewSet, basename="season")
+router.register("licences", LicenceViewSet, basename="licence")
 
 
 class ApiRoot(APIView):
@@ -85,6 +88,7 @@ v1 = [
     *router.urls,
     path("calculator/", CalculatorView.as_view(), name="calculator"),
     path("desk/", DeskView.as_view(), name="desk"),
+    path("registry/deceased/", DeceasedView.as_view(), name="deceased"),
     # The registry's likely duplicates and the merge of two records (docs/registry.md).
     path("registry/duplicates/", DuplicatesView.as_view(), name="duplicates"),
     path("registry/merges/", MergeView.as_view(), name="merges"),

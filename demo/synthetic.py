@@ -147,6 +147,8 @@ def federation_generate(
                 "user_id",
                 # desk.merges: no record of the synthetic federation is a merged duplicate.
                 "merged_into_id",
+                # fide-2024 10.2: no one of the synthetic federation is recorded as deceased.
+                "deceased_on",
                 "name_key",
                 "created_at",
                 "updated_at",
@@ -216,6 +218,7 @@ def federation_generate(
                     False,
                     None,
                     None,
+                    None,  # deceased_on
                     key,
                     now,
                     now,

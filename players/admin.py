@@ -3,13 +3,22 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from core.admin import input_filter
 from core.errors import Refused
-from players import services
-from players.models import PUBLIC_FIELDS, ErasureRequest, ExternalList, ExternalListEntry, Player
+from players import licences, services
+from players.models import (
+    PUBLIC_FIELDS,
+    ErasureRequest,
+    ExternalList,
+    ExternalListEntry,
+    Licence,
+    Player,
+    Season,
+)
 
 
 @admin.register(Player)
@@ -30,10 +39,58 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ("fed_id", "surname", "given_name", "name_key", "=fide_id", "club")
     # Merged only through desk.merges.player_merge (the duplicates page), which moves the
     # record's games, protests and account with it (docs/registry.md).
-    readonly_fields = ("name_key", "merged_into", "created_at", "updated_at")
+    # Deceased only through players.licences.player_deceased_set (the action below, the
+    # player's "Record a death" page), kept in his history.
+    readonly_fields = ("name_key", "merged_into", "deceased_on", "created_at", "updated_at")
     raw_id_fields = ("user", "merged_into")
     # The registry is the federation's largest table (150,000+ rows): one count per page, not
     # two (tests/project/test_admin_scale.py).
+    show_full_result_count = False
+    actions = ["mark_deceased_today"]
+
+    def has_record_death_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("players.record_death")
+
+    @admin.action(
+        description=_("Record their death, dated today (fide-2024 10.2)"),
+        permissions=["record_death"],
+    )
+    def mark_deceased_today(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        today = timezone.localdate()
+        done = 0
+        for player in queryset[:100]:
+            licences.player_deceased_set(user=request.user, player=player, deceased_on=today)
+            done += 1
+        self.message_user(
+            request,
+            ngettext(
+                "%(n)s death recorded; correct its date on the player's page.",
+                "%(n)s deaths recorded; correct their dates on the players' pages.",
+                done,
+            )
+            % {"n": done},
+            messages.SUCCESS,
+        )
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """Seasons (players.licences): created on the licences page or here."""
+
+    list_display = ("name", "start", "end")
+    search_fields = ("name",)
+
+
+@admin.register(Licence)
+class LicenceAdmin(admin.ModelAdmin):
+    """Each player's licence for a season (players.licences; imported from a CSV on the
+    licences page)."""
+
+    list_display = ("player", "season", "category", "club", "licensed_on")
+    list_filter = ("season",)
+    list_select_related = ("player", "season")
+    search_fields = ("player__fed_id", "player__surname", "club", "category")
+    raw_id_fields = ("player",)
     show_full_result_count = False
 
 

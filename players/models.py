@@ -142,6 +142,10 @@ class Player(models.Model):
         related_name="merged_records",
         help_text=_("This record was a duplicate of that one: everything moved there."),
     )
+    # fide-2024 10.2: the federation reports a member's death. Set and cleared only through
+    # players.licences.player_deceased_set (kept in the history like every column); a deceased
+    # player leaves the lists from the next publication and keeps his record (docs/lists.md).
+    deceased_on = models.DateField(_("deceased on"), null=True, blank=True)
     # Accent- and case-folded "surname given name", kept in step by save() and bulk loaders,
     # so matching a report line is one indexed look-up. PostgreSQL compares it as bytes
     # (COLLATE "C", set by migration 0004; keep it if this field is ever altered).
@@ -173,6 +177,13 @@ class Player(models.Model):
                 fields=["name_key", "birth_year"],
                 condition=models.Q(merged_into__isnull=True, birth_year__isnull=False),
                 name="player_name_birth_idx",
+            ),
+            # The few deceased players, which the publication leaves out (a probe per list
+            # instead of reading the registry).
+            models.Index(
+                fields=["id"],
+                condition=models.Q(deceased_on__isnull=False),
+                name="player_deceased_idx",
             ),
         ]
 
@@ -314,3 +325,58 @@ class ExternalListEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.external_list}: {self.name}"
+
+
+class Season(models.Model):
+    """A federation's season (fce 9.2 "l'actual temporada"): the licences are for one season,
+    and a list dated within it holds its licensed players when its regulation says so."""
+
+    name = models.CharField(_("name"), max_length=40, help_text=_("For example 2026-2027."))
+    start = models.DateField(_("start"))
+    end = models.DateField(_("end"))
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-start"]
+        constraints = [
+            models.UniqueConstraint(fields=["name"], name="season_unique_name"),
+            models.CheckConstraint(
+                condition=models.Q(end__gte=models.F("start")), name="season_end_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# History (docs/audit.md): who licensed whom, and what an import or an officer changed.
+@history_track()
+class Licence(models.Model):
+    """A player's licence for a season: its category, the club that processed it, the date.
+    Written by officers (players.licences) and by the CSV import (docs/lists.md)."""
+
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="licences",
+        verbose_name=_("player"),
+        db_index=False,  # the unique (player, season) index serves it
+    )
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, related_name="licences", verbose_name=_("season")
+    )
+    category = models.CharField(_("category"), max_length=40)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    licensed_on = models.DateField(_("licensed on"))
+
+    class Meta:
+        verbose_name = _("licence")
+        verbose_name_plural = _("licences")
+        ordering = ["season", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "season"], name="licence_one_per_season")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} — {self.season}: {self.category}"

@@ -26,3 +26,8 @@ rules.add_perm("players.decide_erasure", is_officer)
 # The likely duplicates and merging two records of one player (desk.merges, docs/registry.md):
 # officers.
 rules.add_perm("players.merge_players", is_officer)
+# The licence roll (seasons, licences, their CSV import; players.licences, docs/lists.md):
+# officers.
+rules.add_perm("players.manage_licences", is_officer)
+# Recording a player's death (fide-2024 10.2; players.licences.player_deceased_set): officers.
+rules.add_perm("players.record_death", is_officer)

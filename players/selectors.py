@@ -20,6 +20,7 @@ players) ranks at most MATCH_CAP + 1 matches plus MATCH_CAP names starting with 
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import math
 import re
@@ -28,8 +29,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from django.db import DEFAULT_DB_ALIAS, connection
+from django.db.models import Count
+from django.utils import timezone
 
-from players.models import Player
+from players.models import Licence, Player, Season
 from players.names import fold
 
 #: Words shorter than this are matched at the start of a word of the name (initials); longer
@@ -241,3 +244,25 @@ def player_search(
 
 def player_get(*, fed_id: str) -> Player:
     return Player.objects.get(fed_id=fed_id)
+
+
+# --------------------------------------------------------------------------- licences
+
+
+def season_on(*, day: dt.date) -> Season | None:
+    """The season in force on ``day`` (fce 9.2 "l'actual temporada"), if any."""
+    return Season.objects.filter(start__lte=day, end__gte=day).order_by("-start").first()
+
+
+def licence_current(*, player: Player, day: dt.date | None = None) -> Licence | None:
+    """The player's licence for the season in force today (or ``day``), else his latest one:
+    what his card shows."""
+    licences = Licence.objects.filter(player=player).select_related("season")
+    day = day or timezone.localdate()
+    current = licences.filter(season__start__lte=day, season__end__gte=day).first()
+    return current or licences.order_by("-season__start").first()
+
+
+def season_licence_counts() -> list[Season]:
+    """Every season, newest first, with its number of licences (``licence_count``)."""
+    return list(Season.objects.annotate(licence_count=Count("licences")).order_by("-start"))

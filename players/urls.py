@@ -6,6 +6,10 @@ from players import views
 # to these under the "players" namespace in config/urls.py.
 urlpatterns = [
     path("", views.player_list, name="list"),
+    # The licence roll and the deceased flag (players.licences, docs/lists.md): officers.
+    path("licences/", views.licences, name="licences"),
+    path("<str:fed_id>/licence/", views.player_licence, name="licence"),
+    path("<str:fed_id>/deceased/", views.player_deceased, name="deceased"),
 ]
 
 # His own data (docs/privacy.md): under /account/data/, the "mydata" namespace (config/urls.py).

@@ -2,20 +2,28 @@ import hashlib
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.caching import page_cached, page_private
 from core.errors import Refused
 from core.permissions import permission_required
 from core.release import release
+from players import licences as licence_services
 from players import services
-from players.forms import BirthYearForm, ErasureForm
+from players.forms import (
+    BirthYearForm,
+    DeceasedForm,
+    ErasureForm,
+    LicenceForm,
+    LicenceImportForm,
+    SeasonForm,
+)
 from players.models import ErasureStatus, Player
 from players.personal_data import personal_data_collect, personal_data_zip
-from players.selectors import player_search
+from players.selectors import licence_current, player_search, season_licence_counts
 
 PER_PAGE = 50
 #: Seconds a rendered page of results is kept: a player added or renamed shows up in searches
@@ -153,3 +161,119 @@ def my_data_csv(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(body, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="my-data-{player.fed_id}.zip"'
     return response
+
+
+# --------------------------------------------------------------------------- the licence roll
+
+
+@require_http_methods(["GET", "POST"])
+@permission_required("players.manage_licences")
+def licences(request: HttpRequest) -> HttpResponse:
+    """The seasons and their licences: a new season, the CSV import (preview first)."""
+    season_form = SeasonForm(request.POST if "season_create" in request.POST else None)
+    import_form = LicenceImportForm(
+        request.POST if "import" in request.POST else None,
+        request.FILES if "import" in request.POST else None,
+    )
+    result = None
+    status = 200
+    if request.method == "POST":
+        status = 400
+        try:
+            if "season_create" in request.POST and season_form.is_valid():
+                season = licence_services.season_create(
+                    user=request.user, **season_form.cleaned_data
+                )
+                messages.success(request, _("Season %(name)s created.") % {"name": season.name})
+                return redirect("players:licences")
+            if "import" in request.POST and import_form.is_valid():
+                result = licence_services.licences_import(
+                    user=request.user,
+                    season=import_form.cleaned_data["season"],
+                    data=import_form.cleaned_data["file"].read(),
+                    preview=import_form.cleaned_data["preview"],
+                )
+                status = 400 if result.errors else 200
+        except Refused as exc:
+            (season_form if "season_create" in request.POST else import_form).add_error(
+                None, str(exc)
+            )
+    return render(
+        request,
+        "players/licences.html",
+        {
+            "seasons": season_licence_counts(),
+            "season_form": season_form,
+            "import_form": import_form,
+            "result": result,
+        },
+        status=status,
+    )
+
+
+def _player(fed_id: str) -> Player:
+    return get_object_or_404(Player, fed_id=fed_id, merged_into__isnull=True)
+
+
+@require_http_methods(["GET", "POST"])
+@permission_required("players.manage_licences")
+def player_licence(request: HttpRequest, fed_id: str) -> HttpResponse:
+    """A player's licence for a season, typed by an officer."""
+    player = _player(fed_id)
+    current = licence_current(player=player)
+    initial = (
+        {
+            "season": current.season_id,
+            "category": current.category,
+            "club": current.club,
+            "licensed_on": current.licensed_on,
+        }
+        if current
+        else {"club": player.club}
+    )
+    form = LicenceForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                licence_services.licence_set(user=request.user, player=player, **form.cleaned_data)
+            except Refused as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, _("The licence was saved."))
+                return redirect("players:detail", fed_id=player.fed_id)
+        status = 400
+    return render(
+        request,
+        "players/licence_form.html",
+        {"player": player, "form": form, "licences": player.licences.select_related("season")},
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@permission_required("players.record_death")
+def player_deceased(request: HttpRequest, fed_id: str) -> HttpResponse:
+    """Record a player's death (fide-2024 10.2), or clear one recorded by mistake."""
+    player = _player(fed_id)
+    # Bound on every POST: an empty date clears a death recorded by mistake.
+    form = DeceasedForm(
+        request.POST if request.method == "POST" else None,
+        initial={"deceased_on": player.deceased_on},
+    )
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                licence_services.player_deceased_set(
+                    user=request.user, player=player, deceased_on=form.cleaned_data["deceased_on"]
+                )
+            except Refused as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, _("The record was saved."))
+                return redirect("players:detail", fed_id=player.fed_id)
+        status = 400
+    return render(
+        request, "players/deceased_form.html", {"player": player, "form": form}, status=status
+    )

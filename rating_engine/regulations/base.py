@@ -144,6 +144,11 @@ class ListFacts:
     #: on or before it, chosen per tournament. None: every tournament of a period with the list
     #: in force at the period's start. Not the choice of the ruleset by date (issue 23).
     list_in_force_at_start: Rule[bool] | None = None
+    #: List membership: every player licensed for the season in force on the list date is in
+    #: the list, the unrated ones without a rating (fce 9.2: "tots els jugadors que tinguin
+    #: tramitada la llicència ... a l'actual temporada"). None: the list holds the players the
+    #: calculation rated and the entries carried from the list before (docs/lists.md).
+    licensed_players: Rule[bool] | None = None
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
         "semesters": "January-June and July-December, each list on the 1st after its semester "
@@ -159,6 +164,8 @@ class ListFacts:
         "scale_monitoring": "no drift check (the statistics of each list are kept all the same)",
         "list_in_force_at_start": "every tournament of a period is rated with the list in force "
         "at the period's start (ratings.calculation.states.previous_list)",
+        "licensed_players": "the players the calculation rated and the entries carried over; a "
+        "licence adds no one (players.Licence)",
     }
 
     def protest_last_day(self, published: date, days: int) -> date:

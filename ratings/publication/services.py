@@ -21,6 +21,7 @@ from core.timing import StepTimer
 from periods.models import PeriodStatus, RatingPeriod
 from periods.services import period_open_next
 from rating_engine.list_layout import list_layout_of
+from rating_engine.registry import get_regulation
 from ratings.calculation.selectors import run_draft
 from ratings.calculation.states import previous_list
 from ratings.models import CalculationRun, PublishedList
@@ -71,6 +72,48 @@ def carry_source(*, period: RatingPeriod) -> tuple[str, list[Any]]:
         "FROM ratings_playerrating WHERE system_id = %s",
         [period.system_id],
     )
+
+
+def licensed_source(
+    *,
+    period: RatingPeriod,
+    run: CalculationRun,
+    list_id: int,
+    carry_sql: str,
+    carry_params: list[Any],
+) -> tuple[str, list[Any]]:
+    """The list's licensed players whom neither the run nor the carried entries list, as a
+    ``UNION ALL`` branch of the entries, when the regulation's facts say so (fce 9.2: "tots els
+    jugadors que tinguin tramitada la llicència ... a l'actual temporada"): the season in force
+    on the list date, each player without a rating ("unrated"). Empty otherwise."""
+    rule = get_regulation(run.ruleset).facts.lists.licensed_players
+    if rule is None or not rule.value:
+        return "", []
+    sql = f"""UNION ALL
+                   SELECT %s, l.player_id, NULL, 0, NULL, 0, 0, 'unrated', false, false,
+                          %s, %s, %s, 0
+                   FROM (
+                       -- A merged record's licence counts for the kept one (docs/registry.md).
+                       SELECT DISTINCT COALESCE(p.merged_into_id, p.id) AS player_id
+                       FROM players_licence li JOIN players_season s ON s.id = li.season_id
+                       JOIN players_player p ON p.id = li.player_id
+                       WHERE s.start <= %s AND s."end" >= %s
+                   ) l
+                   WHERE NOT EXISTS (SELECT 1 FROM ratings_draftresult x
+                                     WHERE x.run_id = %s AND x.player_id = l.player_id)
+                     AND NOT EXISTS (SELECT 1 FROM ({carry_sql}) c
+                                     WHERE c.player_id = l.player_id AND c.rating IS NOT NULL)"""
+    params = [
+        list_id,
+        run.ruleset,
+        run.engine_version,
+        run.regulation_version,
+        period.list_date,
+        period.list_date,
+        run.pk,
+        *carry_params,
+    ]
+    return sql, params
 
 
 def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> PublishedList:
@@ -169,6 +212,9 @@ def _list_write(
     """The list row and its entries, in one statement: the run's draft rows, and the entries of
     the players the run did not touch carried over unchanged (carry_source)."""
     carry_sql, carry_params = carry_source(period=period)
+    licensed_sql, licensed_params = licensed_source(
+        period=period, run=run, list_id=list_id, carry_sql=carry_sql, carry_params=carry_params
+    )
     # In player order: the (list, player) and (player) indexes then grow at one end
     # instead of at random places (3.7 s -> 2.1 s for 465,000 entries).
     # The section (issue 24 item 2) from the regulation's facts, and what the list publishes
@@ -199,7 +245,12 @@ def _list_write(
                    WHERE c.rating IS NOT NULL AND NOT EXISTS (
                        SELECT 1 FROM ratings_draftresult x WHERE x.run_id = %s AND x.player_id =
                        c.player_id)
-                   ) AS e JOIN players_player p ON p.id = e.player_id ORDER BY 2"""
+                   {licensed_sql}
+                   ) AS e JOIN players_player p ON p.id = e.player_id
+                   -- fide-2024 10.2: a deceased player leaves the lists from this publication
+                   -- on (his record and his earlier entries stay; docs/lists.md).
+                   WHERE p.deceased_on IS NULL
+                   ORDER BY 2"""
     entries_params = [
         list_id,
         run.pk,
@@ -211,6 +262,7 @@ def _list_write(
         run.regulation_version,
         *carry_params,
         run.pk,
+        *licensed_params,
     ]
     list_values = [
         list_id,

@@ -14,6 +14,7 @@ from core.permissions import permission_required
 from core.release import release
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem
 from players.models import Player
+from players.selectors import licence_current
 from ratings.cards import report as card_report
 from ratings.cards import selectors as card_selectors
 from ratings.lists import selectors as list_selectors
@@ -84,6 +85,7 @@ def _player_detail(request: HttpRequest, fed_id: str, state: str) -> HttpRespons
         "players/detail.html",
         {
             "player": player,
+            "licence": licence_current(player=player),
             "card_state": state,
             "card_ttl": CARD_TTL,
             "release": release(),

@@ -24,7 +24,14 @@ from demo.synthetic import federation_generate
 from lists.models import ListImportChunk, ListImportJob
 from notices.models import ListNotices, Notice, NoticePreference
 from periods.models import RatingPeriod, RatingSystem, SystemRuleset
-from players.models import ErasureRequest, ExternalList, ExternalListEntry, Player
+from players.models import (
+    ErasureRequest,
+    ExternalList,
+    ExternalListEntry,
+    Licence,
+    Player,
+    Season,
+)
 from protests.models import Protest, ProtestAttachment
 from ratings.models import (
     CalculationRun,
@@ -155,6 +162,7 @@ def world_build(
     _more_rows(ctx)
     _statistics_rows(ctx)
     _external_rows(ctx)
+    _licence_rows(ctx)
     timings["other rows"] = time.perf_counter() - started
 
     def check() -> None:
@@ -476,6 +484,33 @@ def _external_rows(ctx: _Ctx) -> None:
             "reference": "2010",
             "rating_before": "2000",
             "rating_after": "2000",
+        },
+        f"FROM {_t(Player)} p ORDER BY p.id LIMIT %s",
+        (MIN_ROWS * 4,),
+    )
+
+
+def _licence_rows(ctx: _Ctx) -> None:
+    """MIN_ROWS seasons (one a year, back from 2026) and a licence of the newest season for
+    MIN_ROWS * 4 players (players.licences)."""
+    insert_select(
+        Season,
+        {
+            "name": "(2026 - g) || '-' || (2027 - g)",
+            "start": "make_date(2026 - g, 9, 1)",
+            "end": "make_date(2027 - g, 8, 31)",
+        },
+        "FROM generate_series(0, %s) g",
+        (MIN_ROWS,),
+    )
+    insert_select(
+        Licence,
+        {
+            "player_id": "p.id",
+            "season_id": f"(SELECT id FROM {_t(Season)} ORDER BY start DESC LIMIT 1)",
+            "category": "'Senior'",
+            "club": "p.club",
+            "licensed_on": "make_date(2026, 9, 1)",
         },
         f"FROM {_t(Player)} p ORDER BY p.id LIMIT %s",
         (MIN_ROWS * 4,),

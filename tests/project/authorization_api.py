@@ -323,6 +323,20 @@ API: dict[str, Case] = {
     "api/v1/registry/merges/": Case(
         lambda w: "/api/v1/registry/merges/", NO_METHOD, (401, 403, 403, 403, 403, 400, 400)
     ),
+    # The licence roll and the deceased flag (players/api_licences.py): officers. POST {}: the
+    # fields are missing (400 for officers).
+    "api/v1/^seasons/$": Case(
+        lambda w: "/api/v1/seasons/", API_OFFICERS, (401, 403, 403, 403, 403, 400, 400)
+    ),
+    "api/v1/^licences/$": Case(
+        lambda w: "/api/v1/licences/", API_OFFICERS, (401, 403, 403, 403, 403, 400, 400)
+    ),
+    "api/v1/^licences/import/$": Case(
+        lambda w: "/api/v1/licences/import/", NO_METHOD, (401, 403, 403, 403, 403, 400, 400)
+    ),
+    "api/v1/registry/deceased/": Case(
+        lambda w: "/api/v1/registry/deceased/", NO_METHOD, (401, 403, 403, 403, 403, 400, 400)
+    ),
     "api/v1/schema/": Case(lambda w: "/api/v1/schema/", EVERYONE, NO_METHOD),
     "api/v1/docs/": Case(lambda w: "/api/v1/docs/", EVERYONE, NO_METHOD),
     # Redoc's old address: a permanent redirect to the docs, for everyone, whatever the method.

@@ -113,6 +113,20 @@ PAGES: dict[str, Case] = {
     # ---- players (public; the views do not restrict methods)
     "players/": Case(lambda w: "/players/", EVERYONE, EVERYONE),
     "players/<str:fed_id>/": Case(lambda w: f"/players/{w.players[0].fed_id}/", EVERYONE, EVERYONE),
+    # The licence roll and the deceased flag (players.licences, docs/lists.md): officers. POST
+    # with nothing: the form's errors (400).
+    "players/licences/": Case(
+        lambda w: "/players/licences/", OFFICERS, (LOGIN, 403, 403, 403, 403, 400, 400)
+    ),
+    "players/<str:fed_id>/licence/": Case(
+        lambda w: f"/players/{w.players[0].fed_id}/licence/",
+        OFFICERS,
+        (LOGIN, 403, 403, 403, 403, 400, 400),
+    ),
+    # POST with no date: a death recorded by mistake is cleared (302 to the card).
+    "players/<str:fed_id>/deceased/": Case(
+        lambda w: f"/players/{w.players[0].fed_id}/deceased/", OFFICERS, OFFICERS
+    ),
     # A live rating (ratings.live): public, of a period not yet published.
     "players/<str:fed_id>/live/<int:period_id>/": Case(
         lambda w: f"/players/{w.players[0].fed_id}/live/{w.system.periods.get(status='open').pk}/",

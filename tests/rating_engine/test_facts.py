@@ -95,6 +95,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.appeal_deposit": None,
         "lists.scale_monitoring": None,  # office: no drift check
         "lists.list_in_force_at_start": None,  # office: the list in force at the period
+        "lists.licensed_players": None,  # office: no licence roll in the list
         "reporting.registration": (Registration(3, 30, 2700, 2500), "fide-2024 0.2"),
         "reporting.report_due_days": None,  # 9.1 counts lists; office: no warning
         "reporting.report_lists": (3, "fide-2024 9.1", "monthly"),
@@ -153,6 +154,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         # 12.3: "detectar cualquier ajuste en la escala"; no group named: the top 50 (office).
         "lists.scale_monitoring": (50, "fide-2000 12.3"),
         "lists.list_in_force_at_start": None,
+        "lists.licensed_players": None,  # office: no licence roll in the list
         "reporting.registration": None,  # B.01 art. 7, not in the seed; office: registration_days
         "reporting.report_due_days": None,
         "reporting.report_lists": (2, "fide-2000 9.13"),  # decided: one late list
@@ -237,6 +239,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         # 8.11: the January list for tournaments starting 1 January-30 June, the July list for
         # those starting 1 July-31 December.
         "lists.list_in_force_at_start": (True, "feda-1996 8.11"),
+        "lists.licensed_players": None,  # office: no licence roll in the list
         "reporting.registration": None,  # office: registration_days
         "reporting.report_due_days": (14, "feda-1996 10.1"),
         "reporting.report_lists": (2, "feda-1996 10.14"),
@@ -305,6 +308,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.appeal_deposit": None,
         "lists.scale_monitoring": None,  # office: no drift check
         "lists.list_in_force_at_start": None,  # office: the list in force at the period
+        "lists.licensed_players": (True, "fce 9.2"),  # every licensed player
         "reporting.registration": None,  # office: registration_days
         "reporting.report_due_days": None,
         "reporting.report_lists": None,  # office: one late list
@@ -345,6 +349,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "lists.appeal_deposit": ("membership_fee", "cnxc-2000 4.3"),  # "taxa de filiação"
         "lists.scale_monitoring": None,  # office: no drift check
         "lists.list_in_force_at_start": None,  # office: the list in force at the period
+        "lists.licensed_players": None,  # office: no licence roll in the list
         "reporting.registration": None,  # office: registration_days
         "reporting.report_due_days": None,
         "reporting.report_lists": None,  # office: one late list

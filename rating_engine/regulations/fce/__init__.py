@@ -108,6 +108,9 @@ class FCE(FCEResults):
             # (``protest_deadline``: published 1 April, last day 25 April).
             protest_days=Rule(PROTEST_DAYS, "fce 9.3"),
             protest_counts_publication_day=Rule(True, "fce 9.3"),
+            # 9.2: the list holds every player licensed for the current season; the unrated
+            # ones are listed without a rating (ratings.publication.services).
+            licensed_players=Rule(True, "fce 9.2"),
         ),
         # The text has no registration or reporting deadline: the rating system's
         # registration_days, and the office's one late list.
