@@ -57,3 +57,8 @@ rules.add_perm(
 )
 # Approve a late registration.
 rules.add_perm("tournaments.approve_registration", is_officer)
+# The arbiters' and organisers' registry (tournaments.officials): public pages for everyone;
+# arbiters register new records (pending), officers register approved ones and decide.
+rules.add_perm("tournaments.browse_officials", rules.always_allow)
+rules.add_perm("tournaments.register_official", is_arbiter | is_officer)
+rules.add_perm("tournaments.decide_official", is_officer)

@@ -15,6 +15,7 @@ import pytest
 
 from rating_engine.registry import all_regulations, available_rulesets, get_regulation
 from rating_engine.regulations.base import (
+    ArbiterLevel,
     CompetitionKind,
     DoubleRoundRobinQuorum,
     DurationLimit,
@@ -47,6 +48,7 @@ NO_KINDS = {  # the text names no kinds of competition and rates every one
     "competition.thematic_not_rated": None,
     "competition.others_rated_by_their_rules": None,
 }
+NO_ARBITER_RULE = {"arbiters.directed_by": None}  # any chief arbiter
 
 EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | None]] = {
     "fide-2024": {
@@ -81,6 +83,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "play.minimum_increment_seconds": None,
         "composition": None,  # no composition chapter; office: no check
         **NO_KINDS,
+        **NO_ARBITER_RULE,
     },
     "fide-2000": {
         "lists.cycle": ("quarterly", "fide-2000 9.1"),
@@ -142,6 +145,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "competition.other_virtual_rating": None,
         "competition.thematic_not_rated": None,
         "competition.others_rated_by_their_rules": None,
+        **NO_ARBITER_RULE,
     },
     "feda-1996": {
         "lists.cycle": ("semestral", "feda-1996 8.11"),
@@ -200,6 +204,31 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "competition.other_virtual_rating": None,
         "competition.thematic_not_rated": None,
         "competition.others_rated_by_their_rules": None,
+        # 1.1: "dirigidos por un Arbitro Titulado, siendo la categoría del mismo equiparable a
+        # la de la competición": 1.11 national/international, 1.12 autonómica, 1.13 provincial.
+        "arbiters.directed_by": (
+            (
+                ArbiterLevel(
+                    "national",
+                    "National or international (1.11)",
+                    titles=("IA", "FA", "NA"),
+                    categories=("national",),
+                ),
+                ArbiterLevel(
+                    "regional",
+                    "Regional, autonomous community (1.12)",
+                    titles=("IA", "FA", "NA"),
+                    categories=("national", "regional"),
+                ),
+                ArbiterLevel(
+                    "provincial",
+                    "Provincial (1.13)",
+                    titles=("IA", "FA", "NA"),
+                    categories=("national", "regional", "provincial"),
+                ),
+            ),
+            "feda-1996 1.1",
+        ),
     },
     "fce": {
         "lists.cycle": ("monthly", "fce 9.1"),
@@ -229,6 +258,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "play.minimum_increment_seconds": None,
         "composition": None,
         **NO_KINDS,
+        **NO_ARBITER_RULE,
     },
     "cnxc-2000": {
         "lists.cycle": ("semestral", "cnxc-2000 4.1"),
@@ -275,6 +305,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         # "conste do respectivo regulamento a menção de que os resultados serão considerados".
         "competition.thematic_not_rated": (True, "cnxc-2000 3.1"),
         "competition.others_rated_by_their_rules": (True, "cnxc-2000 3.1"),
+        **NO_ARBITER_RULE,
     },
 }
 

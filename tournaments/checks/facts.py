@@ -23,6 +23,16 @@ def check(severity: Severity, code: str, article: str, **params: object) -> Prob
 
 
 @dataclass(frozen=True)
+class ChiefArbiter:
+    """The tournament's chief arbiter as the registry records him (tournaments.officials)."""
+
+    title: str = ""  # IA / FA / NA, "" none
+    category: str = ""  # national / regional / provincial, "" none
+    state: str = "approved"  # pending / approved / refused (the officer's decision)
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class TournamentFacts:
     """What the checks need to know about the registered tournament."""
 
@@ -45,6 +55,8 @@ class TournamentFacts:
     thematic: bool = False  # cnxc-2000 3.1
     organised_by_others: bool = False  # cnxc-2000 3.1
     rated_by_its_rules: bool = False  # cnxc-2000 3.1
+    level: str = ""  # the event's level (Tournament.level; facts.arbiters, feda-1996 1.1)
+    chief_arbiter: ChiefArbiter | None = None  # None: no record of the registry named
 
 
 def regulation_facts(ruleset: str) -> Facts:
