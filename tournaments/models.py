@@ -16,7 +16,7 @@ from core.track import history_track
 from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
 from tournaments.kinds import kind_refusal, tournament_kind, tournament_virtual_rating
-from tournaments.officials.levels import level_refusal
+from tournaments.officials.levels import level_label, level_refusal
 from tournaments.officials.models import Arbiter, Organiser
 
 
@@ -250,6 +250,11 @@ class Tournament(models.Model):
         """The kind's name as its regulation gives it, translated ("" when none)."""
         kind = tournament_kind(tournament=self) if self.kind else None
         return gettext(kind.label) if kind is not None else self.kind
+
+    @property
+    def level_display(self) -> str:
+        """The level of the event as its regulation names it, translated (feda-1996 1.1)."""
+        return level_label(ruleset=self.rating_system.ruleset, level=self.level)
 
     @property
     def virtual_rating(self) -> tuple[int, str] | None:

@@ -53,3 +53,8 @@ def level_refusal(*, ruleset: str, level: str) -> str | None:
     return _("The regulation of this rating system names these levels: %(levels)s.") % {
         "levels": names
     }
+
+
+def level_label(*, ruleset: str, level: str) -> str:
+    """The level's name, translated; the id itself when the regulation does not name it."""
+    return dict(level_choices(ruleset=ruleset)).get(level, level)
