@@ -185,8 +185,6 @@ class OfficialAdmin(admin.ModelAdmin):
     """The arbiters' and organisers' registry (tournaments.officials): the state changes only
     through the officer's decision (the action below, the registry's pages, the API)."""
 
-    list_filter: tuple[str, ...] = ("state", "federation")
-    search_fields: tuple[str, ...] = ("name",)
     list_select_related = ("registered_by", "decided_by")
     readonly_fields = ("state", "registered_by", "registered_at", "decided_by", "decided_at")
     actions = ("approve",)
@@ -218,4 +216,5 @@ class ArbiterAdmin(OfficialAdmin):
 @admin.register(Organiser)
 class OrganiserAdmin(OfficialAdmin):
     list_display = ("name", "contact", "federation", "state")
+    list_filter = ("state", "federation")
     search_fields = ("name", "contact")

@@ -132,8 +132,8 @@ def test_feda_1_1_on_a_registered_tournament(users) -> None:
     }
     assert ("chief_arbiter_category", "feda-1996 1.1") in codes
     tournament.level = "regional"  # 1.12: a regional arbiter matches
-    codes = {p.code for p in validation._checks(tournament=tournament, parsed=_parsed())}
-    assert not codes & {"chief_arbiter_category", "chief_arbiter_untitled"}
+    found = {p.code for p in validation._checks(tournament=tournament, parsed=_parsed())}
+    assert not found & {"chief_arbiter_category", "chief_arbiter_untitled"}
 
 
 def _parsed():
