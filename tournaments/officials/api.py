@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -30,7 +30,7 @@ RULES = {
 STATE_PARAMETER = OpenApiParameter(
     "state",
     str,
-    enum=["", *RecordState.values],
+    enum=RecordState.values,
     description="Officers: only the records in this state (the public reads approved ones).",
 )
 
@@ -137,11 +137,14 @@ class _OfficialViewSet(
 
     def get_queryset(self) -> QuerySet[Any]:
         officer = self._officer()
-        state = self.request.query_params.get("state", "") if officer else ""
-        if state not in RecordState.values:
-            state = ""
         if self.action == "list":
-            return self._rows(public=not officer, state=state)
+            state = self.request.query_params.get("state", "")
+            if state:
+                try:
+                    serializers.ChoiceField(choices=RecordState.values).run_validation(state)
+                except serializers.ValidationError as exc:
+                    raise serializers.ValidationError({"state": exc.detail}) from None
+            return self._rows(public=not officer, state=state if officer else "")
         rows = self._rows(public=False, state="")
         # A refused record is the officers' (404 to the others), as on the pages.
         return rows if officer else rows.exclude(state=RecordState.REFUSED)
@@ -172,7 +175,7 @@ class _OfficialViewSet(
         return Response(self.detail_serializer(record).data)
 
 
-@extend_schema(parameters=[STATE_PARAMETER])
+@extend_schema_view(list=extend_schema(parameters=[STATE_PARAMETER]))
 class ArbiterViewSet(_OfficialViewSet):
     """The arbiters' registry (feda-1996 1.1: a tournament is rated when directed by a titled
     arbiter of matching category): name, FIDE ID, FIDE title, the federation's category."""
@@ -203,7 +206,7 @@ class ArbiterViewSet(_OfficialViewSet):
         return self._decide(request)
 
 
-@extend_schema(parameters=[STATE_PARAMETER])
+@extend_schema_view(list=extend_schema(parameters=[STATE_PARAMETER]))
 class OrganiserViewSet(_OfficialViewSet):
     """The organisers' registry: name, contact, federation."""
 
