@@ -185,3 +185,9 @@ def test_the_registry_page_decides_and_the_api_too(client, users) -> None:
         content_type="application/json",
     )
     assert answer.status_code == 200 and answer.json()["state"] == "refused"
+
+
+def test_a_fide_id_already_in_the_registry_is_refused_naming_the_record(users) -> None:
+    Arbiter.objects.create(name="Jane Doe", fide_id=12345678)
+    with pytest.raises(Refused, match="Jane Doe"):
+        arbiter_register(user=users["arbiter"], data={"name": "J. Doe", "fide_id": 12345678})

@@ -18,7 +18,13 @@ from core.api.permissions import Rule
 from core.api.serializers import RefuseUnknownFields
 from tournaments.models import Tournament
 from tournaments.officials import selectors, services
-from tournaments.officials.models import Arbiter, Organiser, RecordState
+from tournaments.officials.models import (
+    Arbiter,
+    ArbiterCategory,
+    ArbiterTitle,
+    Organiser,
+    RecordState,
+)
 
 RULES = {
     "list": Rule("tournaments.browse_officials"),
@@ -43,6 +49,14 @@ class TournamentLinkSerializer(serializers.ModelSerializer[Tournament]):
 
 
 class ArbiterSerializer(serializers.ModelSerializer[Arbiter]):
+    # Written out: "" (none) is a value of both, which the model's choices do not list.
+    title = serializers.ChoiceField(
+        choices=ArbiterTitle.choices, allow_blank=True, read_only=True, help_text='"": none.'
+    )
+    category = serializers.ChoiceField(
+        choices=ArbiterCategory.choices, allow_blank=True, read_only=True, help_text='"": none.'
+    )
+
     class Meta:
         model = Arbiter
         fields = [
@@ -78,6 +92,9 @@ class ArbiterCreateSerializer(RefuseUnknownFields, serializers.ModelSerializer[A
     class Meta:
         model = Arbiter
         fields = ["name", "fide_id", "title", "category", "federation"]
+        # A FIDE ID already in the registry is the office's refusal (409, naming the record),
+        # not a malformed body.
+        extra_kwargs: dict[str, dict[str, Any]] = {"fide_id": {"validators": []}}
 
 
 class OrganiserSerializer(serializers.ModelSerializer[Organiser]):
@@ -108,7 +125,7 @@ class OrganiserCreateSerializer(RefuseUnknownFields, serializers.ModelSerializer
         fields = ["name", "contact", "federation"]
 
 
-class DecisionSerializer(RefuseUnknownFields, serializers.Serializer[Any]):
+class OfficialDecisionSerializer(RefuseUnknownFields, serializers.Serializer[Any]):
     approve = serializers.BooleanField(help_text="true: approve; false: refuse.")
     reason = serializers.CharField(
         required=False, allow_blank=True, max_length=1000, help_text="Required to refuse."
@@ -164,7 +181,7 @@ class _OfficialViewSet(
 
     def _decide(self, request: Request) -> Response:
         record = self.get_object()
-        decision = DecisionSerializer(data=request.data)
+        decision = OfficialDecisionSerializer(data=request.data)
         decision.is_valid(raise_exception=True)
         services.official_decide(
             record=record,
@@ -196,7 +213,7 @@ class ArbiterViewSet(_OfficialViewSet):
         return super().create(request, *args, **kwargs)
 
     @extend_schema(
-        request=DecisionSerializer,
+        request=OfficialDecisionSerializer,
         responses={200: ArbiterDetailSerializer},
         description="Approve or refuse the record (officers; a refusal says why, else 409). "
         "The unrated tournaments he directs are checked again (feda-1996 1.1).",
@@ -227,7 +244,7 @@ class OrganiserViewSet(_OfficialViewSet):
         return super().create(request, *args, **kwargs)
 
     @extend_schema(
-        request=DecisionSerializer,
+        request=OfficialDecisionSerializer,
         responses={200: OrganiserDetailSerializer},
         description="Approve or refuse the record (officers; a refusal says why, else 409).",
     )

@@ -22,6 +22,14 @@ RecordT = TypeVar("RecordT", bound=OfficialRecord)
 def _register(*, model: type[RecordT], user: Any, data: dict[str, Any]) -> RecordT:
     if not user.has_perm("tournaments.register_official"):
         raise PermissionDenied(_("Only an arbiter or a rating officer can register one."))
+    fide_id = data.get("fide_id")
+    if fide_id is not None:
+        taken = Arbiter.objects.filter(fide_id=fide_id).first()
+        if taken is not None:
+            raise Refused(
+                _("An arbiter with this FIDE ID is already in the registry: %(name)s.")
+                % {"name": taken.name}
+            )
     record = model(**data, registered_by=user)
     if user.has_perm("tournaments.decide_official"):
         # An officer's own record needs no approval.

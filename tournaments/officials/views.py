@@ -99,6 +99,8 @@ def _register(request: HttpRequest, form: ModelForm, *, arbiter: bool) -> HttpRe
         except ValidationError as exc:
             for field, errors in exc.message_dict.items():
                 form.add_error(field if field in form.fields else None, errors)
+        except Refused as exc:
+            form.add_error(None, str(exc))
         else:
             if record.state == RecordState.PENDING:
                 messages.warning(request, _("Registered: a rating officer must approve it."))
