@@ -41,6 +41,7 @@ from ratings.api.periods import RatingPeriodViewSet
 from ratings.api.players import PlayerViewSet
 from ratings.api.statistics import ListStatisticsViewSet, ScaleMonitoringViewSet
 from ratings.api.tournaments import TournamentViewSet
+from tournaments.officials.api import ArbiterViewSet, OrganiserViewSet
 
 CURRENT = "v1"
 
@@ -51,6 +52,8 @@ router.register("periods", RatingPeriodViewSet, basename="period")
 router.register("lists", PublishedListViewSet, basename="list")
 router.register("differentials", DifferentialViewSet, basename="differential")
 router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("arbiters", ArbiterViewSet, basename="arbiter")
+router.register("organisers", OrganiserViewSet, basename="organiser")
 router.register("protests", ProtestViewSet, basename="protest")
 router.register("accounts/claims", ClaimViewSet, basename="claim")
 router.register("accounts/corrections", CorrectionViewSet, basename="correction")

@@ -8,7 +8,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from tournaments.forms import kind_field
+from core.errors import Refused
+from tournaments.forms import kind_field, level_field
 from tournaments.models import (
     Game,
     Report,
@@ -18,6 +19,8 @@ from tournaments.models import (
     TournamentDecision,
     TournamentPlayer,
 )
+from tournaments.officials.models import Arbiter, Organiser, RecordState
+from tournaments.officials.services import official_decide
 
 # Statuses and the dates of the lifecycle are read-only here: they change through the services
 # (registration, uploads, approval, calculation, publication), never by hand.
@@ -38,6 +41,7 @@ class TournamentAdminForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["kind"] = kind_field()  # a choice of the regulations' kinds
+        self.fields["level"] = level_field()  # feda-1996 1.1's levels of event
 
 
 @admin.register(Tournament)
@@ -64,7 +68,7 @@ class TournamentAdmin(admin.ModelAdmin):
     )
     search_fields = ("name", "city", "chief_arbiter")
     date_hierarchy = "end_date"
-    raw_id_fields = ("arbiter", "period", "moved_from_period")
+    raw_id_fields = ("arbiter", "period", "moved_from_period", "chief_arbiter_record", "organiser")
     list_select_related = ("rating_system",)
     readonly_fields = (
         "report_lines",
@@ -200,3 +204,42 @@ class TournamentDecisionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class OfficialAdmin(admin.ModelAdmin):
+    """The arbiters' and organisers' registry (tournaments.officials): the state changes only
+    through the officer's decision (the action below, the registry's pages, the API)."""
+
+    list_select_related = ("registered_by", "decided_by")
+    readonly_fields = ("state", "registered_by", "registered_at", "decided_by", "decided_at")
+    actions = ("approve",)
+
+    @admin.action(description=_("Approve the selected records"))
+    def approve(self, request: HttpRequest, queryset: Any) -> None:
+        done = 0
+        for record in queryset.filter(state=RecordState.PENDING):
+            try:
+                official_decide(record=record, user=request.user, approve=True)
+            except Refused as exc:
+                self.message_user(request, str(exc), level="error")
+                return
+            done += 1
+        self.message_user(
+            request,
+            ngettext("%(count)d record approved.", "%(count)d records approved.", done)
+            % {"count": done},
+        )
+
+
+@admin.register(Arbiter)
+class ArbiterAdmin(OfficialAdmin):
+    list_display = ("name", "fide_id", "title", "category", "federation", "state")
+    list_filter = ("state", "title", "category", "federation")
+    search_fields = ("name", "=fide_id")
+
+
+@admin.register(Organiser)
+class OrganiserAdmin(OfficialAdmin):
+    list_display = ("name", "contact", "federation", "state")
+    list_filter = ("state", "federation")
+    search_fields = ("name", "contact")

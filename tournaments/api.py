@@ -31,7 +31,7 @@ from tournaments.api_fide import RULES as FIDE_RULES
 from tournaments.api_fide import FideExportActions
 from tournaments.api_substitutions import RULES as SUBSTITUTION_RULES
 from tournaments.api_substitutions import SubstitutionActions
-from tournaments.forms import TournamentRegistrationForm
+from tournaments.forms import OFFICIAL_FIELDS, TournamentRegistrationForm
 from tournaments.kinds import kind_ids, kind_refusal
 from tournaments.models import (
     DESCRIPTION_FIELDS,
@@ -40,6 +40,8 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.officials.levels import level_ids, level_refusal
+from tournaments.officials.models import Arbiter, Organiser, RecordState
 
 BROWSE = Rule("tournaments.browse_tournaments")
 MANAGE = Rule("tournaments.manage_tournament", on_object=True)
@@ -55,6 +57,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         fields = [
             "id",
             *DESCRIPTION_FIELDS,
+            *OFFICIAL_FIELDS,
             "rating_system",
             "period",
             "moved_from_period",
@@ -70,10 +73,15 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         ]
         read_only_fields = fields
         extra_kwargs = {
+            "chief_arbiter_record": {
+                "help_text": "The chief arbiter's record of the registry (`/api/v1/arbiters/`); "
+                "null: none named (`chief_arbiter` is the text shown)."
+            },
+            "organiser": {"help_text": "The organiser's record (`/api/v1/organisers/`)."},
             "moved_from_period": {
                 "help_text": "Validated after this period's list was published: moved to "
                 "`period`, the open one (null otherwise, or when rated there as a correction)."
-            }
+            },
         }
 
 
@@ -115,6 +123,27 @@ class TournamentRegistrationSerializer(
         "its regulation's kinds (competition_kinds).",
     )
 
+    chief_arbiter_record = serializers.PrimaryKeyRelatedField(
+        queryset=Arbiter.objects.exclude(state=RecordState.REFUSED),
+        required=False,
+        allow_null=True,
+        help_text="The chief arbiter's record of the registry (any but a refused one); "
+        "register a new one at `/api/v1/arbiters/`.",
+    )
+    organiser = serializers.PrimaryKeyRelatedField(
+        queryset=Organiser.objects.exclude(state=RecordState.REFUSED),
+        required=False,
+        allow_null=True,
+        help_text="The organiser's record of the registry (any but a refused one).",
+    )
+    level = serializers.ChoiceField(
+        choices=level_ids(),
+        required=False,
+        allow_blank=True,
+        help_text="The level of the event (feda-1996 1.1: national, regional or provincial), "
+        "one the rating system's regulation names; the chief arbiter's category must match it.",
+    )
+
     class Meta:
         model = Tournament
         # The registration page's fields (one list: tournaments.forms).
@@ -124,6 +153,11 @@ class TournamentRegistrationSerializer(
         refusal = kind_refusal(ruleset=attrs["rating_system"].ruleset, kind=attrs.get("kind", ""))
         if refusal is not None:
             raise serializers.ValidationError({"kind": [refusal]}, code="inconsistent")
+        refusal = level_refusal(
+            ruleset=attrs["rating_system"].ruleset, level=attrs.get("level", "")
+        )
+        if refusal is not None:
+            raise serializers.ValidationError({"level": [refusal]}, code="inconsistent")
         if attrs["end_date"] < attrs["start_date"]:
             # Well formed, not consistent: 422 (core.api.errors.UNPROCESSABLE_CODES).
             raise serializers.ValidationError(

@@ -10,6 +10,11 @@ from django.utils.translation import gettext_lazy as _
 from periods.models import RatingSystem
 from tournaments.kinds import kind_grouped_choices
 from tournaments.models import DESCRIPTION_FIELDS, DecisionKind, SubstitutionSide, Tournament
+from tournaments.officials.levels import level_grouped_choices
+from tournaments.officials.models import Arbiter, Organiser, RecordState
+
+#: The registry's records a tournament names (tournaments.officials) and its level of event.
+OFFICIAL_FIELDS = ("chief_arbiter_record", "organiser", "level")
 
 MAX_FORM_PLAYERS = 20
 
@@ -22,6 +27,18 @@ def kind_field() -> forms.ChoiceField:
         label=field.verbose_name,
         help_text=field.help_text,
         choices=kind_grouped_choices,
+        required=False,
+    )
+
+
+def level_field() -> forms.ChoiceField:
+    """The level of the event (feda-1996 1.1): every regulation's levels, grouped under its
+    name; the model's ``clean`` refuses one the rating system's regulation does not name."""
+    field = Tournament._meta.get_field("level")
+    return forms.ChoiceField(
+        label=field.verbose_name,
+        help_text=field.help_text,
+        choices=level_grouped_choices,
         required=False,
     )
 
@@ -40,7 +57,7 @@ class TournamentRegistrationForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = [*DESCRIPTION_FIELDS, "rating_system"]
+        fields = [*DESCRIPTION_FIELDS, *OFFICIAL_FIELDS, "rating_system"]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "end_date": forms.DateInput(attrs={"type": "date"}),
@@ -51,6 +68,13 @@ class TournamentRegistrationForm(forms.ModelForm):
         field = cast("forms.ModelChoiceField[RatingSystem]", self.fields["rating_system"])
         field.queryset = RatingSystem.objects.filter(is_active=True).order_by("name")
         self.fields["kind"] = kind_field()
+        self.fields["level"] = level_field()
+        # Any record but a refused one: a pending one waits for the officer (feda-1996 1.1's
+        # check says so); a new one is registered on the registry's page.
+        arbiters = cast("forms.ModelChoiceField[Arbiter]", self.fields["chief_arbiter_record"])
+        arbiters.queryset = Arbiter.objects.exclude(state=RecordState.REFUSED).order_by("name")
+        organisers = cast("forms.ModelChoiceField[Organiser]", self.fields["organiser"])
+        organisers.queryset = Organiser.objects.exclude(state=RecordState.REFUSED).order_by("name")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

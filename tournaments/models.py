@@ -16,6 +16,8 @@ from core.track import history_track
 from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
 from tournaments.kinds import kind_refusal, tournament_kind, tournament_virtual_rating
+from tournaments.officials.levels import level_label, level_refusal
+from tournaments.officials.models import Arbiter, Organiser
 
 
 class PairingSystem(models.TextChoices):
@@ -93,6 +95,34 @@ class Tournament(models.Model):
     national_championship = models.BooleanField(_("national championship"), default=False)
     norm_event = models.BooleanField(_("valid for national master norms"), default=False)
     chief_arbiter = models.CharField(_("chief arbiter"), max_length=120)
+    # The registry's records (tournaments/officials): the text above stays for display where
+    # no record matches (a report's line 102, a tournament registered before the registry).
+    chief_arbiter_record = models.ForeignKey(
+        Arbiter,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments_directed",
+        verbose_name=_("chief arbiter (registry)"),
+    )
+    organiser = models.ForeignKey(
+        Organiser,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("organiser"),
+    )
+    # feda-1996 1.1: the event's level (1.11 national/international, 1.12 autonómica, 1.13
+    # provincial), a level of the regulation's facts.arbiters; "" when not given.
+    level = models.CharField(
+        _("level of the event"),
+        max_length=20,
+        blank=True,
+        default="",
+        db_default="",
+        help_text=_("feda-1996 1.1: the chief arbiter's category must match it."),
+    )
     # The kind of competition as the system's regulation names it (tournaments/kinds.py,
     # facts.competition): "" is none of them. Passed to the engine as TournamentInput.kind.
     kind = models.CharField(
@@ -223,12 +253,20 @@ class Tournament(models.Model):
             refusal = kind_refusal(ruleset=self.rating_system.ruleset, kind=self.kind)
             if refusal is not None:
                 raise ValidationError({"kind": refusal})
+            refusal = level_refusal(ruleset=self.rating_system.ruleset, level=self.level)
+            if refusal is not None:
+                raise ValidationError({"level": refusal})
 
     @property
     def kind_display(self) -> str:
         """The kind's name as its regulation gives it, translated ("" when none)."""
         kind = tournament_kind(tournament=self) if self.kind else None
         return gettext(kind.label) if kind is not None else self.kind
+
+    @property
+    def level_display(self) -> str:
+        """The level of the event as its regulation names it, translated (feda-1996 1.1)."""
+        return level_label(ruleset=self.rating_system.ruleset, level=self.level)
 
     @property
     def virtual_rating(self) -> tuple[int, str] | None:

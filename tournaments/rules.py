@@ -69,3 +69,8 @@ rules.add_perm("tournaments.decide_tournament", is_officer)
 # The organiser's appeal against a refusal to rate (fide-2024 0.4), lodged by the tournament's
 # arbiter on the organiser's behalf (or an officer).
 rules.add_perm("tournaments.appeal_decision", is_officer | is_tournament_arbiter)
+# The arbiters' and organisers' registry (tournaments.officials): public pages for everyone;
+# arbiters register new records (pending), officers register approved ones and decide.
+rules.add_perm("tournaments.browse_officials", rules.always_allow)
+rules.add_perm("tournaments.register_official", is_arbiter | is_officer)
+rules.add_perm("tournaments.decide_official", is_officer)

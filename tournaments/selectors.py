@@ -58,7 +58,9 @@ def tournament_get(*, pk: int) -> Tournament:
 
 
 def tournament_get_public(*, pk: int) -> Tournament:
-    return Tournament.objects.select_related("rating_system", "period").get(pk=pk)
+    return Tournament.objects.select_related(
+        "rating_system", "period", "chief_arbiter_record", "organiser"
+    ).get(pk=pk)
 
 
 def tournaments_awaiting_approval() -> QuerySet[Tournament]:

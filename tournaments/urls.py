@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import decision_views, fide_views, substitution_views, views
+from tournaments.officials import views as official_views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -8,6 +9,16 @@ urlpatterns = [
     path("register/", views.tournament_register, name="register"),
     path("<int:pk>/report/", views.report_download, name="report_download"),
     path("desk/", views.tournament_desk, name="desk"),
+    # The arbiters' and organisers' registry (tournaments.officials).
+    path("arbiters/", official_views.arbiter_list, name="arbiter_list"),
+    path("arbiters/new/", official_views.arbiter_register, name="arbiter_register"),
+    path("arbiters/<int:pk>/", official_views.arbiter_detail, name="arbiter_detail"),
+    path("arbiters/<int:pk>/decide/", official_views.arbiter_decide, name="arbiter_decide"),
+    path("organisers/", official_views.organiser_list, name="organiser_list"),
+    path("organisers/new/", official_views.organiser_register, name="organiser_register"),
+    path("organisers/<int:pk>/", official_views.organiser_detail, name="organiser_detail"),
+    path("organisers/<int:pk>/decide/", official_views.organiser_decide, name="organiser_decide"),
+    path("registry/", official_views.registry, name="registry"),
     path("<int:pk>/manage/", views.tournament_manage, name="manage"),
     path("<int:pk>/upload/", views.report_upload, name="upload"),
     path("<int:pk>/uploads/<int:job>/", views.upload_job, name="upload_job"),

@@ -530,6 +530,44 @@ NO_DECISION_FACTS = DecisionFacts()
 
 
 @dataclass(frozen=True, slots=True)
+class ArbiterLevel:
+    """A level of event and the arbiters who may direct it (feda-1996 1.1: "dirigidos por un
+    Arbitro Titulado, siendo la categoría del mismo equiparable a la de la competición")."""
+
+    #: The event's level (``Tournament.level``): its id.
+    id: str
+    #: What the form shows (marked with ``_()``, translated by the Django side).
+    label: str
+    #: The FIDE arbiter titles that may direct it (``IA``, ``FA``, ``NA``).
+    titles: tuple[str, ...]
+    #: The federation's arbiter categories that may direct it (``national``, ``regional``,
+    #: ``provincial``).
+    categories: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ArbiterFacts:
+    """Who must direct a tournament for it to be rated."""
+
+    #: The levels of event and the titles and categories of arbiter that match each one.
+    directed_by: Rule[tuple[ArbiterLevel, ...]] | None = None
+
+    OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
+        "directed_by": "any chief arbiter, registered or not",
+    }
+
+    def level(self, level_id: str) -> ArbiterLevel | None:
+        """The level ``level_id``; None for "" or a level this regulation does not name."""
+        if self.directed_by is None or not level_id:
+            return None
+        return next((lv for lv in self.directed_by.value if lv.id == level_id), None)
+
+
+#: A regulation that asks nothing of the chief arbiter.
+NO_ARBITER_FACTS = ArbiterFacts()
+
+
+@dataclass(frozen=True, slots=True)
 class Facts:
     """Everything a regulation fixes that the rest of the office reads."""
 
@@ -546,6 +584,8 @@ class Facts:
     list_layout: ListLayout | None = None
     #: The officer's decisions the text provides for (return for correction, refusal…).
     decisions: DecisionFacts = NO_DECISION_FACTS
+    #: Who must direct a tournament (feda-1996 1.1).
+    arbiters: ArbiterFacts = NO_ARBITER_FACTS
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
         "composition": "no composition check",

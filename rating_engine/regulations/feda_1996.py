@@ -58,6 +58,9 @@ __all__ = ["REGULATION", "Feda1996"]
 
 #: 9.4: unrated opponents count as 1800 for the national championship rule.
 _CHAMPIONSHIP_UNRATED = 1800
+#: 1.1: an "Arbitro Titulado": FIDE's arbiter titles (International Arbiter, FIDE Arbiter,
+#: National Arbiter) direct events of every level.
+ARBITER_TITLES = ("IA", "FA", "NA")
 
 
 class Feda1996(AverageMethod[base.NoParameters]):
@@ -171,6 +174,35 @@ class Feda1996(AverageMethod[base.NoParameters]):
             # 5.11: "Los torneos con duración superior a 90 días pueden evaluarse con
             # autorización previa de la FEDA".
             authorise_long_event=Rule(True, "feda-1996 5.11"),
+        ),
+        # 1.1: "los torneos deberán ser dirigidos por un Arbitro Titulado, siendo la categoría
+        # del mismo equiparable a la de la competición a disputar"; the levels of 1.11 (national
+        # and international), 1.12 (autonómica) and 1.13 (provincial). Decided: a higher
+        # category directs a lower level (docs/arbiters.md "Arbiters and organisers").
+        arbiters=base.ArbiterFacts(
+            directed_by=Rule(
+                (
+                    base.ArbiterLevel(
+                        "national",
+                        _("National or international (1.11)"),
+                        titles=ARBITER_TITLES,
+                        categories=("national",),
+                    ),
+                    base.ArbiterLevel(
+                        "regional",
+                        _("Regional, autonomous community (1.12)"),
+                        titles=ARBITER_TITLES,
+                        categories=("national", "regional"),
+                    ),
+                    base.ArbiterLevel(
+                        "provincial",
+                        _("Provincial (1.13)"),
+                        titles=ARBITER_TITLES,
+                        categories=("national", "regional", "provincial"),
+                    ),
+                ),
+                "feda-1996 1.1",
+            ),
         ),
     )
     ART: ClassVar[Mapping[str, str]] = {

@@ -59,6 +59,7 @@ from tournaments.models import (
     TournamentDecision,
     TournamentPlayer,
 )
+from tournaments.officials.models import Arbiter, Organiser
 
 PLAYERS = 100_000
 GAMES = 100_000
@@ -163,6 +164,7 @@ def world_build(
     _statistics_rows(ctx)
     _external_rows(ctx)
     _licence_rows(ctx)
+    _official_rows(ctx)
     timings["other rows"] = time.perf_counter() - started
 
     def check() -> None:
@@ -742,3 +744,50 @@ def _statistics_rows(ctx: _Ctx) -> None:
         f"FROM {_t(RatingSystem)} s CROSS JOIN LATERAL (VALUES (s.ruleset, DATE '2000-01-01'), "
         "('fide-2024', DATE '2024-03-01')) AS r(ruleset, day)",
     )
+
+
+def _official_rows(ctx: _Ctx) -> None:
+    """MIN_ROWS arbiters and organisers of the registry (tournaments.officials), each state,
+    registered and decided by the superuser; some of the system's tournaments name the first."""
+    each = "FROM generate_series(1, %s) g"
+    state = "CASE g %% 3 WHEN 0 THEN 'pending' WHEN 1 THEN 'approved' ELSE 'refused' END"
+    user = str(ctx.superuser.pk)
+    insert_select(
+        Arbiter,
+        {
+            "name": "'Arbiter ' || g",
+            "fide_id": "22400000 + g",
+            "title": "CASE g %% 4 WHEN 0 THEN 'IA' WHEN 1 THEN 'FA' WHEN 2 THEN 'NA' ELSE '' END",
+            "category": "CASE g %% 3 WHEN 0 THEN 'national' WHEN 1 THEN 'regional' "
+            "ELSE 'provincial' END",
+            "state": state,
+            "registered_by_id": user,
+            "decided_by_id": user,
+            "registered_at": "now()",
+            "reason": "''",
+        },
+        each,
+        (MIN_ROWS,),
+    )
+    insert_select(
+        Organiser,
+        {
+            "name": "'Club ' || g",
+            "contact": "'club-' || g || '@example.org'",
+            "state": state,
+            "registered_by_id": user,
+            "decided_by_id": user,
+            "registered_at": "now()",
+            "reason": "''",
+        },
+        each,
+        (MIN_ROWS,),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_t(Tournament)} SET chief_arbiter_record_id = "
+            f"(SELECT min(id) FROM {_t(Arbiter)}), organiser_id = (SELECT min(id) FROM "
+            f"{_t(Organiser)}) WHERE id IN (SELECT id FROM {_t(Tournament)} "
+            f"WHERE rating_system_id = %s ORDER BY id LIMIT {MIN_ROWS * 4})",
+            (ctx.system.pk,),
+        )

@@ -240,6 +240,38 @@ API: dict[str, Case] = {
         API_OFFICERS,
         json_body(lambda w: {"upheld": False, "decision": "The result stands."}),
     ),
+    # ---- the arbiters' and organisers' registry (tournaments/officials/api.py): public
+    # reads; arbiters and officers register; officers decide.
+    "api/v1/^arbiters/$": Case(
+        lambda w: "/api/v1/arbiters/",
+        EVERYONE,
+        (401, 403, 403, OK, OK, OK, OK),
+        json_body(lambda w: {"name": "Eva Sala", "category": "regional"}),
+    ),
+    "api/v1/^arbiters/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/arbiters/{w.arbiter_record.pk}/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^arbiters/(?P<pk>[^/.]+)/decide/$": Case(
+        lambda w: f"/api/v1/arbiters/{w.arbiter_record.pk}/decide/",
+        NO_METHOD,
+        API_OFFICERS,
+        json_body(lambda w: {"approve": True}),
+    ),
+    "api/v1/^organisers/$": Case(
+        lambda w: "/api/v1/organisers/",
+        EVERYONE,
+        (401, 403, 403, OK, OK, OK, OK),
+        json_body(lambda w: {"name": "Club Escacs Gràcia"}),
+    ),
+    "api/v1/^organisers/(?P<pk>[^/.]+)/$": Case(
+        lambda w: f"/api/v1/organisers/{w.organiser_record.pk}/", EVERYONE, NO_METHOD
+    ),
+    "api/v1/^organisers/(?P<pk>[^/.]+)/decide/$": Case(
+        lambda w: f"/api/v1/organisers/{w.organiser_record.pk}/decide/",
+        NO_METHOD,
+        API_OFFICERS,
+        json_body(lambda w: {"approve": False, "reason": "Unknown club."}),
+    ),
     "api/v1/calculator/": Case(
         lambda w: "/api/v1/calculator/", NO_METHOD, EVERYONE, json_body(lambda w: CALCULATOR)
     ),

@@ -256,6 +256,34 @@ PAGES: dict[str, Case] = {
         NO_METHOD,
         (LOGIN, 403, 403, 403, 403, 404, 404),
     ),
+    # ---- the arbiters' and organisers' registry (tournaments.officials): public lists and
+    # pages; arbiters and officers register records (POST {}: the form again); officers
+    # decide (POST approve: a redirect to the registry).
+    "tournaments/arbiters/": Case(lambda w: "/tournaments/arbiters/", EVERYONE, EVERYONE),
+    "tournaments/arbiters/new/": Case(lambda w: "/tournaments/arbiters/new/", ARBITERS, ARBITERS),
+    "tournaments/arbiters/<int:pk>/": Case(
+        lambda w: f"/tournaments/arbiters/{w.arbiter_record.pk}/", EVERYONE, EVERYONE
+    ),
+    "tournaments/arbiters/<int:pk>/decide/": Case(
+        lambda w: f"/tournaments/arbiters/{w.arbiter_record.pk}/decide/",
+        NO_METHOD,
+        OFFICERS,
+        lambda w: {"approve": "1", "reason": ""},
+    ),
+    "tournaments/organisers/": Case(lambda w: "/tournaments/organisers/", EVERYONE, EVERYONE),
+    "tournaments/organisers/new/": Case(
+        lambda w: "/tournaments/organisers/new/", ARBITERS, ARBITERS
+    ),
+    "tournaments/organisers/<int:pk>/": Case(
+        lambda w: f"/tournaments/organisers/{w.organiser_record.pk}/", EVERYONE, EVERYONE
+    ),
+    "tournaments/organisers/<int:pk>/decide/": Case(
+        lambda w: f"/tournaments/organisers/{w.organiser_record.pk}/decide/",
+        NO_METHOD,
+        OFFICERS,
+        lambda w: {"approve": "1", "reason": ""},
+    ),
+    "tournaments/registry/": Case(lambda w: "/tournaments/registry/", OFFICERS, OFFICERS),
     # ---- rating systems and published lists (public)
     "ratings/": Case(lambda w: "/ratings/", EVERYONE, EVERYONE),
     "ratings/<slug:code>/": Case(lambda w: f"/ratings/{w.system.code}/", EVERYONE, EVERYONE),

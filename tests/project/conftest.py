@@ -26,7 +26,8 @@ from tests.factories import (
     make_tournament,
 )
 from tests.project.authorization_cases import csv_crosstable
-from tournaments.models import ReportUploadJob
+from tournaments.models import ReportUploadJob, Tournament
+from tournaments.officials.models import Arbiter, Organiser
 from tournaments.services import report_upload
 
 
@@ -63,6 +64,13 @@ def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
         player=make_player(fide_standard=1900), system=fce, rating=1950, kind="effective"
     )
     differential = differential_compute(system=fce)
+    arbiter_record = Arbiter.objects.create(name="Pau Roca", fide_id=22_400_001, title="FA")
+    organiser_record = Organiser.objects.create(
+        name="Club Escacs Sants", contact="club@example.org"
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(
+        chief_arbiter_record=arbiter_record, organiser=organiser_record
+    )
     return SimpleNamespace(
         fce=fce,
         differential=differential,
@@ -89,4 +97,8 @@ def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
         users=(None, *users.values()),
         claim=claim,
         correction=correction,
+        # The arbiters' and organisers' registry (tournaments.officials): one pending record
+        # of each, which the tournament names.
+        arbiter_record=arbiter_record,
+        organiser_record=organiser_record,
     )

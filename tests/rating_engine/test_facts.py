@@ -15,6 +15,7 @@ import pytest
 
 from rating_engine.registry import all_regulations, available_rulesets, get_regulation
 from rating_engine.regulations.base import (
+    ArbiterLevel,
     CompetitionKind,
     DoubleRoundRobinQuorum,
     DurationLimit,
@@ -47,6 +48,7 @@ NO_KINDS = {  # the text names no kinds of competition and rates every one
     "competition.thematic_not_rated": None,
     "competition.others_rated_by_their_rules": None,
 }
+NO_ARBITER_RULE = {"arbiters.directed_by": None}  # any chief arbiter
 
 #: The officer's decisions (facts.decisions), none provided for unless a regulation says.
 NO_DECISIONS: dict[str, tuple[object, str] | None] = {
@@ -138,6 +140,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "list_layout.inactive_left_out_after": None,
         "list_layout.passive_left_out": None,
         "list_layout.titled_unrated_apart": None,
+        **NO_ARBITER_RULE,
     },
     "fide-2000": {
         "lists.cycle": ("quarterly", "fide-2000 9.1"),
@@ -222,6 +225,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "list_layout.inactive_left_out_after": (7, "fide-2000 9.23b"),
         "list_layout.passive_left_out": None,
         "list_layout.titled_unrated_apart": (True, "fide-2000 9.22"),
+        **NO_ARBITER_RULE,
     },
     "feda-1996": {
         "lists.cycle": ("semestral", "feda-1996 8.11"),
@@ -294,6 +298,31 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "list_layout.inactive_left_out_after": None,
         "list_layout.passive_left_out": None,
         "list_layout.titled_unrated_apart": None,
+        # 1.1: "dirigidos por un Arbitro Titulado, siendo la categoría del mismo equiparable a
+        # la de la competición": 1.11 national/international, 1.12 autonómica, 1.13 provincial.
+        "arbiters.directed_by": (
+            (
+                ArbiterLevel(
+                    "national",
+                    "National or international (1.11)",
+                    titles=("IA", "FA", "NA"),
+                    categories=("national",),
+                ),
+                ArbiterLevel(
+                    "regional",
+                    "Regional, autonomous community (1.12)",
+                    titles=("IA", "FA", "NA"),
+                    categories=("national", "regional"),
+                ),
+                ArbiterLevel(
+                    "provincial",
+                    "Provincial (1.13)",
+                    titles=("IA", "FA", "NA"),
+                    categories=("national", "regional", "provincial"),
+                ),
+            ),
+            "feda-1996 1.1",
+        ),
     },
     "fce": {
         "lists.cycle": ("monthly", "fce 9.1"),
@@ -335,6 +364,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "list_layout.inactive_left_out_after": None,
         "list_layout.passive_left_out": None,
         "list_layout.titled_unrated_apart": None,
+        **NO_ARBITER_RULE,
     },
     "cnxc-2000": {
         "lists.cycle": ("semestral", "cnxc-2000 4.1"),
@@ -393,6 +423,7 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "list_layout.inactive_left_out_after": None,
         "list_layout.passive_left_out": (True, "cnxc-2000 5.2"),
         "list_layout.titled_unrated_apart": None,
+        **NO_ARBITER_RULE,
     },
 }
 

@@ -7,9 +7,9 @@ module under rating_engine/regulations/); a check applies where the regulation h
 Digest of the articles: ../shared/RULESETS.md; the decisions are in docs/arbiters.md.
 
 One module per kind of check: registration, play (rate of play, increment, schedule,
-duration), composition, scope (thematic, organised by others, the kind), deadlines (report
-deadlines, the FEDA ASCII file), report (the report against the registration: dates, rounds,
-an unfinished tournament, a team report).
+duration), composition, scope (thematic, organised by others, the kind), officials
+(feda-1996 1.1: who directed it), deadlines (report deadlines, the FEDA ASCII file), report
+(the report against the registration: dates, rounds, an unfinished tournament, a team report).
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from formats.reports.records import ParsedReport
 
 from .composition import championship_need, composition_checks
 from .deadlines import deadline_checks, feda_ascii_checks, fide_2024_report_deadline, report_window
-from .facts import TournamentFacts, check
+from .facts import ChiefArbiter, TournamentFacts, check
 from .messages import TEMPLATES
+from .officials import arbiter_checks
 from .play import (
     games_below_minimum_time,
     minimum_time_threshold,
@@ -36,7 +37,9 @@ from .scope import scope_checks
 
 __all__ = [
     "TEMPLATES",
+    "ChiefArbiter",
     "TournamentFacts",
+    "arbiter_checks",
     "championship_need",
     "check",
     "composition_checks",
@@ -84,5 +87,6 @@ def tournament_checks(
         + rounds_checks(facts, report)
         + team_checks(facts, report)
         + scope_checks(facts)
+        + arbiter_checks(facts)
     )
     return sorted(out, key=lambda p: p.severity != "error")

@@ -23,6 +23,16 @@ def check(severity: Severity, code: str, article: str, **params: object) -> Prob
 
 
 @dataclass(frozen=True)
+class ChiefArbiter:
+    """The tournament's chief arbiter as the registry records him (tournaments.officials)."""
+
+    title: str = ""  # IA / FA / NA, "" none
+    category: str = ""  # national / regional / provincial, "" none
+    state: str = "approved"  # pending / approved / refused (the officer's decision)
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class TournamentFacts:
     """What the checks need to know about the registered tournament."""
 
@@ -48,6 +58,8 @@ class TournamentFacts:
     # feda-1996 5.11: the officer authorised an event longer than play.authorised_days
     # (a TournamentDecision): the duration check no longer asks for the authorisation.
     long_event_authorised: bool = False
+    level: str = ""  # the event's level (Tournament.level; facts.arbiters, feda-1996 1.1)
+    chief_arbiter: ChiefArbiter | None = None  # None: no record of the registry named
 
 
 def regulation_facts(ruleset: str) -> Facts:

@@ -142,4 +142,27 @@ TEMPLATES: dict[str, str] = {
     "kind_unknown": _(
         "The kind of competition %(kind)s is not one the regulation names: correct the registration"
     ),
+    "chief_arbiter_not_in_registry": _(
+        "The chief arbiter is not a record of the arbiters' registry: the regulation rates only "
+        "tournaments directed by a titled arbiter of matching category"
+    ),
+    "chief_arbiter_pending": _(
+        "The chief arbiter %(name)s waits for a rating officer's approval in the arbiters' registry"
+    ),
+    "chief_arbiter_refused": _(
+        "The chief arbiter %(name)s was refused in the arbiters' registry: the tournament must be "
+        "directed by a titled arbiter"
+    ),
+    "chief_arbiter_untitled": _(
+        "The chief arbiter %(name)s has no arbiter's title or category: the regulation rates only "
+        "tournaments directed by a titled arbiter"
+    ),
+    "chief_arbiter_category": _(
+        "The chief arbiter %(name)s holds %(held)s, which does not match an event of level "
+        "%(level)s"
+    ),
+    "event_level_missing": _(
+        "The level of the event (national, regional or provincial) is not given: the chief "
+        "arbiter's category could not be compared with it"
+    ),
 }

@@ -16,6 +16,7 @@ from periods import selectors as period_selectors
 from periods.models import RatingPeriod
 from tournaments import selectors, signals
 from tournaments.models import Report, ReportFormat, ReportStatus, Tournament, TournamentStatus
+from tournaments.officials.matching import chief_arbiter_link
 
 from .access import LOCKED, report_change_authorize
 from .problems import problem_plain, problem_to_dict
@@ -138,6 +139,9 @@ def report_upload(
             return report
         assert parsed is not None
         companion = _report_accept(report=report, tournament=locked, parsed=parsed, fmt=fmt)
+        # The report's chief arbiter (TRF line 102) named from the registry when the
+        # tournament names none yet (by FIDE ID, else name): feda-1996 1.1's check reads it.
+        chief_arbiter_link(tournament=locked, header=parsed.header.chief_arbiter)
         _tournament_report_received(tournament=locked)
         tournament_revalidate(tournament=locked, parsed=None if companion else parsed)
         tournament.refresh_from_db()

@@ -265,6 +265,18 @@ def tournament_facts(tournament: Tournament) -> checks.TournamentFacts:
         organised_by_others=tournament.organised_by_others,
         rated_by_its_rules=tournament.rated_by_its_rules,
         long_event_authorised=long_event_authorised(tournament=tournament),
+        level=tournament.level,
+        chief_arbiter=_chief_arbiter(tournament),
+    )
+
+
+def _chief_arbiter(tournament: Tournament) -> checks.ChiefArbiter | None:
+    """The registry's record of the chief arbiter, as feda-1996 1.1's check reads it."""
+    record = tournament.chief_arbiter_record
+    if record is None:
+        return None
+    return checks.ChiefArbiter(
+        title=record.title, category=record.category, state=record.state, name=record.name
     )
 
 
