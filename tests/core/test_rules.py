@@ -63,12 +63,21 @@ MODEL_PERMISSION = {
     "ratings.monitor_scale": "periods.change_ratingsystem",
     "ratings.manage_differential": "periods.change_ratingsystem",
     "tournaments.record_substitutions": "tournaments.change_tournament",
+    # The arbiters' registry, the export to FIDE, the rulesets' timeline, licences, deaths.
+    "tournaments.register_official": "tournaments.add_tournament",
+    "tournaments.decide_official": "tournaments.change_tournament",
+    "tournaments.export_fide": "tournaments.change_tournament",
+    "tournaments.record_fide_sent": "tournaments.change_tournament",
+    "periods.manage_rulesets": "periods.change_ratingsystem",
+    "players.manage_licences": "players.change_player",
+    "players.record_death": "players.change_player",
 }
 PUBLIC = {
     "players.browse_players",
     "tournaments.browse_tournaments",
     "ratings.browse_lists",
     "ratings.view_differentials",
+    "tournaments.browse_officials",
 }
 #: Any signed-in user, about what is his own (his API tokens): no model permission needed.
 SIGNED_IN = {"core.manage_api_tokens"}
@@ -132,6 +141,13 @@ def office():
         "ratings.monitor_scale": [None, system],
         "ratings.manage_differential": [None, system],
         "tournaments.record_substitutions": [mine, rated, theirs],
+        "tournaments.register_official": [None],
+        "tournaments.decide_official": [None],
+        "tournaments.export_fide": [mine, rated, theirs],
+        "tournaments.record_fide_sent": [None, rated],
+        "periods.manage_rulesets": [None, system],
+        "players.manage_licences": [None],
+        "players.record_death": [None],
     }
     return {
         "users": users,
