@@ -343,6 +343,13 @@ def federation_generate(
                 "published_at",
                 "norm_winner_rank",
                 "moved_from_period_id",
+                # The registry's records (tournaments.officials), the event's level, the export
+                # to FIDE: none in the synthetic federation.
+                "chief_arbiter_record_id",
+                "organiser_id",
+                "level",
+                "fide_sent_on",
+                "fide_sent_by_id",
             ],
         )
         w_tp = CopyWriter(
@@ -407,6 +414,11 @@ def federation_generate(
                     None,
                     None,  # norm_winner_rank
                     None,  # moved_from_period_id
+                    None,  # chief_arbiter_record_id
+                    None,  # organiser_id
+                    "",  # level
+                    None,  # fide_sent_on
+                    None,  # fide_sent_by_id
                 )
             )
             chosen = rng.sample(range(players), size)
