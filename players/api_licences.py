@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.permissions import Rule
+from core.api.query import MAX_ID, STRING_SCHEMA, integer_schema
 from core.api.serializers import RefuseUnknownFields
 from players import licences
 from players.models import Licence, Player, Season
@@ -125,8 +126,8 @@ class LicenceViewSet(
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("season", int, description="A season's id."),
-            OpenApiParameter("player", str, description="A player's federation ID."),
+            OpenApiParameter("season", integer_schema(1, MAX_ID), description="A season's id."),
+            OpenApiParameter("player", STRING_SCHEMA, description="A player's federation ID."),
         ]
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:

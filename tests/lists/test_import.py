@@ -281,9 +281,11 @@ def test_our_own_txt_and_csv_downloads_import_back(client) -> None:
         for i in range(5)
     ]
     published = make_published_list(make_period(make_system()), players)
-    for fmt in ("txt", "csv"):
+    # The FIDE-exact TXT (the federation's own TXT follows its regulation's layout: docs/lists.md)
+    # and the CSV, which keeps every column.
+    for download, fmt in (("fide.txt", "txt"), ("csv", "csv")):
         target = make_system()
-        response = client.get(reverse("ratings:list_download", args=[published.pk, fmt]))
+        response = client.get(reverse("ratings:list_download", args=[published.pk, download]))
         body = b"".join(response.streaming_content) if response.streaming else response.content
         result = list_import(system=target, data=body, format=fmt, target="system")
         assert (result.rows, result.players_created) == (5, 0)

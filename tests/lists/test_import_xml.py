@@ -349,7 +349,7 @@ def test_round_trip_of_a_published_list_through_our_xml_download(client) -> None
         published_at=dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
     )
 
-    response = client.get(reverse("ratings:list_download", args=[published.pk, "xml"]))
+    response = client.get(reverse("ratings:list_download", args=[published.pk, "fide.xml"]))
     body = b"".join(response.streaming_content) if response.streaming else response.content
 
     # What the file says, read back: every field of each entry.

@@ -80,7 +80,7 @@ def test_the_free_text_chief_arbiters_become_pending_records(users) -> None:
     a = make_tournament(system, users["arbiter"], chief_arbiter="Pau Roca")
     b = make_tournament(system, users["arbiter"], chief_arbiter="  pau ROCA ")
     c = make_tournament(system, users["arbiter"], chief_arbiter="Eva Sala")
-    migration = importlib.import_module("tournaments.migrations.0009_arbiters_and_organisers")
+    migration = importlib.import_module("tournaments.migrations.0011_arbiters_and_organisers")
     with connection.cursor() as cursor:
         cursor.execute(migration.Migration.operations[-1].sql)
     assert sorted(Arbiter.objects.values_list("name", "state")) == [
