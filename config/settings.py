@@ -369,6 +369,11 @@ SPECTACULAR_SETTINGS = {
         "RequestStatusEnum": "accounts.models.RequestStatus",
         # A worker job's status (list imports, uploads, calculations share core.jobs.JobStatus).
         "JobStatusEnum": "core.jobs.JobStatus",
+        # A list's sections (issue 24), a registry record's state, players' and arbiters' titles.
+        "ListSectionEnum": "ratings.lists.filters.SECTION_LABELS",
+        "OfficialStateEnum": "tournaments.officials.models.RecordState",
+        "PlayerTitleEnum": "players.models.Title",
+        "ArbiterTitleEnum": "tournaments.officials.models.ArbiterTitle",
         # The officer's decisions (tournaments.models): "kind" is also the game's and the
         # competition's.
         "DecisionKindEnum": "tournaments.models.DecisionKind",

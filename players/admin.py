@@ -87,10 +87,11 @@ class LicenceAdmin(admin.ModelAdmin):
     licences page)."""
 
     list_display = ("player", "season", "category", "club", "licensed_on")
-    list_filter = ("season",)
+    # By the season's id typed in, not a link per season (tests/project/test_admin_scale.py).
+    list_filter = (input_filter(Licence, "season"),)
     list_select_related = ("player", "season")
     search_fields = ("player__fed_id", "player__surname", "club", "category")
-    raw_id_fields = ("player",)
+    raw_id_fields = ("player", "season")
     show_full_result_count = False
 
 

@@ -8,6 +8,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from core.admin import input_filter
 from core.errors import Refused
 from tournaments.forms import kind_field, level_field
 from tournaments.models import (
@@ -68,7 +69,14 @@ class TournamentAdmin(admin.ModelAdmin):
     )
     search_fields = ("name", "city", "chief_arbiter")
     date_hierarchy = "end_date"
-    raw_id_fields = ("arbiter", "period", "moved_from_period", "chief_arbiter_record", "organiser")
+    raw_id_fields = (
+        "arbiter",
+        "period",
+        "moved_from_period",
+        "chief_arbiter_record",
+        "organiser",
+        "fide_sent_by",
+    )
     list_select_related = ("rating_system",)
     readonly_fields = (
         "report_lines",
@@ -234,12 +242,12 @@ class OfficialAdmin(admin.ModelAdmin):
 @admin.register(Arbiter)
 class ArbiterAdmin(OfficialAdmin):
     list_display = ("name", "fide_id", "title", "category", "federation", "state")
-    list_filter = ("state", "title", "category", "federation")
+    list_filter = ("state", "title", "category", input_filter(Arbiter, "federation"))
     search_fields = ("name", "=fide_id")
 
 
 @admin.register(Organiser)
 class OrganiserAdmin(OfficialAdmin):
     list_display = ("name", "contact", "federation", "state")
-    list_filter = ("state", "federation")
+    list_filter = ("state", input_filter(Organiser, "federation"))
     search_fields = ("name", "contact")
