@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.permissions import Rule
-from core.api.query import MAX_ID, STRING_SCHEMA, integer_schema
+from core.api.query import MAX_ID, STRING_SCHEMA, integer_schema, query_int, query_text
 from core.api.serializers import RefuseUnknownFields
 from players import licences
 from players.models import Licence, Player, Season
@@ -116,10 +116,12 @@ class LicenceViewSet(
 
     def get_queryset(self) -> QuerySet[Licence]:
         queryset = Licence.objects.select_related("player", "season").order_by("season_id", "id")
-        season = self.request.query_params.get("season", "")
-        if season.isdigit():
-            queryset = queryset.filter(season_id=int(season))
-        player = self.request.query_params.get("player")
+        # Checked against the schema's bounds and pattern (400 otherwise: core/api/query.py).
+        query = self.request.query_params
+        season = query_int(query, "season", default=0, minimum=1, maximum=MAX_ID)
+        if season:
+            queryset = queryset.filter(season_id=season)
+        player = query_text(query, "player")
         if player:
             queryset = queryset.filter(player__fed_id=player[:16])
         return queryset
@@ -141,7 +143,7 @@ class LicenceViewSet(
 
     @extend_schema(
         request={"multipart/form-data": LicenceImportSerializer},
-        responses={200: LicenceImportResultSerializer, 400: LicenceImportResultSerializer},
+        responses={200: LicenceImportResultSerializer},
     )
     @action(
         detail=False,
@@ -151,7 +153,7 @@ class LicenceViewSet(
     )
     def import_csv(self, request: Request) -> Response:
         """Import a season's licences from a CSV: 200 with the counts (written, or a preview),
-        400 with the lines in error (nothing written)."""
+        400 in the API's error shape with the lines in error under ``file`` (nothing written)."""
         body = LicenceImportSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         upload = body.validated_data["file"]
@@ -164,7 +166,10 @@ class LicenceViewSet(
             preview=body.validated_data["preview"],
         )
         data = LicenceImportResultSerializer({**result.__dict__, "written": result.written}).data
-        return Response(data, status=400 if result.errors else 200)
+        if result.errors:
+            # The API's one error shape (core/api/errors.py), each problem naming its line.
+            raise serializers.ValidationError({"file": [str(problem) for problem in result.errors]})
+        return Response(data)
 
 
 class DeceasedView(APIView):

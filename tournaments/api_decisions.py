@@ -102,9 +102,11 @@ class DecisionActions:
     get_object: Any
 
     def _decision(self, tournament: Tournament, decision: str) -> TournamentDecision:
-        if int(decision) > MAX_ID:
+        # At most 19 digits (the path's pattern); leading zeros allowed, ids above bigint not.
+        digits = decision.lstrip("0") or "0"
+        if len(digits) > len(str(MAX_ID)) or int(digits) > MAX_ID:
             raise Http404
-        found = decision_list(tournament=tournament).filter(pk=int(decision)).first()
+        found = decision_list(tournament=tournament).filter(pk=int(digits)).first()
         if found is None:
             raise Http404
         return found
@@ -159,7 +161,7 @@ class DecisionActions:
     @action(
         detail=True,
         methods=["post"],
-        url_path=r"decisions/(?P<decision>[0-9]+)/appeal",
+        url_path=r"decisions/(?P<decision>[0-9]{1,19})/appeal",
         pagination_class=None,
         filter_backends=[],
     )
@@ -183,7 +185,7 @@ class DecisionActions:
     @action(
         detail=True,
         methods=["post"],
-        url_path=r"decisions/(?P<decision>[0-9]+)/appeal-decision",
+        url_path=r"decisions/(?P<decision>[0-9]{1,19})/appeal-decision",
         pagination_class=None,
         filter_backends=[],
     )
