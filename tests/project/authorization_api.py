@@ -192,12 +192,14 @@ API: dict[str, Case] = {
         (401, 403, 403, 403, 403, 409, 409),
         json_body(lambda w: {"kind": "return_for_correction", "reason": "Totals wrong"}),
     ),
-    "api/v1/^tournaments/(?P<pk>[^/.]+)/decisions/(?P<decision>[0-9]+)/appeal/$": Case(
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/decisions/(?P<decision>[0-9]{1,19})/appeal/$": Case(
         lambda w: f"/api/v1/tournaments/{w.tournament.pk}/decisions/999999/appeal/",
         NO_METHOD,
         (401, 403, 403, 404, 403, 404, 404),
     ),
-    "api/v1/^tournaments/(?P<pk>[^/.]+)/decisions/(?P<decision>[0-9]+)/appeal-decision/$": Case(
+    (
+        "api/v1/^tournaments/(?P<pk>[^/.]+)/decisions/(?P<decision>[0-9]{1,19})/appeal-decision/$"
+    ): Case(
         lambda w: f"/api/v1/tournaments/{w.tournament.pk}/decisions/999999/appeal-decision/",
         NO_METHOD,
         (401, 403, 403, 403, 403, 404, 404),
