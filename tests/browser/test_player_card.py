@@ -3,8 +3,11 @@ chart and opens a period's calculation game by game (Chromium through Playwright
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from ratings.publication import services as publication
 from tests.factories import build, calculate
@@ -26,15 +29,21 @@ def test_player_finds_his_card_chart_and_calculation(browser_page, live_server) 
     page.press("#q", "Enter")
     page.wait_for_load_state()
     page.click("text=García Núñez, Raúl")
-    assert page.url.endswith(reverse("players:detail", args=[me.fed_id]))
+    # The address changes when the navigation commits, before the card is parsed: count()
+    # does not wait, expect() does (a loaded CI machine once read the card half-parsed).
+    expect(page).to_have_url(re.compile(re.escape(reverse("players:detail", args=[me.fed_id])) + "$"))
+    page.wait_for_load_state()
     chart = page.locator("svg.rating-chart")
-    assert chart.count() == 1 and chart.locator("circle.chart-point").count() == 1
+    expect(chart).to_have_count(1)
+    expect(chart.locator("circle.chart-point")).to_have_count(1)
     # The same figures as a table, and the link to the period's calculation.
-    assert page.locator(".history-table tbody tr").count() == 1
+    expect(page.locator(".history-table tbody tr")).to_have_count(1)
     page.click("text=game by game")
-    assert page.url.endswith(reverse("players:calculation", args=[me.fed_id, published.pk]))
+    calculation = reverse("players:calculation", args=[me.fed_id, published.pk])
+    expect(page).to_have_url(re.compile(re.escape(calculation) + "$"))
+    page.wait_for_load_state()
     rows = page.locator("table.calculation tbody tr")
-    assert rows.count() == 1
+    expect(rows).to_have_count(1)
     cells = rows.first.locator("td").all_inner_texts()
     assert cells[0] == str(players[0])  # he lost to players[0] (2000) in round 1
     assert cells[1] == "2000" and cells[2] == "0.0"
