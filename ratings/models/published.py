@@ -225,6 +225,21 @@ class ListEntry(ImmutableModel):
     club = models.CharField(_("club"), max_length=120, null=True, blank=True)
     birth_date = models.DateField(_("birth date"), null=True, blank=True)
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+    # Issue 27 item 1 (docs/lists.md "Ranks and filter columns"): the entry's ranks (by rating,
+    # ties share a rank) and what a list page filters and sorts it by, computed by the statement
+    # that writes the entries (window functions, ratings.publication.services), so a list is
+    # never shown without them and nothing rewrites them. Null in lists published before
+    # (their ranks and filter rows are ListRank and ListFilterRow, written by a task).
+    #: Among the list's rated entries; in his region and club (the snapshot above) when he has
+    #: one; among active entries when he is active (ratings.lists.filters.ACTIVE_STATUSES).
+    rank_national = models.PositiveIntegerField(_("national rank"), null=True, blank=True)
+    rank_region = models.PositiveIntegerField(_("rank in his region"), null=True, blank=True)
+    rank_club = models.PositiveIntegerField(_("rank in his club"), null=True, blank=True)
+    rank_active = models.PositiveIntegerField(_("rank among active players"), null=True, blank=True)
+    #: The player's folded name (players.names.fold), sex, and whether the entry is active.
+    name_key = models.CharField(_("name key"), max_length=250, null=True, blank=True)
+    sex = models.CharField(_("sex"), max_length=1, null=True, blank=True)
+    active = models.BooleanField(_("active"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("list entry")
@@ -245,6 +260,24 @@ class ListEntry(ImmutableModel):
                 F("player"),
                 name="entry_list_rating",
             ),
+            # A filtered or name-sorted page: one index range (as ListFilterRow's indexes, which
+            # serve the lists published before issue 27).
+            *[
+                models.Index(
+                    F("published_list"),
+                    F(field),
+                    F("rating").desc(nulls_last=True),
+                    F("player"),
+                    *[F(f) for f in ("active", "birth_year") if f != field],
+                    name=f"entry_{field}_rating",
+                )
+                for field in ("region", "club", "sex", "active")
+            ],
+            models.Index(
+                fields=["published_list", "birth_year", "rating", "player", "active"],
+                name="entry_birth_year",
+            ),
+            models.Index(fields=["published_list", "name_key", "player"], name="entry_name"),
         ]
         triggers = _published_triggers()
 

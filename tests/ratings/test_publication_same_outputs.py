@@ -105,7 +105,9 @@ def _world() -> dict[str, bytes]:
         pages = []
         for params in PAGE_PARAMS:
             for page in (1, 2):
-                found = list_entries_page(published=published, params=params, page=page, per_page=40)
+                found = list_entries_page(
+                    published=published, params=params, page=page, per_page=40
+                )
                 pages.append(
                     {
                         "params": params,
