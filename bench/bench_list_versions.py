@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DEBUG", "1")
 
+LIKE = "INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING INDEXES"
 ACTIVE = "ARRAY['rated','new','provisional']::varchar[]"
 ENTRY_COLS = (
     "published_list_id, player_id, rating, change, k, games, total_games, status, inactive, "
@@ -90,6 +91,11 @@ def main() -> None:
         pass
 
 
+#: ratings 0030 (the option chosen) added these to the entries; the scratch tables of "today"
+#: and (a) are the entries without them (their indexes go with them), as before 0030.
+ISSUE_27_COLUMNS = "rank_national, rank_region, rank_club, rank_active, name_key, sex, active"
+
+
 def timed(label: str, fn: Callable[[], Any]) -> float:
     started = time.perf_counter()
     fn()
@@ -135,9 +141,10 @@ def run(cur: Any, newest: int, previous: int) -> None:
     print(f"entries {total:,}; changed over P {n_changed:,} ({100 * n_changed / total:.0f} %)")
 
     def scratch(name: str, like: str, indexes: list[str] | None = None) -> None:
-        ex(
-            f"CREATE TABLE {name} (LIKE {like} INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING INDEXES)"
-        )
+        ex(f"CREATE TABLE {name} (LIKE {like} {LIKE})")
+        if like == "ratings_listentry":
+            drop = ", ".join(f"DROP COLUMN IF EXISTS {c}" for c in ISSUE_27_COLUMNS.split(", "))
+            ex(f"ALTER TABLE {name} {drop}")
         for i, cols in enumerate(indexes or []):
             ex(f"CREATE INDEX {name}_f{i} ON {name} {cols}")
 
@@ -195,30 +202,24 @@ def run(cur: Any, newest: int, previous: int) -> None:
         FROM src s JOIN players_player p ON p.id = s.player_id) w ORDER BY player_id"""
     for label, indexes in (("with the six filter indexes", FILTER_INDEXES), ("with none", [])):
         name = f"b_{len(indexes)}"
-        ex(
-            f"CREATE TABLE {name} (LIKE ratings_listentry INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING INDEXES)"
-        )
+        scratch(name, "ratings_listentry")
         ex(f"ALTER TABLE {name} " + ", ".join(f"ADD COLUMN {c}" for c in WIDE_EXTRA.split(", ")))
         for i, cols in enumerate(indexes):
             ex(f"CREATE INDEX {name}_f{i} ON {name} {cols}")
         t_b = timed(
             f"{label}: INSERT … SELECT",
-            lambda: ex(f"INSERT INTO {name} ({wide_cols}) {wide_select}"),
+            lambda sql=f"INSERT INTO {name} ({wide_cols}) {wide_select}": ex(sql),
         )
         data = copy_rows(cur, f"SELECT {wide_cols} FROM {name}")
         floor = f"{name}_floor"
-        ex(
-            f"CREATE TABLE {floor} (LIKE {name} INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING INDEXES)"
-        )
+        ex(f"CREATE TABLE {floor} (LIKE {name} {LIKE})")
         t_fl = timed(
             f"{label}: floor, bare COPY of the same rows",
-            lambda: copy_in(cur, floor, wide_cols, data),
+            lambda table=floor, rows=data: copy_in(cur, table, wide_cols, rows),
         )
         print(f"  ratio {t_b / t_fl:.1f}x")
     entries_data = copy_rows(cur, f"SELECT {ENTRY_COLS} FROM t_entries")
-    ex(
-        "CREATE TABLE t_floor (LIKE ratings_listentry INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING INDEXES)"
-    )
+    scratch("t_floor", "ratings_listentry")
     timed(
         "today's entries alone: floor, bare COPY",
         lambda: copy_in(cur, "t_floor", ENTRY_COLS, entries_data),
@@ -226,10 +227,8 @@ def run(cur: Any, newest: int, previous: int) -> None:
 
     # ---------------------------------------------------------------- (a) changes only
     print("(a) changes over P, unchanged entries shared:")
-    ex(
-        "CREATE TABLE a_entries (LIKE ratings_listentry INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING "
-        "INDEXES, valid_from bigint, valid_to bigint)"
-    )
+    scratch("a_entries", "ratings_listentry")
+    ex("ALTER TABLE a_entries ADD COLUMN valid_from bigint, ADD COLUMN valid_to bigint")
     ex("CREATE INDEX a_valid ON a_entries (player_id, valid_from, valid_to)")
     ex("CREATE INDEX a_rating ON a_entries (rating DESC NULLS LAST, player_id)")
     ex(

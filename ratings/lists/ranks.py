@@ -1,10 +1,11 @@
 """Ranks of a published list and what its page filters by.
 
 Since issue 27 item 1 the publication writes them with the entries, in the same statement
-(ranks_sql: four window functions over the list being written; the filter columns from the
-player), so a list is never shown without them: ``ListEntry.rank_*``, ``name_key``, ``sex``,
-``active``. Entries without a rating get no rank; region and club ranks only for players who
-have one; the active rank only for active entries (ratings.lists.filters.ACTIVE_STATUSES).
+(ratings.publication.ranks.ranks_sql: four window functions over the list being written; the
+filter columns from the player), so a list is never shown without them: ``ListEntry.rank_*``,
+``name_key``, ``sex``, ``active``. Entries without a rating get no rank; region and club ranks
+only for players who have one; the active rank only for active entries
+(ratings.lists.filters.ACTIVE_STATUSES).
 
 Lists published before (and imported lists) keep the older layout: their ranks
 (ratings.models.ListRank) and filter rows (ratings.models.ListFilterRow), written once by the
@@ -25,32 +26,6 @@ from ratings.models import ListEntry, ListFilterRow, ListRank, PublishedList
 #: Advisory lock namespace (core/pg/locks.py keeps 7301 and 7302).
 LIST_RANKS_LOCK = 7303
 LIST_ROWS_LOCK = 7304
-
-
-def _active_sql(entry: str) -> str:
-    statuses = ", ".join(f"'{status}'" for status in ACTIVE_STATUSES)
-    return f"(NOT {entry}.inactive AND {entry}.status IN ({statuses}))"
-
-
-def ranks_sql(*, entry: str = "e", player: str = "p") -> str:
-    """The select-list of the entry's ``active``, ``rank_national``, ``rank_region``,
-    ``rank_club`` and ``rank_active`` over the rows being written (`entry` has ``rating``,
-    ``status`` and ``inactive``; `player` is the player's row): the same ranks as FILL_SQL.
-    Only the statuses' literals are interpolated."""
-    active = _active_sql(entry)
-    rated = f"{entry}.rating IS NOT NULL"
-    by_rating = f"ORDER BY {entry}.rating DESC"
-
-    def rank(*partition: str) -> str:
-        keys = ", ".join((f"{entry}.rating IS NULL", *partition))
-        return f"rank() OVER (PARTITION BY {keys} {by_rating})"
-
-    return (
-        f"{active}, CASE WHEN {rated} THEN {rank()} END, "
-        f"CASE WHEN {rated} AND {player}.region <> '' THEN {rank(f'{player}.region')} END, "
-        f"CASE WHEN {rated} AND {player}.club <> '' THEN {rank(f'{player}.club')} END, "
-        f"CASE WHEN {rated} AND {active} THEN {rank(active)} END"
-    )
 
 
 def list_entries_carry_rows(*, list_id: int) -> bool:

@@ -173,6 +173,11 @@ class EntryStatus(models.TextChoices):
     PASSIVE = "passive", _("Passive")
 
 
+#: Statuses of a player who is on the list and active (fide 2024: rated, new or provisional):
+#: the "active only" filter, the active rank (ratings.lists.filters, ratings.publication.ranks).
+ACTIVE_ENTRY_STATUSES = (EntryStatus.RATED, EntryStatus.NEW, EntryStatus.PROVISIONAL)
+
+
 class ListEntry(ImmutableModel):
     # The unique (list, player) index serves look-ups by list; no second index on the list.
     # Both references are checked once per statement (see STATEMENT_LEVEL_REFERENCES).

@@ -23,8 +23,8 @@ from rating_engine.list_layout import list_layout_of
 from rating_engine.registry import get_regulation
 from ratings.calculation.selectors import run_draft
 from ratings.calculation.states import previous_list
-from ratings.lists.ranks import ranks_sql
 from ratings.models import CalculationRun, PublishedList
+from ratings.publication.ranks import ranks_sql
 from ratings.publication.sections import section_sql
 from ratings.publication.signals import list_published
 from ratings.statistics.services import list_statistics_publish_step
