@@ -8,7 +8,8 @@ rolled back).
 
 Needs two published lists of one system (``bench/bench_period.py --months 2``). The newest list
 (N) is written again, from a temporary copy of its rows, into scratch tables shaped as each
-option stores it; its predecessor (P) is the base the changes are taken against.
+option stores it; the list in force before its period (P, the newest version of the previous
+list date) is the base the changes are taken against.
 
 - today: entries (the entries' indexes), then the ranks task's two statements (ListRank, then
   ListFilterRow with its seven indexes), each reading the entries back joined to the players.
@@ -59,6 +60,14 @@ FILTER_INDEXES = [
 ]
 
 
+#: What ratings 0030 chose: the (list, rating, player) index carries the filter columns after
+#: its key, and the name sort has its own index.
+LEAN = [
+    "(published_list_id, rating DESC NULLS LAST, player_id, active, sex, birth_year, region, club)",
+    "(published_list_id, name_key, player_id)",
+]
+
+
 def main() -> None:
     import django
 
@@ -71,11 +80,12 @@ def main() -> None:
             "LIMIT 1"
         )
         newest, _period = cur.fetchone()
+        # The list in force before N's period: the newest version of an earlier list date.
         cur.execute(
-            "SELECT id FROM ratings_publishedlist WHERE id <> %s AND system_id = (SELECT "
-            "system_id FROM ratings_publishedlist WHERE id = %s) ORDER BY list_date DESC, "
-            "version DESC LIMIT 1",
-            [newest, newest],
+            "SELECT p.id FROM ratings_publishedlist p JOIN ratings_publishedlist n ON n.id = %s "
+            "WHERE p.system_id = n.system_id AND p.list_date < n.list_date "
+            "ORDER BY p.list_date DESC, p.version DESC LIMIT 1",
+            [newest],
         )
         previous = cur.fetchone()[0]
     print(f"list N = {newest}, previous P = {previous}; load {os.getloadavg()[0]:.1f}")
@@ -145,6 +155,10 @@ def run(cur: Any, newest: int, previous: int) -> None:
         if like == "ratings_listentry":
             drop = ", ".join(f"DROP COLUMN IF EXISTS {c}" for c in ISSUE_27_COLUMNS.split(", "))
             ex(f"ALTER TABLE {name} {drop}")
+            ex(
+                f"CREATE INDEX IF NOT EXISTS {name}_rating ON {name} "
+                "(published_list_id, rating DESC NULLS LAST, player_id)"
+            )
         for i, cols in enumerate(indexes or []):
             ex(f"CREATE INDEX {name}_f{i} ON {name} {cols}")
 
@@ -200,9 +214,15 @@ def run(cur: Any, newest: int, previous: int) -> None:
                 THEN rank() OVER (PARTITION BY s.rating IS NULL, NOT s.inactive AND s.status =
                 ANY({ACTIVE}) ORDER BY s.rating DESC) END AS rank_active
         FROM src s JOIN players_player p ON p.id = s.player_id) w ORDER BY player_id"""
-    for label, indexes in (("with the six filter indexes", FILTER_INDEXES), ("with none", [])):
-        name = f"b_{len(indexes)}"
+    variants: list[tuple[str, str, list[str]]] = [
+        ("with the six filter indexes (ListFilterRow's)", "b_6", FILTER_INDEXES),
+        ("lean: filter columns after the rating index's key, and a name index", "b_lean", LEAN),
+        ("with no filter index", "b_0", []),
+    ]
+    for label, name, indexes in variants:
         scratch(name, "ratings_listentry")
+        if indexes is LEAN:
+            ex(f"DROP INDEX {name}_rating")
         ex(f"ALTER TABLE {name} " + ", ".join(f"ADD COLUMN {c}" for c in WIDE_EXTRA.split(", ")))
         for i, cols in enumerate(indexes):
             ex(f"CREATE INDEX {name}_f{i} ON {name} {cols}")
@@ -295,6 +315,36 @@ def run(cur: Any, newest: int, previous: int) -> None:
             "SELECT player_id, rating FROM a_entries WHERE valid_from <= %s AND valid_to > %s "
             "ORDER BY rating DESC NULLS LAST, player_id OFFSET %s LIMIT 100",
             [newest, newest, offset],
+        )
+    ex("ANALYZE b_lean")
+    ex(
+        "SELECT region FROM src WHERE region <> '' GROUP BY region ORDER BY count(*) LIMIT 1 "
+        "OFFSET 3"
+    )
+    region = cur.fetchone()[0]
+    filtered = [
+        (f"region ~ {region!r}, page 1", "upper(region) LIKE upper(%s)", f"%{region[1:-1]}%", 0),
+        (f"region ~ {region!r}, count", "upper(region) LIKE upper(%s)", f"%{region[1:-1]}%", -1),
+        ("women, page 20", "sex = %s", "F", 1900),
+        ("active juniors (born 2007+), page 5", "active AND birth_year >= %s", 2007, 400),
+    ]
+    for table in ("b_6", "b_lean"):
+        for label, condition, value, offset in filtered:
+            if offset < 0:
+                sql = f"SELECT count(*) FROM {table} WHERE published_list_id = %s AND {condition}"
+                params: list[Any] = [newest, value]
+            else:
+                sql = (
+                    f"SELECT player_id FROM {table} WHERE published_list_id = %s AND {condition} "
+                    "ORDER BY rating DESC NULLS LAST, player_id OFFSET %s LIMIT 100"
+                )
+                params = [newest, value, offset]
+            read(f"({table}) {label}", sql, params)
+        read(
+            f"({table}) by name, page 200",
+            f"SELECT player_id FROM {table} WHERE published_list_id = %s ORDER BY name_key, "
+            "player_id OFFSET 19900 LIMIT 100",
+            [newest],
         )
     ex("SELECT player_id FROM changed ORDER BY player_id LIMIT 1 OFFSET 1000")
     player = cur.fetchone()[0]

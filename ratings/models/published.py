@@ -257,30 +257,20 @@ class ListEntry(ImmutableModel):
         ]
         # A list page by rating (the default sort, unrated last) and a rank (entries rated
         # above a player) walk this index instead of sorting the list: about 1 s more per
-        # publication of 500,000 entries (docs/benchmarks.md, public pages).
+        # publication of 500,000 entries (docs/benchmarks.md, public pages). Issue 27 item 1:
+        # the filter columns after the (list, rating, player) key (they never change its order:
+        # the player is unique in a list), so a filtered page by rating is an index-only walk of
+        # the list's range, with no table of filter rows to write; the name sort and the name
+        # filter have their own (list, name key) index. Key columns, not INCLUDE, which
+        # `manage.py check` warns about without a database. docs/benchmarks.md, "A list version
+        # written once".
         indexes = [
             models.Index(
                 F("published_list"),
                 F("rating").desc(nulls_last=True),
                 F("player"),
-                name="entry_list_rating",
-            ),
-            # A filtered or name-sorted page: one index range (as ListFilterRow's indexes, which
-            # serve the lists published before issue 27).
-            *[
-                models.Index(
-                    F("published_list"),
-                    F(field),
-                    F("rating").desc(nulls_last=True),
-                    F("player"),
-                    *[F(f) for f in ("active", "birth_year") if f != field],
-                    name=f"entry_{field}_rating",
-                )
-                for field in ("region", "club", "sex", "active")
-            ],
-            models.Index(
-                fields=["published_list", "birth_year", "rating", "player", "active"],
-                name="entry_birth_year",
+                *[F(f) for f in ("active", "sex", "birth_year", "region", "club")],
+                name="entry_list_rating_rows",
             ),
             models.Index(fields=["published_list", "name_key", "player"], name="entry_name"),
         ]
