@@ -177,7 +177,7 @@ def entry_ranks(*, entry: ListEntry, player: Player) -> Ranks:
     otherwise counted in one statement."""
     if entry.rating is None:
         return Ranks()
-    if entry.rank_national is not None:  # written by the publication (ratings.lists.ranks)
+    if entry.rank_national is not None:  # written by the publication (ratings.publication.ranks)
         return Ranks(entry.rank_national, entry.rank_region, entry.rank_club, entry.rank_active)
     stored = ListRank.objects.filter(
         published_list_id=entry.published_list_id, player_id=player.pk

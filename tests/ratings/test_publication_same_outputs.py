@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
 from demo.synthetic import federation_generate
 from lists import exports
@@ -143,3 +143,13 @@ def test_downloads_cards_and_pages_of_every_version_are_as_before() -> None:
     # The cards show ranks (written by the publication, not counted by the card).
     cards = json.loads(outputs["cards.json"])
     assert any(c and c[0]["ranks"]["national"] for c in cards.values())
+    # The ranks and filter columns are as immutable as the rest of the entry (pgtrigger).
+    latest = PublishedList.objects.order_by("-pk").first()
+    assert latest is not None
+    for column in ("rank_national", "rank_active", "name_key", "active"):
+        with pytest.raises(IntegrityError, match="immutable"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"UPDATE ratings_listentry SET {column} = NULL WHERE published_list_id = %s",
+                    [latest.pk],
+                )
