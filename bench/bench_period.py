@@ -141,10 +141,15 @@ def measure(period: RatingPeriod) -> None:
                 n += len(block)
         t_copy_out = time.perf_counter() - started
         buf = io.StringIO()
+        # Every column the publication writes (issue 27: the ranks and filter columns too).
+        cursor.execute(
+            "SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) "
+            "FROM information_schema.columns WHERE table_name = 'ratings_listentry' "
+            "AND column_name <> 'id'"
+        )
+        entry_columns = cursor.fetchone()[0]
         with cursor.cursor.copy(
-            "COPY (SELECT published_list_id, player_id, rating, change, k, games, total_games, "
-            "status, inactive, "
-            "provisional, ruleset, engine_version FROM ratings_listentry WHERE published_list_id "
+            f"COPY (SELECT {entry_columns} FROM ratings_listentry WHERE published_list_id "
             f"= {published.pk}) "
             "TO STDOUT"
         ) as copy:
@@ -157,11 +162,7 @@ def measure(period: RatingPeriod) -> None:
             "INCLUDING INDEXES) ON COMMIT DROP"
         )
         started = time.perf_counter()
-        with cursor.cursor.copy(
-            "COPY bench_listentry (published_list_id, player_id, rating, change, k, games, "
-            "total_games, status, "
-            "inactive, provisional, ruleset, engine_version) FROM STDIN"
-        ) as copy:
+        with cursor.cursor.copy(f"COPY bench_listentry ({entry_columns}) FROM STDIN") as copy:
             copy.write(buf.getvalue())
         t_copy_in = time.perf_counter() - started
 

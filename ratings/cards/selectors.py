@@ -172,10 +172,13 @@ def card_state(*, fed_id: str) -> str | None:
 
 def entry_ranks(*, entry: ListEntry, player: Player) -> Ranks:
     """Ranks of `entry` in its list: national (every rated entry), in his region, in his club,
-    and among active entries (only if he is active). Read from ListRank when the list's ranks
-    are written; otherwise counted in one statement."""
+    and among active entries (only if he is active). Read from the entry (lists published
+    since issue 27: written with it), else from ListRank when the list's ranks are written;
+    otherwise counted in one statement."""
     if entry.rating is None:
         return Ranks()
+    if entry.rank_national is not None:  # written by the publication (ratings.publication.ranks)
+        return Ranks(entry.rank_national, entry.rank_region, entry.rank_club, entry.rank_active)
     stored = ListRank.objects.filter(
         published_list_id=entry.published_list_id, player_id=player.pk
     ).first()

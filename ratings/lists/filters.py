@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import Sex, Title
 from players.names import fold
-from ratings.models import EntryStatus, ListEntry
+from ratings.models import ACTIVE_ENTRY_STATUSES, ListEntry
 
 #: (code, label, youngest or oldest age, direction): "u" under, "s" at least.
 AGE_GROUPS: list[tuple[str, Any, int]] = [
@@ -65,7 +65,7 @@ SECTION_LABELS: dict[str, Any] = {
 }
 
 #: Statuses of a player who is on the list and active (fide 2024: rated, new or provisional).
-ACTIVE_STATUSES = [EntryStatus.RATED, EntryStatus.NEW, EntryStatus.PROVISIONAL]
+ACTIVE_STATUSES = list(ACTIVE_ENTRY_STATUSES)
 
 
 def age_group_condition(*, code: str, year: int, field: str = "player__birth_year") -> Q | None:

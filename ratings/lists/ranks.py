@@ -1,18 +1,22 @@
-"""Ranks of a published list (ratings.models.ListRank), written once after publication by the
-Celery task ``ratings.fill_list_ranks``: one INSERT … SELECT with four window functions over
-the list (about 2 s for 450,000 entries), so the card reads a player's ranks with one probe.
-Entries without a rating get none; region and club ranks only for players who have one;
-the active rank only for active entries (ratings.lists.filters.ACTIVE_STATUSES).
+"""Ranks of a published list and what its page filters by.
 
-The same task writes the list's filter rows (ratings.models.ListFilterRow: what a list page
-filters and sorts by, for every entry), one INSERT … SELECT as well."""
+Since issue 27 item 1 the publication writes them with the entries, in the same statement
+(ratings.publication.ranks.ranks_sql: four window functions over the list being written; the
+filter columns from the player), so a list is never shown without them: ``ListEntry.rank_*``,
+``name_key``, ``sex``, ``active``. Entries without a rating get no rank; region and club ranks
+only for players who have one; the active rank only for active entries
+(ratings.lists.filters.ACTIVE_STATUSES).
+
+Lists published before (and imported lists) keep the older layout: their ranks
+(ratings.models.ListRank) and filter rows (ratings.models.ListFilterRow), written once by the
+Celery task ``ratings.fill_list_ranks`` (one INSERT … SELECT each) and its watchdog."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from core.tasks import task_enqueue_on_commit
@@ -22,6 +26,20 @@ from ratings.models import ListEntry, ListFilterRow, ListRank, PublishedList
 #: Advisory lock namespace (core/pg/locks.py keeps 7301 and 7302).
 LIST_RANKS_LOCK = 7303
 LIST_ROWS_LOCK = 7304
+
+
+def list_entries_carry_rows(*, list_id: int) -> bool:
+    """Whether the list's entries carry their ranks and filter columns (published since issue
+    27 item 1: every entry has them, so the first one says). One probe of the (list, player)
+    index."""
+    first = (
+        ListEntry.objects.filter(published_list_id=list_id)
+        .order_by("player_id")
+        .values_list("name_key", flat=True)
+        .first()
+    )
+    return first is not None
+
 
 FILL_SQL = """
     INSERT INTO ratings_listrank (published_list_id, player_id, national, region, club, active)
@@ -49,6 +67,8 @@ def list_ranks_fill(*, list_id: int) -> int:
             return 0
         if ListRank.objects.filter(published_list_id=list_id).exists():
             return 0
+        if list_entries_carry_rows(list_id=list_id):
+            return 0  # the entries carry them (published since issue 27)
         cursor.execute(FILL_SQL, [[str(s) for s in ACTIVE_STATUSES], list_id])
         return cursor.rowcount
 
@@ -73,13 +93,25 @@ def list_rows_fill(*, list_id: int) -> int:
             return 0
         if ListFilterRow.objects.filter(published_list_id=list_id).exists():
             return 0
+        if list_entries_carry_rows(list_id=list_id):
+            return 0  # the entries carry them (published since issue 27)
         cursor.execute(ROWS_SQL, [[str(s) for s in ACTIVE_STATUSES], list_id])
         return cursor.rowcount
 
 
 def list_rows_filled(*, list_id: int) -> bool:
-    """Whether the list's filter rows are written (the task runs after the publication)."""
+    """Whether the list's filter rows are written (the task runs after the publication of a
+    list published before issue 27, or an imported one)."""
     return ListFilterRow.objects.filter(published_list_id=list_id).exists()
+
+
+def list_rows_model(*, list_id: int) -> type[ListEntry] | type[ListFilterRow] | None:
+    """Where a list page filters and sorts the list: its entries (published since issue 27),
+    its filter rows (written by the task for the lists before), or None (not written yet: the
+    entries joined to their players)."""
+    if list_entries_carry_rows(list_id=list_id):
+        return ListEntry
+    return ListFilterRow if list_rows_filled(list_id=list_id) else None
 
 
 #: A list published longer ago than this without its filter rows lost its task (the broker was
@@ -89,11 +121,19 @@ RANKS_OVERDUE = dt.timedelta(minutes=10)
 
 
 def list_ranks_overdue_ids(*, now: dt.datetime | None = None) -> list[int]:
-    """Published lists with entries but no filter rows, published over RANKS_OVERDUE ago."""
+    """Published lists with entries but no filter rows, published over RANKS_OVERDUE ago;
+    not those whose entries carry them (list_entries_carry_rows: the first entry says)."""
     before = (now or timezone.now()) - RANKS_OVERDUE
+    first_key = (
+        ListEntry.objects.filter(published_list=OuterRef("pk"))
+        .order_by("player_id")
+        .values("name_key")[:1]
+    )
     return list(
         PublishedList.objects.filter(published_at__lt=before)
         .filter(Exists(ListEntry.objects.filter(published_list=OuterRef("pk"))))
+        .annotate(first_key=Subquery(first_key))
+        .filter(first_key__isnull=True)
         .exclude(Exists(ListFilterRow.objects.filter(published_list=OuterRef("pk"))))
         .order_by("pk")
         .values_list("pk", flat=True)

@@ -22,7 +22,7 @@ from players.models import Player
 from rating_engine.list_layout import list_layout_of
 from ratings.lists.filters import SORTS, ListEntryFilter, age_group_condition, name_condition
 from ratings.lists.layouts import list_layout_page
-from ratings.lists.ranks import list_rows_filled
+from ratings.lists.ranks import list_rows_model
 from ratings.models import ListEntry, ListFilterRow, PublishedList
 
 #: A page of a list shows this many entries unless asked otherwise (at most MAX_PER_PAGE).
@@ -168,12 +168,9 @@ def list_filter_values(*, published: PublishedList) -> dict[str, list[str]]:
     values = cache.get(key)
     if values is None:
         values = {}
-        filled = list_rows_filled(list_id=published.pk)
-        rows: QuerySet[Any] = (
-            ListFilterRow.objects.filter(published_list=published)
-            if filled
-            else ListEntry.objects.filter(published_list=published)
-        )
+        model = list_rows_model(list_id=published.pk)
+        filled = model is not None
+        rows: QuerySet[Any] = (model or ListEntry).objects.filter(published_list=published)
         for field in ("region", "club"):
             column = field if filled else f"player__{field}"
             found = list(
@@ -199,11 +196,13 @@ def list_entries(*, published: PublishedList, params: Mapping[str, Any]) -> Quer
 
 def _filter_rows(
     published: PublishedList, filterset: ListEntryFilter
-) -> QuerySet[ListFilterRow] | None:
-    """The list's filter rows (ratings.models.ListFilterRow) the filters keep, sorted as the
-    page asks, when they are written and needed: a filter or a sort other than by rating
-    (the entries' own (list, rating) index serves the whole list by rating). None otherwise:
-    the page then reads the entries joined to their players, with the same result."""
+) -> QuerySet[ListEntry] | QuerySet[ListFilterRow] | None:
+    """The list's rows the filters keep, sorted as the page asks, when they are needed: a
+    filter or a sort other than by rating (the entries' own (list, rating) index serves the
+    whole list by rating). Read from the entries' own filter columns (lists published since
+    issue 27) or the list's filter rows (ratings.models.ListFilterRow, lists before, once
+    written). None otherwise: the page then reads the entries joined to their players, with
+    the same result."""
     if not filterset.is_valid() or list_sectioned(published=published):
         # The filter rows carry no section: a list with sections reads its entries.
         return None
@@ -226,17 +225,23 @@ def _filter_rows(
     if cleaned.get("active"):
         condition &= Q(active=True)
     sort = cleaned.get("sort") or "rating"
-    if (not condition and sort == "rating") or not list_rows_filled(list_id=published.pk):
+    if not condition and sort == "rating":
+        return None
+    model = list_rows_model(list_id=published.pk)
+    if model is None:
         return None
     order = [
         key.replace("player__", "") if isinstance(key, str) else key
         for key in SORTS.get(sort, SORTS["rating"])
     ]
-    return ListFilterRow.objects.filter(condition, published_list=published).order_by(*order)
+    rows: QuerySet[Any] = model.objects.filter(condition, published_list=published)
+    return rows.order_by(*order)
 
 
 def _filtered_count(
-    published: PublishedList, params: Mapping[str, Any], rows: QuerySet[ListFilterRow] | None
+    published: PublishedList,
+    params: Mapping[str, Any],
+    rows: QuerySet[ListEntry] | QuerySet[ListFilterRow] | None,
 ) -> int:
     """The number of entries the filters keep. Without a filter it is the list's entry_count;
     with one it is counted once and cached for good (a published list never changes)."""

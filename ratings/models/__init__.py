@@ -15,6 +15,7 @@ from .calibration import Calibration, CalibrationEntry, CalibrationReason
 from .differentials import Differential, DifferentialStatus
 from .live import LiveRating
 from .published import (
+    ACTIVE_ENTRY_STATUSES,
     IMMUTABLE_MESSAGE,
     EntryStatus,
     ImmutableModel,
@@ -29,6 +30,7 @@ from .states import Activity, PlayerRating, RatingKind
 from .statistics import AgeBand, ListStatistics, ScaleMonitoring, StatisticsScope
 
 __all__ = [
+    "ACTIVE_ENTRY_STATUSES",
     "IMMUTABLE_MESSAGE",
     "LINE_DTYPE",
     "Activity",

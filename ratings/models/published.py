@@ -173,6 +173,11 @@ class EntryStatus(models.TextChoices):
     PASSIVE = "passive", _("Passive")
 
 
+#: Statuses of a player who is on the list and active (fide 2024: rated, new or provisional):
+#: the "active only" filter, the active rank (ratings.lists.filters, ratings.publication.ranks).
+ACTIVE_ENTRY_STATUSES = (EntryStatus.RATED, EntryStatus.NEW, EntryStatus.PROVISIONAL)
+
+
 class ListEntry(ImmutableModel):
     # The unique (list, player) index serves look-ups by list; no second index on the list.
     # Both references are checked once per statement (see STATEMENT_LEVEL_REFERENCES).
@@ -225,6 +230,21 @@ class ListEntry(ImmutableModel):
     club = models.CharField(_("club"), max_length=120, null=True, blank=True)
     birth_date = models.DateField(_("birth date"), null=True, blank=True)
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+    # Issue 27 item 1 (docs/lists.md "Ranks and filter columns"): the entry's ranks (by rating,
+    # ties share a rank) and what a list page filters and sorts it by, computed by the statement
+    # that writes the entries (window functions, ratings.publication.services), so a list is
+    # never shown without them and nothing rewrites them. Null in lists published before
+    # (their ranks and filter rows are ListRank and ListFilterRow, written by a task).
+    #: Among the list's rated entries; in his region and club (the snapshot above) when he has
+    #: one; among active entries when he is active (ratings.lists.filters.ACTIVE_STATUSES).
+    rank_national = models.PositiveIntegerField(_("national rank"), null=True, blank=True)
+    rank_region = models.PositiveIntegerField(_("rank in his region"), null=True, blank=True)
+    rank_club = models.PositiveIntegerField(_("rank in his club"), null=True, blank=True)
+    rank_active = models.PositiveIntegerField(_("rank among active players"), null=True, blank=True)
+    #: The player's folded name (players.names.fold), sex, and whether the entry is active.
+    name_key = models.CharField(_("name key"), max_length=250, null=True, blank=True)
+    sex = models.CharField(_("sex"), max_length=1, null=True, blank=True)
+    active = models.BooleanField(_("active"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("list entry")
@@ -237,14 +257,22 @@ class ListEntry(ImmutableModel):
         ]
         # A list page by rating (the default sort, unrated last) and a rank (entries rated
         # above a player) walk this index instead of sorting the list: about 1 s more per
-        # publication of 500,000 entries (docs/benchmarks.md, public pages).
+        # publication of 500,000 entries (docs/benchmarks.md, public pages). Issue 27 item 1:
+        # the filter columns after the (list, rating, player) key (they never change its order:
+        # the player is unique in a list), so a filtered page by rating is an index-only walk of
+        # the list's range, with no table of filter rows to write; the name sort and the name
+        # filter have their own (list, name key) index. Key columns, not INCLUDE, which
+        # `manage.py check` warns about without a database. docs/benchmarks.md, "A list version
+        # written once".
         indexes = [
             models.Index(
                 F("published_list"),
                 F("rating").desc(nulls_last=True),
                 F("player"),
-                name="entry_list_rating",
+                *[F(f) for f in ("active", "sex", "birth_year", "region", "club")],
+                name="entry_list_rating_rows",
             ),
+            models.Index(fields=["published_list", "name_key", "player"], name="entry_name"),
         ]
         triggers = _published_triggers()
 

@@ -16,7 +16,6 @@ from core.errors import Refused
 from core.jobs import ACTIVE_JOB_STATUSES
 from core.pg.connections import tune_transaction
 from core.pg.ids import reserve_id
-from core.tasks import task_enqueue_or_leave_on_commit
 from core.timing import StepTimer
 from periods.models import PeriodStatus, RatingPeriod
 from periods.services import period_open_next
@@ -25,6 +24,7 @@ from rating_engine.registry import get_regulation
 from ratings.calculation.selectors import run_draft
 from ratings.calculation.states import previous_list
 from ratings.models import CalculationRun, PublishedList
+from ratings.publication.ranks import ranks_sql
 from ratings.publication.sections import section_sql
 from ratings.publication.signals import list_published
 from ratings.statistics.services import list_statistics_publish_step
@@ -156,10 +156,6 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
         _list_published_announce(period=period, published=published)
         _next_periods_update(period=period, later=later)
         timer.step("periods and tournaments")
-        # The ranks the player card shows, derived once from the list (ratings.lists.ranks).
-        task_enqueue_or_leave_on_commit(
-            "ratings.fill_list_ranks", published.pk, watchdog="ratings.watch_list_ranks"
-        )
     timer.step("commit")
     return published
 
@@ -221,13 +217,18 @@ def _list_write(
     # of the player as he is now (title, federation, region, club, birth date: a snapshot,
     # issue 24 item 1), joined once to the players.
     section = section_sql(layout=list_layout_of(run.ruleset), entry="e", player="p")
+    # Issue 27 item 1: the entries' ranks and filter columns by the same statement (window
+    # functions over the list being written, ranks_sql), so the list is never shown without
+    # them and no task rewrites the list.
     entries_sql = f"""INSERT INTO ratings_listentry (published_list_id, player_id, rating,
                 change, k, games,
                        total_games, status, inactive, provisional, ruleset, engine_version,
                        regulation_version, inactive_lists, section, title, federation, region,
-                       club, birth_date, birth_year)
+                       club, birth_date, birth_year, name_key, sex, active, rank_national,
+                       rank_region, rank_club, rank_active)
                    SELECT e.*, {section}, p.title, p.federation, p.region, p.club,
-                          p.birth_date, p.birth_year
+                          p.birth_date, p.birth_year, p.name_key, p.sex,
+                          {ranks_sql(entry="e", player="p")}
                    FROM (
                    SELECT %s AS published_list_id, d.player_id, d.rating_after AS rating,
                    d.change, d.k, d.games, d.total_games, d.status,

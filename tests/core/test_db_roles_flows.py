@@ -22,6 +22,7 @@ from lists.models import ListImportJob
 from periods import services as period_services
 from players.models import Player
 from ratings.calculation import runs
+from ratings.lists import ranks
 from ratings.models import ListFilterRow, ListRank, PlayerRating
 from ratings.publication import services as publication
 from tests import factories
@@ -53,11 +54,17 @@ def test_calculation_publication_and_ranks_run_as_the_role(role: SiteRole) -> No
             assert cursor.fetchone() == (role.name,)
         period_services.period_close(period=period)
         runs.calculation_request(period=period)  # the task runs at commit (eager)
-        published = publication.list_publish(period=period)  # and enqueues the ranks task
-        ranked = ListRank.objects.filter(published_list=published).count()
-        rows = ListFilterRow.objects.filter(published_list=published).count()
+        # The entries with their ranks and filter columns, by one statement (issue 27).
+        published = publication.list_publish(period=period)
+        ranked = published.entries.filter(rank_national__isnull=False).count()
+        rows = published.entries.filter(name_key__isnull=False, active__isnull=False).count()
+        # Nothing left for the task of the lists before.
+        assert ranks.list_ranks_fill(list_id=published.pk) == 0
+        assert ranks.list_rows_fill(list_id=published.pk) == 0
+        assert not ListRank.objects.filter(published_list=published).exists()
+        assert not ListFilterRow.objects.filter(published_list=published).exists()
     assert published.entries.count() == 4
-    assert (ranked, rows) == (3, 4)  # the unrated player has a filter row and no rank
+    assert (ranked, rows) == (3, 4)  # the unrated player has filter columns and no rank
 
 
 def _csv(n: int) -> bytes:

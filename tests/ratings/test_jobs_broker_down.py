@@ -1,8 +1,9 @@
 """Issue 28: work sent to the workers when their broker cannot be reached. A calculation or a
 list import asked for in a page or the API is refused with 503 and Retry-After, and nothing is
 kept (no run or job waiting for a message that was never sent; the period's mark as it was).
-A publication is not refused (it is committed and cannot be taken back): its ranks task is left
-to the watchdog (ratings.watch_list_ranks), which sends it once the broker answers."""
+A publication is not refused (it is committed and cannot be taken back) and needs no task: its
+ranks and filter columns are written with its entries (issue 27); the watchdog of the ranks task
+(ratings.watch_list_ranks) only sends it for lists that lack them."""
 
 from __future__ import annotations
 
@@ -19,11 +20,12 @@ from core.errors import RETRY_AFTER_SECONDS
 from core.roles import RATING_OFFICER
 from lists.models import ListImportChunk, ListImportJob
 from periods import services as period_services
+from players.models import Player
 from ratings.calculation import runs
 from ratings.lists import ranks
-from ratings.models import CalculationRun, ListFilterRow, ListRank, PublishedList
+from ratings.models import CalculationRun, ListEntry, ListFilterRow, ListRank, PublishedList
 from ratings.publication import services as publication
-from tests.factories import build, make_system, make_user
+from tests.factories import build, make_published_list, make_system, make_user
 from tests.tournaments.test_upload_broker_down import broker_away  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,20 +89,27 @@ def test_a_list_import_is_refused_and_its_file_not_kept(
     assert not ListImportJob.objects.exists() and not ListImportChunk.objects.exists()
 
 
-def test_a_publication_stands_and_the_watchdog_sends_its_ranks_later(
+def test_a_publication_stands_with_its_ranks_and_the_watchdog_has_nothing_to_send(
     broker_away,  # noqa: F811
 ) -> None:
     period = _closed_period()
     with override_settings(CELERY_TASK_ALWAYS_EAGER=True):
         runs.calculation_request(period=period)
-    published = publication.list_publish(period=period)  # the ranks task cannot be sent
+    published = publication.list_publish(period=period)  # no task to send
     assert PublishedList.objects.filter(pk=published.pk).exists()
-    assert not ListFilterRow.objects.exists() and not ListRank.objects.exists()
-    assert ranks.list_ranks_overdue_ids() == []  # not overdue yet: the task may still come
+    entries = ListEntry.objects.filter(published_list=published)
+    assert entries.exists() and not entries.filter(name_key__isnull=True).exists()
+    assert entries.filter(rank_national=1).exists()
     later = timezone.now() + ranks.RANKS_OVERDUE + dt.timedelta(seconds=1)
-    assert ranks.list_ranks_overdue_ids(now=later) == [published.pk]
+    assert ranks.list_ranks_overdue_ids(now=later) == []
+    assert not ListFilterRow.objects.exists() and not ListRank.objects.exists()
+    # A list without them (published before issue 27, or imported) is still sent its task.
+    older = make_published_list(
+        published.period, list(Player.objects.order_by("pk")[:3]), version=2
+    )
+    assert ranks.list_ranks_overdue_ids(now=later) == [older.pk]
     with override_settings(CELERY_TASK_ALWAYS_EAGER=True):
-        assert ranks.list_ranks_watch(now=later) == [published.pk]
-    assert ListFilterRow.objects.filter(published_list=published).exists()
-    assert ListRank.objects.filter(published_list=published).exists()
+        assert ranks.list_ranks_watch(now=later) == [older.pk]
+    assert ListRank.objects.filter(published_list=older).count() == 3
+    assert ListFilterRow.objects.filter(published_list=older).count() == 3
     assert ranks.list_ranks_overdue_ids(now=later) == []
