@@ -137,7 +137,7 @@ class World:
     system: Any
     period: Any  # the newest published period
     published: Any  # its list
-    draft_period: Any  # the period whose draft is not published (the same one, re-calculated)
+    draft_period: Any  # the unpublished period with the most tournaments (or the published one)
     officer: Any
     arbiter: Any
     superuser: Any
@@ -153,6 +153,7 @@ def office_world(*, system_code: str) -> World:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
     from django.db import connection, transaction
+    from django.db.models import Count
 
     from core.roles import ARBITER, RATING_OFFICER, roles_ensure
     from demo.synthetic import ARBITER_USERNAME
@@ -239,9 +240,13 @@ def office_world(*, system_code: str) -> World:
     for model in admin.site._registry:
         if model not in pks:
             pks[model] = model._default_manager.order_by("pk").values_list("pk", flat=True).first()
+    # The open period with the most tournaments, of any system (the month in progress).
     draft_period = (
-        system.periods.exclude(status=PeriodStatus.PUBLISHED).order_by("-start").first() or period
-    )
+        RatingPeriod.objects.exclude(status=PeriodStatus.PUBLISHED)
+        .annotate(n=Count("tournaments"))
+        .order_by("-n", "pk")
+        .first()
+    ) or period
     return World(
         system=system,
         period=period,
