@@ -110,16 +110,20 @@ def main() -> None:
     if args.only:
         pages = [p for p in pages if args.only in p.name]
     clients = _clients(world)
-    results = [measure(clients[p.user], p, args.repeat, args.slow_repeat) for p in pages]
     print(
-        f"{len(results)} pages, {args.repeat} requests each after a first one; target "
-        f"{TARGET_MS:.0f} ms"
+        f"{len(pages)} pages, {args.repeat} requests each after a first one; target "
+        f"{TARGET_MS:.0f} ms",
+        flush=True,
     )
-    for r in results:
+    results = []
+    for page in pages:
+        r = measure(clients[page.user], page, args.repeat, args.slow_repeat)
+        results.append(r)
         flag = "" if r.status == 200 else f" (status {r.status})"
         print(
             f"{r.page.name}: p95 {r.p95:.0f} ms, {r.queries} queries "
-            f"(first {r.first_ms:.0f} ms){flag}"
+            f"(first {r.first_ms:.0f} ms){flag}",
+            flush=True,
         )
     over = sorted((r for r in results if r.p95 > TARGET_MS), key=lambda r: -r.p95)
     print(f"pages over {TARGET_MS:.0f} ms: {len(over)}")
