@@ -86,6 +86,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--system-code", default="synth")
     parser.add_argument("--only", default="", help="pages whose name contains this")
+    parser.add_argument("--office-only", action="store_true", help="no admin page")
     parser.add_argument(
         "--slow-repeat",
         type=int,
@@ -106,7 +107,7 @@ def main() -> None:
 
     with transaction.atomic():
         world = office_world(system_code=args.system_code)
-    pages = office_pages(world) + admin_page_list(world)
+    pages = office_pages(world) + ([] if args.office_only else admin_page_list(world))
     if args.only:
         pages = [p for p in pages if args.only in p.name]
     clients = _clients(world)

@@ -73,6 +73,9 @@ class Desk:
     # the key of the period cards' fragments (ratings.office.selectors.contents_state)
     contents_state: str = ""
     contents_ttl: int = CONTENTS_TTL
+    # a period's status group of more tournaments shows its totals only (the period's pages list
+    # them)
+    lines_max: int = 50
 
 
 DESK_IMPORTS = 8

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.apps import apps
 from django.core.cache import cache
@@ -18,7 +19,7 @@ from periods.models import RatingPeriod
 from ratings.calculation import selectors as calculation_selectors
 from ratings.calculation.states import RATED_TOURNAMENT_STATUSES
 from ratings.models import CalculationRun, DraftResult, PublishedList
-from ratings.office.counts import GameCount, tournament_game_counts
+from ratings.office.counts import GameCount, review_rows_counted, tournament_game_counts
 from tournaments.models import Game, Tournament, TournamentPlayer, TournamentStatus
 
 
@@ -165,14 +166,29 @@ def contents_state() -> str:
     return "-".join(str(v or 0) for v in row)
 
 
-def period_contents_kept(*, period: RatingPeriod) -> PeriodContents:
-    """``period_contents``, kept in Django's cache by ``contents_state`` (CONTENTS_TTL): the
-    close and calculate pages of a month of 300,000 games count them once, not per request."""
-    key = f"period-contents:{period.pk}:{period.status}:{contents_state()}"
+def period_contents_kept(*, period: RatingPeriod, state: str = "") -> PeriodContents:
+    """``period_contents``, kept in Django's cache by ``contents_state`` (CONTENTS_TTL; pass
+    it when read already): the close and calculate pages of a month of 300,000 games count
+    them once, not per request."""
+    key = f"period-contents:{period.pk}:{period.status}:{state or contents_state()}"
     contents: PeriodContents = cache.get_or_set(
         key, lambda: period_contents(period=period), CONTENTS_TTL
     )
     return contents
+
+
+def review_rows_kept(*, run: CalculationRun) -> tuple[list[dict[str, Any]], GameCount]:
+    """The review's rows by tournament with their games counted (``review_rows_counted``),
+    kept in Django's cache by the run and ``contents_state`` (CONTENTS_TTL)."""
+    key = f"review-rows:{run.pk}:{contents_state()}"
+    kept: tuple[list[dict[str, Any]], GameCount] = cache.get_or_set(
+        key,
+        lambda: review_rows_counted(
+            rows=calculation_selectors.draft_changes_by_tournament(run=run)
+        ),
+        CONTENTS_TTL,
+    )
+    return kept
 
 
 @dataclass(frozen=True)
@@ -183,11 +199,13 @@ class CloseSummary:
     waiting: list[TournamentLine]  # report received, not validated: left out
     unreported: list[TournamentLine]  # registered, no report: left out
     running: list[TournamentLine]  # not over yet
+    state: str = ""  # contents_state(): the key of the page's contents fragment
 
 
 def period_close_summary(*, period: RatingPeriod, today: dt.date | None = None) -> CloseSummary:
     today = today or timezone.localdate()
-    contents = period_contents_kept(period=period)
+    state = contents_state()
+    contents = period_contents_kept(period=period, state=state)
     left = contents.left_out
     return CloseSummary(
         contents=contents,
@@ -196,6 +214,7 @@ def period_close_summary(*, period: RatingPeriod, today: dt.date | None = None) 
         waiting=[x for x in left if x.tournament.status == TournamentStatus.REPORT_RECEIVED],
         unreported=[x for x in left if x.tournament.status == TournamentStatus.REGISTERED],
         running=[x for g in contents.groups for x in g.lines if x.tournament.end_date >= today],
+        state=state,
     )
 
 
@@ -204,11 +223,14 @@ class CalculateSummary:
     contents: PeriodContents
     draft: CalculationRun | None  # the draft a new calculation replaces
     active: CalculationRun | None  # a run already queued or running
+    state: str = ""  # contents_state(): the key of the page's contents fragment
 
 
 def period_calculate_summary(*, period: RatingPeriod) -> CalculateSummary:
+    state = contents_state()
     return CalculateSummary(
-        contents=period_contents_kept(period=period),
+        state=state,
+        contents=period_contents_kept(period=period, state=state),
         draft=calculation_selectors.run_draft(period=period),
         active=period.runs.filter(status__in=ACTIVE_JOB_STATUSES).order_by("-id").first(),
     )

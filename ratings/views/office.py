@@ -53,7 +53,11 @@ def period_close(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "ratings/confirm_close.html",
-        {"period": period, "summary": selectors.period_close_summary(period=period)},
+        {
+            "period": period,
+            "summary": selectors.period_close_summary(period=period),
+            "contents_ttl": selectors.CONTENTS_TTL,
+        },
     )
 
 
@@ -76,7 +80,11 @@ def period_calculate(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "ratings/confirm_calculate.html",
-        {"period": period, "summary": selectors.period_calculate_summary(period=period)},
+        {
+            "period": period,
+            "summary": selectors.period_calculate_summary(period=period),
+            "contents_ttl": selectors.CONTENTS_TTL,
+        },
     )
 
 

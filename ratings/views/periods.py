@@ -32,7 +32,7 @@ from ratings.lists import selectors as list_selectors
 from ratings.lists.filters import ListEntryFilter
 from ratings.lists.layouts import list_layout_page
 from ratings.models import PublishedList
-from ratings.office import counts as office_counts
+from ratings.office import selectors as office_selectors
 from ratings.rerating import services as rerating
 
 # The objects the rules (periods/rules.py, ratings/rules.py) are tested on.
@@ -264,9 +264,7 @@ def _draft_or_404(period: RatingPeriod, request: HttpRequest) -> Any:
 def review_tournaments(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = _draft_or_404(period, request)
-    rows, totals = office_counts.review_rows_counted(
-        rows=calculation_selectors.draft_changes_by_tournament(run=run)
-    )
+    rows, totals = office_selectors.review_rows_kept(run=run)
     reasons = calculation_selectors.draft_excluded_reasons(run=run)
     return render(
         request,
