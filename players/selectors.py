@@ -26,7 +26,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection
@@ -250,8 +250,7 @@ PLAYER_COUNT_TTL = 300
 
 def player_count() -> int:
     """How many players the registry holds, counted at most every PLAYER_COUNT_TTL seconds."""
-    count: int = cache.get_or_set("players:count", Player.objects.count, PLAYER_COUNT_TTL)
-    return count
+    return cast(int, cache.get_or_set("players:count", Player.objects.count, PLAYER_COUNT_TTL))
 
 
 def player_get(*, fed_id: str) -> Player:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.apps import apps
 from django.core.cache import cache
@@ -171,24 +171,24 @@ def period_contents_kept(*, period: RatingPeriod, state: str = "") -> PeriodCont
     it when read already): the close and calculate pages of a month of 300,000 games count
     them once, not per request."""
     key = f"period-contents:{period.pk}:{period.status}:{state or contents_state()}"
-    contents: PeriodContents = cache.get_or_set(
-        key, lambda: period_contents(period=period), CONTENTS_TTL
+    return cast(
+        PeriodContents,
+        cache.get_or_set(key, lambda: period_contents(period=period), CONTENTS_TTL),
     )
-    return contents
 
 
 def review_rows_kept(*, run: CalculationRun) -> tuple[list[dict[str, Any]], GameCount]:
     """The review's rows by tournament with their games counted (``review_rows_counted``),
     kept in Django's cache by the run and ``contents_state`` (CONTENTS_TTL)."""
     key = f"review-rows:{run.pk}:{contents_state()}"
-    kept: tuple[list[dict[str, Any]], GameCount] = cache.get_or_set(
+    kept = cache.get_or_set(
         key,
         lambda: review_rows_counted(
             rows=calculation_selectors.draft_changes_by_tournament(run=run)
         ),
         CONTENTS_TTL,
     )
-    return kept
+    return cast(tuple[list[dict[str, Any]], GameCount], kept)
 
 
 @dataclass(frozen=True)
