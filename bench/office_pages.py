@@ -1,8 +1,11 @@
 """Every office page and every admin page at federation scale (issue 29 item 4): p95 and queries.
 
     # once: the federation with its lists (bench/public_setup.py: 500,000 players, 24 lists)
+    # and an open month of 300,000 games in a second system (the desk, close, calculate)
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/synth \\
         .venv/bin/python bench/public_setup.py --players 500000 --periods 24
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/synth DEBUG=1 .venv/bin/python manage.py \\
+        generate_federation --players 20000 --games 300000 --periods 1 --system-code synthopen
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/synth \\
         .venv/bin/python bench/office_pages.py [--repeat 20] [--only desk] [--system-code synth]
 
@@ -10,21 +13,23 @@ On the database of DATABASE_URL (the federation of bench/public_setup.py), adds 
 commits) what the office's pages show besides the federation: an officer, the synthetic
 arbiter in the arbiters' group, a superuser, and rows of every model the admin shows (the
 helpers of tests/project/admin_scale_world.py: reports, uploads, protests, decisions, list
-imports, users, login records, …), a second calculation of the newest period left as a draft
-so the review pages have one that is not published. Then renders, through Django's test client
-in-process with DEBUG off, as the user each page is for:
+imports, users, login records, …; the periods and list versions of that helper go to an
+inactive system of their own). Then renders, through Django's test client in-process with
+DEBUG off, as the user each page is for:
 
 - the officer's pages: the home page, the desk, the duplicates, the period of the newest list
   and its close / calculate / publish summaries, the draft list (plain, filtered, a later
   page), the review pages (tournaments, statuses plain and filtered, a player), protests,
   list imports, the registry of officials, licences, statistics and the open-next / ruleset
-  forms, a tournament's games;
+  forms, a tournament's games; the close and calculate pages of the unpublished period with
+  the most tournaments (the open month);
 - the arbiter's: his desk, his tournaments, a tournament's manage and players pages;
 - the admin's: every registered admin's list page, add page and change page (the admin's
   registry, as tests/project/admin_scale.py walks it), as a superuser.
 
 Each page is requested once (the "first" figure: caches cold for it), then --repeat times;
-prints ``<page>: p95 <ms> ms, <n> queries`` per page, the pages over the 300 ms target last.
+prints ``<page>: p95 <ms> ms, <n> queries (median, first)`` per page, the pages over the
+300 ms target last (figures: docs/benchmarks.md).
 """
 
 from __future__ import annotations
