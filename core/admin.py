@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 
 from core.mail import outbox_send_again
 from core.outbox import OutboxMail
+from core.pagination import EstimatedCountPaginator
 
 
 class InputFilter(admin.SimpleListFilter):
@@ -107,11 +108,13 @@ if admin.site.is_registered(AccessLog):
     class AccessLogAdmin(axes_admin.AccessLogAdmin):
         list_filter = ["attempt_time", "logout_time", input_filter(AccessLog, "path_info")]
         show_full_result_count = False
+        paginator = EstimatedCountPaginator
 
     @admin.register(AccessFailureLog)
     class AccessFailureLogAdmin(axes_admin.AccessFailureLogAdmin):
         list_filter = ["attempt_time", "locked_out", input_filter(AccessFailureLog, "path_info")]
         show_full_result_count = False
+        paginator = EstimatedCountPaginator
 
 
 # The outbox: officers see the e-mails that wait or failed, with the server's last answer, and

@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 
 from core.admin import input_filter
 from core.errors import Refused
+from core.pagination import EstimatedCountPaginator
 from players import licences, services
 from players.models import (
     PUBLIC_FIELDS,
@@ -46,6 +47,7 @@ class PlayerAdmin(admin.ModelAdmin):
     # The registry is the federation's largest table (150,000+ rows): one count per page, not
     # two (tests/project/test_admin_scale.py).
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     actions = ["mark_deceased_today"]
 
     def has_record_death_permission(self, request: HttpRequest) -> bool:
@@ -93,6 +95,7 @@ class LicenceAdmin(admin.ModelAdmin):
     search_fields = ("player__fed_id", "player__surname", "club", "category")
     raw_id_fields = ("player", "season")
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
 
 
 @admin.register(ErasureRequest)
@@ -176,6 +179,7 @@ class ExternalListEntryAdmin(admin.ModelAdmin):
     search_fields = ("name", "=ext_id")
     raw_id_fields = ("player",)
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

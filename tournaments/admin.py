@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from core.admin import input_filter
 from core.errors import Refused
+from core.pagination import EstimatedCountPaginator
 from tournaments.forms import kind_field, level_field
 from tournaments.models import (
     Game,
@@ -124,6 +125,7 @@ class TournamentPlayerAdmin(admin.ModelAdmin):
     raw_id_fields = ("tournament", "player")
     list_select_related = ("tournament", "player")
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     # By the column, not the model's ordering ("tournament" sorts every line by the
     # tournament's dates through a join): the newest tournaments first, read from the
     # (tournament, start_rank) index.
@@ -138,6 +140,7 @@ class GameAdmin(admin.ModelAdmin):
     raw_id_fields = ("tournament", "white", "black")
     list_select_related = ("tournament", "white", "black")
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     ordering = ("-tournament_id", "round", "id")  # as the lines' list: no join to sort
 
 
@@ -178,6 +181,7 @@ class SubstitutionAdmin(admin.ModelAdmin):
     search_fields = ("tournament__name",)
     list_select_related = ("tournament", "recorded_by")
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     ordering = ("-tournament_id", "round", "id")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -202,6 +206,7 @@ class TournamentDecisionAdmin(admin.ModelAdmin):
     list_select_related = ("tournament",)
     raw_id_fields = ("tournament", "decided_by", "appealed_by", "resolved_by")
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     ordering = ("-decided_at", "-id")
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -31,6 +31,7 @@ from tournaments.models import (
     ReportStatus,
     Tournament,
     TournamentPlayer,
+    TournamentStatus,
 )
 
 
@@ -465,6 +466,10 @@ class DeskEntry:
     errors: int = 0
 
 
+#: Tournaments of a status on the arbiter's desk at most (the latest), and published ones.
+DESK_SHOWN = 100
+DESK_PUBLISHED_SHOWN = 20
+
 #: The desk's groups, in the order of the tournament's life.
 DESK_ORDER = ("registered", "report_received", "validated", "rated", "published")
 
@@ -477,15 +482,29 @@ def tournament_desk(
     the tournament is over, correct the report's errors, match the players, wait for the
     rating, nothing (published)."""
     today = today or timezone.localdate()
-    tournaments = list(
-        tournament_list_for_user(user=user)
-        .select_related("period", "moved_from_period")
-        .annotate(unmatched=Count("players", filter=Q(players__player__isnull=True)))[:500]
+    mine = tournament_list_for_user(user=user).select_related(
+        "period__system", "moved_from_period__system", "rating_system"
+    )
+    # The latest of each status (the rest: "Search my tournaments", paginated): an arbiter
+    # of years has thousands published, an organiser of opens hundreds waiting for a month.
+    tournaments = [
+        t
+        for status in DESK_ORDER
+        for t in mine.filter(status=status)[
+            : DESK_PUBLISHED_SHOWN if status == TournamentStatus.PUBLISHED else DESK_SHOWN
+        ]
+    ]
+    received = [t.pk for t in tournaments if t.status == "report_received"]
+    unmatched_counts = dict(
+        TournamentPlayer.objects.filter(tournament_id__in=received, player__isnull=True)
+        .values("tournament_id")
+        .annotate(n=Count("id"))
+        .values_list("tournament_id", "n")
     )
     reports = {
         r.tournament_id: r
         for r in Report.objects.filter(
-            tournament__in=[t.pk for t in tournaments if t.status == "report_received"],
+            tournament__in=received,
             status=ReportStatus.ACCEPTED,
         )
         .exclude(format="feda")
@@ -494,7 +513,7 @@ def tournament_desk(
     }
     groups: dict[str, list[DeskEntry]] = {status: [] for status in DESK_ORDER}
     for t in tournaments:
-        unmatched = getattr(t, "unmatched", 0)
+        unmatched = unmatched_counts.get(t.pk, 0)
         errors = 0
         if t.status == "registered":
             if t.late_registration and t.approved_by_id is None:

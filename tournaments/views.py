@@ -51,6 +51,10 @@ def _managed(request: HttpRequest, pk: int) -> Tournament:
         raise Http404 from None
 
 
+#: Tournaments on a page of the list (an arbiter of years, an officer: thousands).
+TOURNAMENT_PAGE_SIZE = 100
+
+
 @permission_required("tournaments.browse_tournaments")
 @public_page
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -58,14 +62,23 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     mine = request.GET.get("mine") and request.user.is_authenticated
     filterset = None
     if mine:
-        tournaments = selectors.tournament_list_for_user(user=request.user, query=query)[:500]
+        found = selectors.tournament_list_for_user(user=request.user, query=query)
     else:
         filterset, found = selectors.tournament_list_filtered(params=request.GET)
-        tournaments = found[:500]
+    page = Paginator(found, TOURNAMENT_PAGE_SIZE).get_page(request.GET.get("page"))
+    params = request.GET.copy()
+    params.pop("page", None)
     return render(
         request,
         "tournaments/list.html",
-        {"tournaments": tournaments, "q": query, "mine": mine, "filter": filterset},
+        {
+            "tournaments": page.object_list,
+            "page": page,
+            "query": params.urlencode(),
+            "q": query,
+            "mine": mine,
+            "filter": filterset,
+        },
     )
 
 

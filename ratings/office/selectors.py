@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import Any, cast
 
+from django.apps import apps
+from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
@@ -14,8 +18,8 @@ from core.jobs import ACTIVE_JOB_STATUSES
 from periods.models import RatingPeriod
 from ratings.calculation import selectors as calculation_selectors
 from ratings.calculation.states import RATED_TOURNAMENT_STATUSES
-from ratings.models import CalculationRun, DraftResult
-from ratings.office.counts import GameCount, tournament_game_counts
+from ratings.models import CalculationRun, DraftResult, PublishedList
+from ratings.office.counts import GameCount, review_rows_counted, tournament_game_counts
 from tournaments.models import Game, Tournament, TournamentPlayer, TournamentStatus
 
 
@@ -137,6 +141,56 @@ def period_contents(*, period: RatingPeriod) -> PeriodContents:
     return PeriodContents(period=period, groups=groups, included=included, left_out=left_out)
 
 
+#: Seconds a period's contents, rendered (the desk's period cards), are kept. The key holds
+#: contents_state(), which moves with every change of a tournament, report or game and every
+#: publication; the time bounds what it does not see (a line matched to the registry, a list
+#: import changing ratings: the "against unrated" figures).
+CONTENTS_TTL = 300
+
+
+def contents_state() -> str:
+    """What every period's contents depend on, as one key (one statement): the newest history
+    event of the tournaments, their reports and their games (every write to them records one,
+    core/track.py), the newest tournament line, and the newest publication."""
+    tables = [
+        apps.get_model("tournaments", name)._meta.db_table
+        for name in ("TournamentEvent", "ReportEvent", "GameEvent")
+    ]
+    quote = connection.ops.quote_name
+    parts = [f"(SELECT max(pgh_id) FROM {quote(t)})" for t in tables]
+    for model in (TournamentPlayer, PublishedList):
+        parts.append(f"(SELECT max(id) FROM {quote(model._meta.db_table)})")
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(parts)}")
+        row = cursor.fetchone()
+    return "-".join(str(v or 0) for v in row)
+
+
+def period_contents_kept(*, period: RatingPeriod, state: str = "") -> PeriodContents:
+    """``period_contents``, kept in Django's cache by ``contents_state`` (CONTENTS_TTL; pass
+    it when read already): the close and calculate pages of a month of 300,000 games count
+    them once, not per request."""
+    key = f"period-contents:{period.pk}:{period.status}:{state or contents_state()}"
+    return cast(
+        PeriodContents,
+        cache.get_or_set(key, lambda: period_contents(period=period), CONTENTS_TTL),
+    )
+
+
+def review_rows_kept(*, run: CalculationRun) -> tuple[list[dict[str, Any]], GameCount]:
+    """The review's rows by tournament with their games counted (``review_rows_counted``),
+    kept in Django's cache by the run and ``contents_state`` (CONTENTS_TTL)."""
+    key = f"review-rows:{run.pk}:{contents_state()}"
+    kept = cache.get_or_set(
+        key,
+        lambda: review_rows_counted(
+            rows=calculation_selectors.draft_changes_by_tournament(run=run)
+        ),
+        CONTENTS_TTL,
+    )
+    return cast(tuple[list[dict[str, Any]], GameCount], kept)
+
+
 @dataclass(frozen=True)
 class CloseSummary:
     contents: PeriodContents
@@ -145,11 +199,13 @@ class CloseSummary:
     waiting: list[TournamentLine]  # report received, not validated: left out
     unreported: list[TournamentLine]  # registered, no report: left out
     running: list[TournamentLine]  # not over yet
+    state: str = ""  # contents_state(): the key of the page's contents fragment
 
 
 def period_close_summary(*, period: RatingPeriod, today: dt.date | None = None) -> CloseSummary:
     today = today or timezone.localdate()
-    contents = period_contents(period=period)
+    state = contents_state()
+    contents = period_contents_kept(period=period, state=state)
     left = contents.left_out
     return CloseSummary(
         contents=contents,
@@ -158,6 +214,7 @@ def period_close_summary(*, period: RatingPeriod, today: dt.date | None = None) 
         waiting=[x for x in left if x.tournament.status == TournamentStatus.REPORT_RECEIVED],
         unreported=[x for x in left if x.tournament.status == TournamentStatus.REGISTERED],
         running=[x for g in contents.groups for x in g.lines if x.tournament.end_date >= today],
+        state=state,
     )
 
 
@@ -166,11 +223,14 @@ class CalculateSummary:
     contents: PeriodContents
     draft: CalculationRun | None  # the draft a new calculation replaces
     active: CalculationRun | None  # a run already queued or running
+    state: str = ""  # contents_state(): the key of the page's contents fragment
 
 
 def period_calculate_summary(*, period: RatingPeriod) -> CalculateSummary:
+    state = contents_state()
     return CalculateSummary(
-        contents=period_contents(period=period),
+        state=state,
+        contents=period_contents_kept(period=period, state=state),
         draft=calculation_selectors.run_draft(period=period),
         active=period.runs.filter(status__in=ACTIVE_JOB_STATUSES).order_by("-id").first(),
     )

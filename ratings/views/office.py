@@ -5,13 +5,13 @@ ratings.office.selectors, writes from the services."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.db.models import F, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from core.errors import Refused
+from core.pagination import EstimatedCountPaginator
 from core.permissions import objectgetter, permission_required
 from periods import services as period_services
 from periods.models import RatingPeriod
@@ -53,7 +53,11 @@ def period_close(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "ratings/confirm_close.html",
-        {"period": period, "summary": selectors.period_close_summary(period=period)},
+        {
+            "period": period,
+            "summary": selectors.period_close_summary(period=period),
+            "contents_ttl": selectors.CONTENTS_TTL,
+        },
     )
 
 
@@ -76,7 +80,11 @@ def period_calculate(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "ratings/confirm_calculate.html",
-        {"period": period, "summary": selectors.period_calculate_summary(period=period)},
+        {
+            "period": period,
+            "summary": selectors.period_calculate_summary(period=period),
+            "contents_ttl": selectors.CONTENTS_TTL,
+        },
     )
 
 
@@ -136,7 +144,7 @@ def draft_list(request: HttpRequest, pk: int) -> HttpResponse:
         rows = rows.order_by(
             F("rating_after").desc(nulls_last=True), "player__surname", "player_id"
         )
-    page = Paginator(rows, DRAFT_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = EstimatedCountPaginator(rows, DRAFT_PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from core import history
 from core.caching import page_cached, page_private, public_page
 from core.errors import Refused
+from core.pagination import EstimatedCountPaginator
 from core.permissions import objectgetter, permission_required
 from core.release import release
 from periods import selectors as period_selectors
@@ -31,7 +32,7 @@ from ratings.lists import selectors as list_selectors
 from ratings.lists.filters import ListEntryFilter
 from ratings.lists.layouts import list_layout_page
 from ratings.models import PublishedList
-from ratings.office import counts as office_counts
+from ratings.office import selectors as office_selectors
 from ratings.rerating import services as rerating
 
 # The objects the rules (periods/rules.py, ratings/rules.py) are tested on.
@@ -245,6 +246,10 @@ def system_open_next(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
+#: Rows of a page of the review of statuses (a month can change thousands of statuses).
+REVIEW_PAGE_SIZE = 100
+
+
 def _draft_or_404(period: RatingPeriod, request: HttpRequest) -> Any:
     run_id = request.GET.get("run")
     if run_id and run_id.isdigit():
@@ -259,9 +264,7 @@ def _draft_or_404(period: RatingPeriod, request: HttpRequest) -> Any:
 def review_tournaments(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = _draft_or_404(period, request)
-    rows, totals = office_counts.review_rows_counted(
-        rows=calculation_selectors.draft_changes_by_tournament(run=run)
-    )
+    rows, totals = office_selectors.review_rows_kept(run=run)
     reasons = calculation_selectors.draft_excluded_reasons(run=run)
     return render(
         request,
@@ -278,10 +281,19 @@ def review_statuses(request: HttpRequest, pk: int) -> HttpResponse:
     status = request.GET.get("status", "")
     if status:
         qs = qs.filter(status=status)
+    page = EstimatedCountPaginator(qs, REVIEW_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(
         request,
         "ratings/review_statuses.html",
-        {"period": period, "run": run, "rows": qs[:2000], "status": status},
+        {
+            "period": period,
+            "run": run,
+            "page": page,
+            "status": status,
+            "query": query.urlencode(),
+        },
     )
 
 

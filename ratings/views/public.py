@@ -3,7 +3,6 @@ list, and a rated tournament's page (crosstable, standings, rating changes)."""
 
 from __future__ import annotations
 
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
@@ -13,6 +12,7 @@ from core.caching import page_cached, page_private, public_page
 from core.permissions import permission_required
 from core.release import release
 from periods.models import PeriodStatus, RatingPeriod, RatingSystem
+from players import selectors as player_selectors
 from players.models import Player
 from players.selectors import licence_current
 from ratings.cards import report as card_report
@@ -41,7 +41,7 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "systems": systems,
             "latest_lists": latest,
-            "player_count": Player.objects.aggregate(n=Count("id"))["n"],
+            "player_count": player_selectors.player_count(),
         },
     )
 
