@@ -31,7 +31,9 @@ def test_player_finds_his_card_chart_and_calculation(browser_page, live_server) 
     page.click("text=García Núñez, Raúl")
     # The address changes when the navigation commits, before the card is parsed: count()
     # does not wait, expect() does (a loaded CI machine once read the card half-parsed).
-    expect(page).to_have_url(re.compile(re.escape(reverse("players:detail", args=[me.fed_id])) + "$"))
+    expect(page).to_have_url(
+        re.compile(re.escape(reverse("players:detail", args=[me.fed_id])) + "$")
+    )
     page.wait_for_load_state()
     chart = page.locator("svg.rating-chart")
     expect(chart).to_have_count(1)
