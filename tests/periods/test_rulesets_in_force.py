@@ -102,7 +102,8 @@ def test_the_calculator_rates_under_the_regulation_in_force_on_its_date(client) 
         html = client.get(reverse("ratings:calculator"), {**query, "date": day}).content.decode()
         made_under = re.search(r'<p class="muted" id="made-under">(.*?)</p>', html, re.S)
         assert made_under is not None, html
-        assert api_version(ruleset, day) in made_under[1]
+        number = api_version(ruleset, day).removeprefix(f"{ruleset}/")
+        assert f"calculated under {ruleset} version {number}," in made_under[1]
 
 
 def _lists(system, tops: list[int], start: dt.date) -> None:
