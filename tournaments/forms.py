@@ -60,8 +60,8 @@ class TournamentRegistrationForm(forms.ModelForm):
         model = Tournament
         fields = [*DESCRIPTION_FIELDS, *OFFICIAL_FIELDS, "rating_system"]
         widgets = {
-            "start_date": forms.DateInput(attrs={"type": "date"}),
-            "end_date": forms.DateInput(attrs={"type": "date"}),
+            "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -206,7 +206,8 @@ class SubstitutionForm(forms.Form):
         label=_("The substitute made a move"), required=False, initial=True
     )
     date = forms.DateField(
-        label=_("Date of the substitution"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Date of the substitution"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
 
     def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:

@@ -304,3 +304,15 @@ def test_the_api_deletes_a_licence(officer, season, client) -> None:
     assert not Licence.objects.filter(pk=licence.pk).exists()
     missing = client.delete(url)
     assert missing.status_code == 404 and missing.json()["status"] == 404
+
+
+def test_the_licence_form_shows_its_date_in_every_language(officer, season, client) -> None:
+    # <input type="date"> reads only YYYY-MM-DD: a date written in the reader's format
+    # (05/09/2026 in Spanish) leaves the box empty, and the officer re-types it.
+    licence = _licensed(officer, season)
+    client.force_login(officer)
+    url = reverse("players:licence", args=[licence.player.fed_id])
+    for lang in ("en", "es", "ca", "pt"):
+        client.get(f"/language/{lang}/")
+        html = client.get(url).content.decode()
+        assert 'type="date" name="licensed_on" value="2026-09-05"' in html, lang
