@@ -164,6 +164,12 @@ class MergeResultSerializer(serializers.Serializer[Any]):
     ratings_moved = serializers.IntegerField()
     ratings_dropped = serializers.IntegerField()
     account = serializers.BooleanField()
+    licences_moved = serializers.IntegerField()
+    licence_seasons_kept = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The seasons for which both records held a licence: the kept record's "
+        "stays, the merged record's is removed.",
+    )
 
 
 class MergeView(APIView):

@@ -10,6 +10,9 @@ set-based UPDATEs:
 - his user account (Player.user), when ``kept`` has none;
 - his rating states (PlayerRating) in the systems where ``kept`` has none; where both have
   one, ``kept``'s stays and ``merged``'s is removed (the officer chose the record to keep);
+- his licences (players.Licence) for the seasons where ``kept`` has none; where both have one
+  for a season, ``kept``'s stays and ``merged``'s is removed, as for the rating states, and
+  the summary names those seasons (``MergeCounts.licence_seasons_kept``);
 - the registry fields ``kept`` leaves blank (FIDE ID, birth year and date, title, club, region,
   FIDE ratings) are filled from ``merged``.
 
@@ -46,7 +49,7 @@ from core.history import history_context
 from desk.duplicates import player_duplicates_forget
 from periods.models import PeriodStatus, RatingPeriod
 from periods.services import period_mark_for_recalculation
-from players.models import ErasureRequest, ErasureStatus, Player
+from players.models import ErasureRequest, ErasureStatus, Licence, Player
 from protests.models import OPEN_STATUSES, Protest
 from ratings.live.services import live_ratings_compute
 from ratings.models import LiveRating, PlayerRating
@@ -79,6 +82,10 @@ class MergeCounts:
     ratings_moved: int = 0
     ratings_dropped: int = 0
     account: bool = False
+    licences_moved: int = 0
+    #: The seasons for which both records hold a licence: the kept record's stays, the merged
+    #: record's is removed (their names, oldest first).
+    licence_seasons_kept: tuple[str, ...] = ()
 
 
 def player_merge_counts(*, kept: Player, merged: Player) -> MergeCounts:
@@ -86,6 +93,8 @@ def player_merge_counts(*, kept: Player, merged: Player) -> MergeCounts:
     entries = TournamentPlayer.objects.filter(player=merged)
     kept_systems = PlayerRating.objects.filter(player=kept).values("system_id")
     ratings = PlayerRating.objects.filter(player=merged)
+    kept_seasons = Licence.objects.filter(player=kept).values("season_id")
+    licences = Licence.objects.filter(player=merged)
     return MergeCounts(
         tournaments=entries.values("tournament_id").distinct().count(),
         games=Game.objects.filter(Q(white__in=entries) | Q(black__in=entries)).count(),
@@ -96,6 +105,12 @@ def player_merge_counts(*, kept: Player, merged: Player) -> MergeCounts:
         ratings_moved=ratings.exclude(system_id__in=kept_systems).count(),
         ratings_dropped=ratings.filter(system_id__in=kept_systems).count(),
         account=merged.user_id is not None,
+        licences_moved=licences.exclude(season_id__in=kept_seasons).count(),
+        licence_seasons_kept=tuple(
+            licences.filter(season_id__in=kept_seasons)
+            .order_by("season__start")
+            .values_list("season__name", flat=True)
+        ),
     )
 
 
@@ -190,6 +205,11 @@ def _move(kept: Player, merged: Player) -> None:
     theirs = PlayerRating.objects.filter(player=merged)
     theirs.filter(system_id__in=kept_systems).delete()
     theirs.update(player=kept)
+    # Licences likewise, by season: where both hold one, the kept record's stays.
+    kept_seasons = Licence.objects.filter(player=kept).values("season_id")
+    licences = Licence.objects.filter(player=merged)
+    licences.filter(season_id__in=kept_seasons).delete()
+    licences.update(player=kept)
     LiveRating.objects.filter(player=merged).delete()
     # The registry fields kept leaves blank; merged gives up his FIDE ID (unique) and his
     # account first.

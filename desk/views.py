@@ -57,7 +57,7 @@ def player_merge(request: HttpRequest, kept: int, merged: int) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                merges.player_merge(
+                counts = merges.player_merge(
                     kept=kept_player,
                     merged=merged_player,
                     by=request.user,
@@ -66,11 +66,15 @@ def player_merge(request: HttpRequest, kept: int, merged: int) -> HttpResponse:
             except Refused as exc:
                 form.add_error(None, str(exc))
             else:
-                messages.success(
-                    request,
-                    gettext("%(merged)s was merged into %(kept)s.")
-                    % {"merged": merged_player.fed_id, "kept": kept_player.fed_id},
-                )
+                done = gettext("%(merged)s was merged into %(kept)s.") % {
+                    "merged": merged_player.fed_id,
+                    "kept": kept_player.fed_id,
+                }
+                if counts.licence_seasons_kept:
+                    done += " " + gettext(
+                        "Both records held a licence for %(seasons)s: the kept record's stays."
+                    ) % {"seasons": ", ".join(counts.licence_seasons_kept)}
+                messages.success(request, done)
                 return redirect("players:detail", fed_id=kept_player.fed_id)
         status = 400
     return render(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
@@ -16,7 +17,7 @@ from rest_framework.response import Response
 from core.api.permissions import Rule
 from core.api.serializers import StrictSerializer
 from periods.models import LISTED_FIELDS, RULESET_CHOICES, RatingPeriod, RatingSystem, SystemRuleset
-from periods.rulesets import system_ruleset_add, system_timeline
+from periods.rulesets import system_ruleset_add, system_ruleset_on, system_timeline
 from rating_engine.registry import get_regulation
 
 BROWSE = Rule("ratings.browse_lists")
@@ -69,7 +70,8 @@ class SystemRulesetAddSerializer(StrictSerializer):
 
 class RatingSystemSerializer(serializers.ModelSerializer[RatingSystem]):
     competition_kinds = serializers.SerializerMethodField(
-        help_text="The kinds of competition the regulation names, a tournament's `kind`."
+        help_text="The kinds of competition the regulation in force today names (a "
+        "tournament's `kind` is checked against the regulation in force on its start date)."
     )
     rulesets = serializers.SerializerMethodField(
         help_text="The timeline of regulation sets, oldest first: each applies to the "
@@ -83,7 +85,8 @@ class RatingSystemSerializer(serializers.ModelSerializer[RatingSystem]):
 
     @extend_schema_field(CompetitionKindSerializer(many=True))
     def get_competition_kinds(self, system: RatingSystem) -> list[dict[str, Any]]:
-        kinds = get_regulation(system.ruleset).facts.competition.kinds
+        in_force = system_ruleset_on(system=system, day=timezone.localdate())
+        kinds = get_regulation(in_force.ruleset).facts.competition.kinds
         if kinds is None:
             return []
         return [

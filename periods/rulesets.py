@@ -7,10 +7,13 @@ timeline's entry with the latest date on or before its start; the first entry al
 earlier day (before it the system had no other).
 
 DECISION: `RatingSystem.ruleset` (and `.parameters`) stays as the system's *newest* regulation
-set, the one of its latest entry, kept so by `system_ruleset_add`; it is what a reading with no
-day in view shows (the kinds of competition offered for a new tournament, the differential page).
-Everything about a tournament or a period asks `system_ruleset_on(system=, day=)`. A system with
-no entry yet (created in code, before its first entry is written) is its own single entry.
+set, the one of its latest entry, kept so by `system_ruleset_add`; it names the system (its
+list of systems, the API's `ruleset`). Every reading of a regulation's facts asks
+`system_ruleset_on(system=, day=)` for the day at hand: a tournament's start day (its kinds and
+levels, tournaments.kinds), a period's or a list's dates, the calculator's date, and today
+where no day is in view (the system's page, the differential's and the statistics' pages). A
+system with no entry yet (created in code, before its first entry is written) is its own single
+entry.
 
 Reads (`system_timeline`, `system_ruleset_on`) and the one write (`system_ruleset_add`) live
 here together: they share the rule of which entry covers a day.

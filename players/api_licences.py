@@ -98,12 +98,17 @@ class SeasonViewSet(
 
 
 class LicenceViewSet(
-    mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet[Licence]
+    mixins.ListModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet[Licence],
 ):
     """The licences (``?season=<id>``, ``?player=<fed_id>``); POST sets a player's licence for
-    a season (created or changed); ``import/`` reads a CSV (docs/lists.md)."""
+    a season (created or changed); DELETE ``<id>/`` withdraws one typed by mistake;
+    ``import/`` reads a CSV (docs/lists.md)."""
 
     serializer_class = LicenceSerializer
+    lookup_value_regex = "[0-9]{1,19}"
     filter_backends: list[Any] = []
     # JSON for the licence itself; the import alone takes a multipart form (a form-encoded
     # body is refused by the control-character middleware on values a JSON body escapes).
@@ -111,6 +116,7 @@ class LicenceViewSet(
     rules = {
         "list": Rule("players.manage_licences"),
         "create": Rule("players.manage_licences"),
+        "destroy": Rule("players.withdraw_licence", on_object=True),
         "import_csv": Rule("players.manage_licences"),
     }
 
@@ -140,6 +146,12 @@ class LicenceViewSet(
         body.is_valid(raise_exception=True)
         licence = licences.licence_set(user=request.user, **body.validated_data)
         return Response(LicenceSerializer(licence).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={204: None})
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Withdraw a licence typed by mistake (players.licences.licence_delete): 204."""
+        licences.licence_delete(user=request.user, licence=self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         request={"multipart/form-data": LicenceImportSerializer},

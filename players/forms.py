@@ -23,8 +23,12 @@ class ErasureForm(forms.Form):
 
 class SeasonForm(forms.Form):
     name = forms.CharField(label=_("Season"), max_length=40, help_text=_("For example 2026-2027."))
-    start = forms.DateField(label=_("Start"), widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(label=_("End"), widget=forms.DateInput(attrs={"type": "date"}))
+    start = forms.DateField(
+        label=_("Start"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    end = forms.DateField(
+        label=_("End"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
 
 
 class LicenceImportForm(forms.Form):
@@ -45,7 +49,7 @@ class LicenceForm(forms.Form):
     category = forms.CharField(label=_("Category"), max_length=40)
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
     licensed_on = forms.DateField(
-        label=_("Licensed on"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Licensed on"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
 
 
@@ -53,6 +57,6 @@ class DeceasedForm(forms.Form):
     deceased_on = forms.DateField(
         label=_("Deceased on"),
         required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         help_text=_("Leave empty to clear a death recorded by mistake."),
     )

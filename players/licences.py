@@ -98,11 +98,14 @@ def licence_set(
 
 
 def licence_delete(*, user: Any, licence: Licence) -> None:
-    """Withdraw a licence (typed by mistake)."""
-    _may_manage(user)
+    """Withdraw a licence (typed by mistake): the record is removed, its history kept
+    (pghistory), and the player's card shows it no more."""
+    if not user.has_perm("players.withdraw_licence", licence):
+        raise PermissionDenied
     with transaction.atomic(), history_context(user=getattr(user, "pk", None)):
         player_id = licence.player_id
         licence.delete()
+        # The card shows the licence: its cache key follows the record's updated_at.
         Player.objects.filter(pk=player_id).update(updated_at=timezone.now())
 
 

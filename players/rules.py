@@ -29,5 +29,8 @@ rules.add_perm("players.merge_players", is_officer)
 # The licence roll (seasons, licences, their CSV import; players.licences, docs/lists.md):
 # officers.
 rules.add_perm("players.manage_licences", is_officer)
+# Withdrawing a licence typed by mistake (players.licences.licence_delete; the page asks to
+# confirm, the API's DELETE): officers.
+rules.add_perm("players.withdraw_licence", is_officer)
 # Recording a player's death (fide-2024 10.2; players.licences.player_deceased_set): officers.
 rules.add_perm("players.record_death", is_officer)

@@ -9,6 +9,9 @@ urlpatterns = [
     # The licence roll and the deceased flag (players.licences, docs/lists.md): officers.
     path("licences/", views.licences, name="licences"),
     path("<str:fed_id>/licence/", views.player_licence, name="licence"),
+    path(
+        "<str:fed_id>/licence/<int:pk>/delete/", views.player_licence_delete, name="licence_delete"
+    ),
     path("<str:fed_id>/deceased/", views.player_deceased, name="deceased"),
 ]
 

@@ -252,6 +252,22 @@ def player_licence(request: HttpRequest, fed_id: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@permission_required("players.withdraw_licence")
+def player_licence_delete(request: HttpRequest, fed_id: str, pk: int) -> HttpResponse:
+    """GET: the licence and a confirmation; POST: withdraw it (typed by mistake)."""
+    player = _player(fed_id)
+    licence = get_object_or_404(player.licences.select_related("season"), pk=pk)
+    if request.method == "POST":
+        licence_services.licence_delete(user=request.user, licence=licence)
+        messages.success(
+            request,
+            _("The licence for %(season)s was withdrawn.") % {"season": licence.season.name},
+        )
+        return redirect("players:licence", fed_id=player.fed_id)
+    return render(request, "players/licence_delete.html", {"player": player, "licence": licence})
+
+
+@require_http_methods(["GET", "POST"])
 @permission_required("players.record_death")
 def player_deceased(request: HttpRequest, fed_id: str) -> HttpResponse:
     """Record a player's death (fide-2024 10.2), or clear one recorded by mistake."""

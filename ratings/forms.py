@@ -142,7 +142,7 @@ class DifferentialPublishForm(forms.Form):
 
     effective_date = forms.DateField(
         label=_("Effective from"),
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         help_text=_("Periods ending on or after this date read this differential."),
     )
 
@@ -153,7 +153,7 @@ class SystemRulesetForm(forms.Form):
     ruleset = forms.ChoiceField(label=_("Regulation set"), choices=())
     effective_from = forms.DateField(
         label=_("Effective from"),
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         help_text=_(
             "It applies to the tournaments starting on or after this day (fide-2024 0.1, "
             "fide-2000 0.1.1, cnxc-2000 8.1)."

@@ -32,7 +32,7 @@ from tournaments.api_fide import FideExportActions
 from tournaments.api_substitutions import RULES as SUBSTITUTION_RULES
 from tournaments.api_substitutions import SubstitutionActions
 from tournaments.forms import OFFICIAL_FIELDS, TournamentRegistrationForm
-from tournaments.kinds import kind_ids, kind_refusal
+from tournaments.kinds import kind_ids, kind_refusal, tournament_ruleset
 from tournaments.models import (
     DESCRIPTION_FIELDS,
     Report,
@@ -150,12 +150,12 @@ class TournamentRegistrationSerializer(
         fields = [*TournamentRegistrationForm.Meta.fields, "top_rating", "top_woman_rating"]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        refusal = kind_refusal(ruleset=attrs["rating_system"].ruleset, kind=attrs.get("kind", ""))
+        # The regulation in force on its start day (periods.rulesets), not the newest.
+        ruleset = tournament_ruleset(system=attrs["rating_system"], start=attrs.get("start_date"))
+        refusal = kind_refusal(ruleset=ruleset, kind=attrs.get("kind", ""))
         if refusal is not None:
             raise serializers.ValidationError({"kind": [refusal]}, code="inconsistent")
-        refusal = level_refusal(
-            ruleset=attrs["rating_system"].ruleset, level=attrs.get("level", "")
-        )
+        refusal = level_refusal(ruleset=ruleset, level=attrs.get("level", ""))
         if refusal is not None:
             raise serializers.ValidationError({"level": [refusal]}, code="inconsistent")
         if attrs["end_date"] < attrs["start_date"]:

@@ -29,7 +29,7 @@ class FideSentForm(forms.Form):
     sent_on = forms.DateField(
         label=gettext_lazy("Sent to FIDE on"),
         required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
 
 

@@ -38,13 +38,13 @@ class TournamentFilter(django_filters.FilterSet):
         field_name="end_date",
         lookup_expr="gte",
         label=_("Ended on or after"),
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     ended_before = django_filters.DateFilter(
         field_name="end_date",
         lookup_expr="lte",
         label=_("Ended on or before"),
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
 
     class Meta:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from periods.models import RatingSystem
@@ -24,7 +25,7 @@ def kind_field() -> forms.ChoiceField:
     model's ``clean`` refuses one the rating system's regulation does not name."""
     field = Tournament._meta.get_field("kind")
     return forms.ChoiceField(
-        label=field.verbose_name,
+        label=capfirst(field.verbose_name),
         help_text=field.help_text,
         choices=kind_grouped_choices,
         required=False,
@@ -36,7 +37,7 @@ def level_field() -> forms.ChoiceField:
     name; the model's ``clean`` refuses one the rating system's regulation does not name."""
     field = Tournament._meta.get_field("level")
     return forms.ChoiceField(
-        label=field.verbose_name,
+        label=capfirst(field.verbose_name),
         help_text=field.help_text,
         choices=level_grouped_choices,
         required=False,
@@ -59,8 +60,8 @@ class TournamentRegistrationForm(forms.ModelForm):
         model = Tournament
         fields = [*DESCRIPTION_FIELDS, *OFFICIAL_FIELDS, "rating_system"]
         widgets = {
-            "start_date": forms.DateInput(attrs={"type": "date"}),
-            "end_date": forms.DateInput(attrs={"type": "date"}),
+            "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -205,7 +206,8 @@ class SubstitutionForm(forms.Form):
         label=_("The substitute made a move"), required=False, initial=True
     )
     date = forms.DateField(
-        label=_("Date of the substitution"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Date of the substitution"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
 
     def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:

@@ -2,19 +2,38 @@
 (``facts.competition`` of the engine's regulation module): the choices of the forms, the
 refusal of a kind the regulation does not name, and what a kind implies (a national
 championship for feda-1996 9.4, the rated players of fide-2000 6.33 / feda-1996 7.33, the
-virtual rating of cnxc-2000 5.3). Apps ask here, never compare a ruleset id or a kind's id."""
+virtual rating of cnxc-2000 5.3). Apps ask here, never compare a ruleset id or a kind's id.
+
+A tournament's kinds are those of the regulation set in force on its start day (the system's
+timeline, periods.rulesets: fide-2024 0.1, fide-2000 0.1.1, cnxc-2000 8.1), not the system's
+newest one: `tournament_ruleset`."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from periods.models import RatingSystem
+from periods.rulesets import system_ruleset_on
 from rating_engine.registry import all_regulations, get_regulation
 from rating_engine.regulations.base import CompetitionFacts, CompetitionKind
 
 if TYPE_CHECKING:
     from tournaments.models import Tournament
+
+
+def tournament_ruleset(*, system: RatingSystem, start: dt.date | None) -> str:
+    """The regulation set of a tournament of `system` starting on `start`: the timeline's entry
+    in force that day (fide-2024 0.1, fide-2000 0.1.1, cnxc-2000 8.1); today when the start is
+    not known yet."""
+    return system_ruleset_on(system=system, day=start or timezone.localdate()).ruleset
+
+
+def _ruleset_of(tournament: Tournament) -> str:
+    return tournament_ruleset(system=tournament.rating_system, start=tournament.start_date)
 
 
 def competition_facts(*, ruleset: str) -> CompetitionFacts:
@@ -67,22 +86,31 @@ def kind_refusal(*, ruleset: str, kind: str) -> str | None:
     }
 
 
-def tournament_kind(*, tournament: Tournament) -> CompetitionKind | None:
-    """The tournament's kind as its regulation names it (None: none, or not named there)."""
-    return kind_known(ruleset=tournament.rating_system.ruleset, kind=tournament.kind)
+def tournament_kind(
+    *, tournament: Tournament, ruleset: str | None = None
+) -> CompetitionKind | None:
+    """The tournament's kind as its regulation names it (None: none, or not named there).
+    `ruleset`: its regulation set when the caller knows it already (a calculation's), else the
+    one in force on its start day."""
+    return kind_known(ruleset=ruleset or _ruleset_of(tournament), kind=tournament.kind)
 
 
-def tournament_is_national_championship(*, tournament: Tournament) -> bool:
+def tournament_is_national_championship(
+    *, tournament: Tournament, ruleset: str | None = None
+) -> bool:
     """The flag, or a kind its regulation calls a national championship (feda-1996 9.4,
-    fide-2000 6.33): what the engine receives as ``national_championship``."""
-    kind = tournament_kind(tournament=tournament)
-    return tournament.national_championship or (kind is not None and kind.national)
+    fide-2000 6.33): what the engine receives as ``national_championship``. `ruleset` as
+    `tournament_kind`'s."""
+    if tournament.national_championship:
+        return True
+    kind = tournament_kind(tournament=tournament, ruleset=ruleset) if tournament.kind else None
+    return kind is not None and kind.national
 
 
 def tournament_virtual_rating(*, tournament: Tournament) -> tuple[int, str] | None:
     """The virtual rating an unrated opponent without ICCF, FPX or FIDE rating gets in the
     tournament, and its article (cnxc-2000 5.3); None where the regulation has none."""
-    facts = competition_facts(ruleset=tournament.rating_system.ruleset)
+    facts = competition_facts(ruleset=_ruleset_of(tournament))
     kind = facts.kind(tournament.kind)
     if kind is not None and kind.virtual_rating is not None and facts.kinds is not None:
         return kind.virtual_rating, facts.kinds.article

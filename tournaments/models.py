@@ -15,7 +15,12 @@ from core.jobs import Job
 from core.track import history_track
 from periods.models import RatingPeriod, RatingSystem
 from players.models import Player
-from tournaments.kinds import kind_refusal, tournament_kind, tournament_virtual_rating
+from tournaments.kinds import (
+    kind_refusal,
+    tournament_kind,
+    tournament_ruleset,
+    tournament_virtual_rating,
+)
 from tournaments.officials.levels import level_label, level_refusal
 from tournaments.officials.models import Arbiter, Organiser
 
@@ -250,10 +255,12 @@ class Tournament(models.Model):
     def clean(self) -> None:
         super().clean()
         if self.rating_system_id is not None:
-            refusal = kind_refusal(ruleset=self.rating_system.ruleset, kind=self.kind)
+            # The regulation in force on its start day (periods.rulesets), not the newest.
+            ruleset = tournament_ruleset(system=self.rating_system, start=self.start_date)
+            refusal = kind_refusal(ruleset=ruleset, kind=self.kind)
             if refusal is not None:
                 raise ValidationError({"kind": refusal})
-            refusal = level_refusal(ruleset=self.rating_system.ruleset, level=self.level)
+            refusal = level_refusal(ruleset=ruleset, level=self.level)
             if refusal is not None:
                 raise ValidationError({"level": refusal})
 
@@ -266,7 +273,8 @@ class Tournament(models.Model):
     @property
     def level_display(self) -> str:
         """The level of the event as its regulation names it, translated (feda-1996 1.1)."""
-        return level_label(ruleset=self.rating_system.ruleset, level=self.level)
+        ruleset = tournament_ruleset(system=self.rating_system, start=self.start_date)
+        return level_label(ruleset=ruleset, level=self.level)
 
     @property
     def virtual_rating(self) -> tuple[int, str] | None:

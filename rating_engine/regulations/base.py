@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar, get_args
 
 from ..bulk import BulkInput, BulkOutput
 from ..errors import EngineInputError
@@ -403,27 +403,8 @@ ListColumn = Literal[
     "total_games",
     "games_k25",
 ]
-COLUMN_KEYS: tuple[ListColumn, ...] = (
-    "fide_id",
-    "fed_id",
-    "name",
-    "title",
-    "fide_title",
-    "federation",
-    "region",
-    "club",
-    "rating",
-    "provisional",
-    "change",
-    "birth_date",
-    "birth_year",
-    "sex",
-    "activity",
-    "k",
-    "games",
-    "total_games",
-    "games_k25",
-)
+#: The columns in the Literal's order, derived from it so the two never drift apart.
+COLUMN_KEYS: tuple[ListColumn, ...] = get_args(ListColumn)
 
 #: The sections of a list. ``active``: the list itself (inactive players still within their
 #: count of lists are in it, flagged); ``inactive``: published apart (feda-1996 8.22b);
@@ -431,7 +412,7 @@ COLUMN_KEYS: tuple[ListColumn, ...] = (
 #: ``left_out``: kept in the record (and carried to the next list) but not published: passive
 #: players (cnxc-2000 5.2) and inactive players past their limit (fide-2000 9.23b).
 Section = Literal["active", "inactive", "titled_unrated", "left_out"]
-SECTION_KEYS: tuple[Section, ...] = ("active", "inactive", "titled_unrated", "left_out")
+SECTION_KEYS: tuple[Section, ...] = get_args(Section)
 
 #: FIDE's titles (the others are national: feda-1996 8.12a, fce 9.4).
 FIDE_TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"})

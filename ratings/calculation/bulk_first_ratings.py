@@ -206,7 +206,7 @@ def sub_period_build(
                 start_date=tournaments[t].start_date,
                 rate_of_play=system.rate_of_play,
                 national_championship=tournament_is_national_championship(
-                    tournament=tournaments[t]
+                    tournament=tournaments[t], ruleset=FIDE_2024.id
                 ),
                 match_length=tournaments[t].rounds if tournaments[t].system == "match" else None,
                 kind=tournaments[t].kind,

@@ -16,6 +16,7 @@ from typing import Any
 
 from core.messages import stored_message
 from periods.models import RatingSystem
+from periods.rulesets import system_ruleset_on
 from players.models import Player
 from rating_engine import rate_period
 from rating_engine.errors import EngineInputError
@@ -71,9 +72,12 @@ def calculator_input(
     *, system: RatingSystem, me: CalculatorMe, lines: Sequence[CalculatorLine], on: dt.date
 ) -> dict[str, Any]:
     """The calculator's JSON for one player's games in a Swiss tournament ending on ``on``,
-    rated in the month holding it, under the system's regulation and parameters (as the
-    period's calculation gives them: ratings.calculation.engine_path). The player has
-    white in every game: colour plays no part in any regulation's figures."""
+    rated in the month holding it, under the regulation set and parameters in force on that
+    day in the system's timeline (fide-2024 0.1, fide-2000 0.1.1, cnxc-2000 8.1: the page's
+    one-day tournament starts on ``on``), as the period's calculation gives them
+    (ratings.calculation.engine_path). The player has white in every game: colour plays no
+    part in any regulation's figures."""
+    in_force = system_ruleset_on(system=system, day=on)
     start = on.replace(day=1)
     end = on.replace(day=calendar.monthrange(on.year, on.month)[1])
     player: dict[str, Any] = {"id": ME, "rating": me.rating, "games": me.games}
@@ -89,10 +93,10 @@ def calculator_input(
         for n, line in enumerate(lines, 1)
     ]
     return {
-        "ruleset": system.ruleset,
+        "ruleset": in_force.ruleset,
         "period": {"start": start.isoformat(), "end": end.isoformat()},
         # fce 9.5: the published differential in force, as the period's calculation reads it.
-        "parameters": differential_parameters(system=system, end=end),
+        "parameters": differential_parameters(system=system, end=end, in_force=in_force),
         "players": [player, *opponents],
         "tournaments": [
             {

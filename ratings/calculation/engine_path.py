@@ -251,7 +251,9 @@ def period_input_build(
                 end_date=t.end_date,
                 start_date=t.start_date,
                 rate_of_play=system.rate_of_play,
-                national_championship=tournament_is_national_championship(tournament=t),
+                national_championship=tournament_is_national_championship(
+                    tournament=t, ruleset=in_force.ruleset
+                ),
                 match_length=t.rounds if t.system == "match" else None,
                 kind=t.kind,  # the regulation's kind (tournaments/kinds.py), not free text
                 norm_event=t.norm_event,

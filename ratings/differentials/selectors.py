@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from periods.models import RatingSystem
-from periods.rulesets import RulesetInForce
+from periods.rulesets import RulesetInForce, system_ruleset_on
 from rating_engine.registry import get_regulation
 from ratings.models import Differential, DifferentialStatus
 
@@ -35,9 +35,9 @@ def differential_parameters(
     published value wins over the JSON typed in the system's parameters for that year; the
     JSON stays only as the fallback for a year with nothing published (older periods, systems
     that publish none yet). `in_force`: the regulation set of the period's tournaments
-    (periods.rulesets, effective dates), else the system's own."""
+    (periods.rulesets, effective dates), else the one in force on ``end``."""
     if in_force is None:
-        in_force = RulesetInForce(ruleset=system.ruleset, parameters=dict(system.parameters or {}))
+        in_force = system_ruleset_on(system=system, day=end)
     parameters: dict[str, Any] = dict(in_force.parameters)
     rule = get_regulation(in_force.ruleset).inputs.differential
     if rule is None:

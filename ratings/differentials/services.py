@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import Refused
 from periods.models import RatingSystem
+from periods.rulesets import system_ruleset_on
 from rating_engine.registry import get_regulation
 from rating_engine.rounding import round_half_up
 from ratings.models import Differential, DifferentialStatus
@@ -44,9 +45,12 @@ _SQL = """
 """
 
 
-def differential_article(*, system: RatingSystem) -> str:
-    """The article of the system's differential; Refused if its regulation reads none."""
-    rule = get_regulation(system.ruleset).inputs.differential
+def differential_article(*, system: RatingSystem, day: dt.date | None = None) -> str:
+    """The article of the system's differential under the regulation set in force on ``day``
+    (today when None) in the system's timeline (periods.rulesets); Refused if that regulation
+    reads none."""
+    in_force = system_ruleset_on(system=system, day=day or timezone.localdate())
+    rule = get_regulation(in_force.ruleset).inputs.differential
     if rule is None:
         raise Refused(_("The regulation of %(system)s has no differential.") % {"system": system})
     return rule.article

@@ -8,8 +8,10 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
 
 from periods.models import RatingSystem
+from periods.rulesets import system_ruleset_on
 from rating_engine.registry import get_regulation
 from ratings.models import ListStatistics, PublishedList, ScaleMonitoring, StatisticsScope
 
@@ -54,7 +56,7 @@ def statistics_series(
     return (
         ListStatistics.objects.filter(system=system, scope=scope, group=group)
         .exclude(Exists(later_version))
-        .select_related("published_list")
+        .select_related("published_list__period")
         .order_by("list_date", "published_list__version")
     )
 
@@ -75,10 +77,14 @@ def scale_monitoring_of(*, system: RatingSystem) -> ScaleMonitoring:
     return ScaleMonitoring(system=system, threshold=DEFAULT_THRESHOLD, lists=DEFAULT_LISTS)
 
 
-def monitoring_article(*, system: RatingSystem) -> tuple[int, str] | None:
+def monitoring_article(
+    *, system: RatingSystem, day: dt.date | None = None
+) -> tuple[int, str] | None:
     """The watched group's size and the article that asks for the watch
-    (facts.lists.scale_monitoring); None when the system's regulation asks for none."""
-    rule = get_regulation(system.ruleset).facts.lists.scale_monitoring
+    (facts.lists.scale_monitoring) under the regulation set in force on ``day`` (today when
+    None) in the system's timeline (periods.rulesets); None when it asks for none."""
+    in_force = system_ruleset_on(system=system, day=day or timezone.localdate())
+    rule = get_regulation(in_force.ruleset).facts.lists.scale_monitoring
     if rule is None:
         return None
     return rule.value, rule.article
@@ -87,16 +93,17 @@ def monitoring_article(*, system: RatingSystem) -> tuple[int, str] | None:
 def drift_check(*, system: RatingSystem) -> Drift | None:
     """The top-50 average of the newest list against the one ``lists`` lists before it
     (feda-1996 11.1, fide-2000 12.3; the officer's threshold and number of lists). None when
-    the regulation asks for no watch or there are not enough lists with figures yet."""
-    watch = monitoring_article(system=system)
-    if watch is None:
-        return None
-    size, article = watch
+    the regulation of the newest list's period (in force on its first day) asks for no watch
+    or there are not enough lists with figures yet."""
     monitoring = scale_monitoring_of(system=system)
     series = list(statistics_series(system=system).filter(top50__isnull=False))
     if len(series) <= monitoring.lists:
         return None
     newest, oldest = series[-1], series[-1 - monitoring.lists]
+    watch = monitoring_article(system=system, day=newest.published_list.period.start)
+    if watch is None:
+        return None
+    size, article = watch
     assert newest.top50 is not None and oldest.top50 is not None  # filtered above
     return Drift(
         system=system,
@@ -150,7 +157,11 @@ def year_report(*, system: RatingSystem, year: int) -> YearReport:
         newest=newest,
         moved=moved,
         drift=drift_check(system=system),
-        watch=monitoring_article(system=system),
+        # the regulation of the year's newest list (in force on its period's first day)
+        watch=monitoring_article(
+            system=system,
+            day=lists[-1].published_list.period.start if lists else dt.date(year, 12, 31),
+        ),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -182,6 +183,12 @@ def _shape(
             "tournaments": {TOURNAMENT: _("Your games")},
         },
         "regulation_version": result["regulation_version"],
+        # What made it, as the list pages name it ("fide-2024 version 2": regulation_label).
+        "made_under": SimpleNamespace(
+            ruleset=result.get("ruleset") or result["regulation_version"].split("/")[0],
+            regulation_version=result["regulation_version"],
+            engine_version=result.get("engine_version", ""),
+        ),
         "system": system,
         "on": on,
     }

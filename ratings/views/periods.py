@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -24,7 +25,7 @@ from core.release import release
 from periods import selectors as period_selectors
 from periods import services as period_services
 from periods.models import RatingPeriod, RatingSystem
-from periods.rulesets import system_timeline
+from periods.rulesets import system_ruleset_on, system_timeline
 from rating_engine.registry import get_regulation
 from ratings.calculation import selectors as calculation_selectors
 from ratings.cards import selectors as card_selectors
@@ -53,8 +54,10 @@ def system_detail(request: HttpRequest, code: str) -> HttpResponse:
     system = get_object_or_404(RatingSystem, code=code)
     lists = list_selectors.list_system_versions(system_id=system.pk)
     periods = system.periods.order_by("-start")[:12]
-    # fce 9.5: a regulation that reads a published differential links to its page.
-    differential = get_regulation(system.ruleset).inputs.differential
+    # fce 9.5: a regulation that reads a published differential links to its page (the
+    # regulation in force today in the system's timeline, not its newest entry).
+    in_force = system_ruleset_on(system=system, day=timezone.localdate())
+    differential = get_regulation(in_force.ruleset).inputs.differential
     return render(
         request,
         "ratings/system.html",

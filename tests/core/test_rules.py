@@ -70,6 +70,7 @@ MODEL_PERMISSION = {
     "tournaments.record_fide_sent": "tournaments.change_tournament",
     "periods.manage_rulesets": "periods.change_ratingsystem",
     "players.manage_licences": "players.change_player",
+    "players.withdraw_licence": "players.change_player",
     "players.record_death": "players.change_player",
 }
 PUBLIC = {
@@ -147,6 +148,7 @@ def office():
         "tournaments.record_fide_sent": [None, rated],
         "periods.manage_rulesets": [None, system],
         "players.manage_licences": [None],
+        "players.withdraw_licence": [None],
         "players.record_death": [None],
     }
     return {

@@ -5,6 +5,7 @@ redirect, the history, and the refusals (two records in one tournament)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from types import SimpleNamespace
 
 import pytest
@@ -16,7 +17,7 @@ from core.errors import Refused
 from core.roles import PLAYER, RATING_OFFICER
 from desk.duplicates import player_duplicates, player_duplicates_forget
 from desk.merges import player_merge
-from players.models import Player
+from players.models import Licence, Player, Season
 from protests.models import Protest
 from ratings.models import ListEntry, PlayerRating
 from tests.factories import (
@@ -252,3 +253,67 @@ def test_the_api_lists_duplicates_and_merges(client, world, officer) -> None:
     assert merged.status_code == 200
     assert (merged.json()["games"], merged.json()["account"]) == (2, True)
     assert Player.objects.get(pk=dup.pk).merged_into_id == kept.pk
+
+
+# ------------------------------------------------------------------------------ licences
+
+
+def _licences(kept, dup) -> dict[str, Season]:
+    """Three seasons: the duplicate alone licensed in 2024-2025, both in 2025-2026 (under two
+    categories), the kept record alone in 2026-2027."""
+    seasons = {
+        name: Season.objects.create(
+            name=name, start=dt.date(year, 9, 1), end=dt.date(year + 1, 8, 31)
+        )
+        for name, year in (("2024-2025", 2024), ("2025-2026", 2025), ("2026-2027", 2026))
+    }
+    for player, name, category in (
+        (dup, "2024-2025", "Sub-18"),
+        (dup, "2025-2026", "Senior B"),
+        (kept, "2025-2026", "Senior A"),
+        (kept, "2026-2027", "Senior A"),
+    ):
+        Licence.objects.create(
+            player=player,
+            season=seasons[name],
+            category=category,
+            licensed_on=seasons[name].start,
+        )
+    return seasons
+
+
+def test_a_merge_moves_the_licences_and_keeps_the_kept_records_on_a_conflict(
+    world, officer, client
+) -> None:
+    kept, dup = world["kept"], world["dup"]
+    _licences(kept, dup)
+    url = reverse("ratings:player_merge", args=[kept.pk, dup.pk])
+    client.force_login(officer)
+    summary = client.get(url).content.decode()
+    assert "Licences moved: 1" in summary
+    assert "the kept record's licence stays" in summary and "2025-2026" in summary
+    response = client.post(url, {"reason": "Same person"}, follow=True)
+    assert response.status_code == 200
+    assert "Both records held a licence for 2025-2026" in response.content.decode()
+    held = sorted(Licence.objects.filter(player=kept).values_list("season__name", "category"))
+    assert held == [
+        ("2024-2025", "Sub-18"),  # moved
+        ("2025-2026", "Senior A"),  # both had one: the kept record's
+        ("2026-2027", "Senior A"),
+    ]
+    assert not Licence.objects.filter(player=dup).exists()
+
+
+def test_the_api_merge_says_which_licences_stayed(client, world, officer) -> None:
+    kept, dup = world["kept"], world["dup"]
+    _licences(kept, dup)
+    client.force_login(officer)
+    merged = client.post(
+        "/api/v1/registry/merges/",
+        {"kept": "K1", "merged": "D1", "reason": "Same"},
+        content_type="application/json",
+    )
+    assert merged.status_code == 200, merged.content
+    body = merged.json()
+    assert (body["licences_moved"], body["licence_seasons_kept"]) == (1, ["2025-2026"])
+    assert Licence.objects.filter(player=kept).count() == 3

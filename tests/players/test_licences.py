@@ -243,3 +243,76 @@ def test_officer_pages_import_and_record_death(officer, season, client) -> None:
     assert page.status_code == 302
     player.refresh_from_db()
     assert player.deceased_on == dt.date(2026, 10, 1)
+
+
+# --------------------------------------------------------------------------- withdrawing one
+
+
+def _licensed(officer, season, fed_id: str = "D1") -> Licence:
+    return licences.licence_set(
+        user=officer,
+        player=factories.make_player(fed_id=fed_id),
+        season=season,
+        category="Senior",
+        club="Club Escacs Sants",
+        licensed_on=dt.date(2026, 9, 5),
+    )
+
+
+def test_the_officer_withdraws_a_licence_after_confirming(officer, season, client) -> None:
+    licence = _licensed(officer, season)
+    player = licence.player
+    form_page = reverse("players:licence", args=[player.fed_id])
+    url = reverse("players:licence_delete", args=[player.fed_id, licence.pk])
+    client.force_login(officer)
+    assert url in client.get(form_page).content.decode()  # the licence's row links to it
+    confirm = client.get(url)
+    assert confirm.status_code == 200
+    html = confirm.content.decode()
+    assert "2026-2027" in html and 'id="confirm"' in html
+    assert Licence.objects.filter(pk=licence.pk).exists()  # the GET asks, writes nothing
+    response = client.post(url)
+    assert response.status_code == 302 and response["Location"] == form_page
+    assert not Licence.objects.filter(pk=licence.pk).exists()
+    card = client.get(reverse("players:detail", args=[player.fed_id])).content.decode()
+    assert "Senior" not in card
+
+
+def test_withdrawing_is_for_officers_only(officer, season, client) -> None:
+    licence = _licensed(officer, season)
+    url = reverse("players:licence_delete", args=[licence.player.fed_id, licence.pk])
+    arbiter = factories.make_user("arbiter-lic", role="arbiter")
+    with pytest.raises(PermissionDenied):
+        licences.licence_delete(user=arbiter, licence=licence)
+    client.force_login(arbiter)
+    assert client.post(url).status_code == 403
+    # Another player's address does not reach this licence.
+    other = factories.make_player(fed_id="D2")
+    client.force_login(officer)
+    wrong = reverse("players:licence_delete", args=[other.fed_id, licence.pk])
+    assert client.post(wrong).status_code == 404
+    assert Licence.objects.filter(pk=licence.pk).exists()
+
+
+def test_the_api_deletes_a_licence(officer, season, client) -> None:
+    licence = _licensed(officer, season)
+    url = f"/api/v1/licences/{licence.pk}/"
+    client.force_login(factories.make_user("arbiter-lic-api", role="arbiter"))
+    assert client.delete(url).status_code == 403
+    client.force_login(officer)
+    assert client.delete(url).status_code == 204
+    assert not Licence.objects.filter(pk=licence.pk).exists()
+    missing = client.delete(url)
+    assert missing.status_code == 404 and missing.json()["status"] == 404
+
+
+def test_the_licence_form_shows_its_date_in_every_language(officer, season, client) -> None:
+    # <input type="date"> reads only YYYY-MM-DD: a date written in the reader's format
+    # (05/09/2026 in Spanish) leaves the box empty, and the officer re-types it.
+    licence = _licensed(officer, season)
+    client.force_login(officer)
+    url = reverse("players:licence", args=[licence.player.fed_id])
+    for lang in ("en", "es", "ca", "pt"):
+        client.get(f"/language/{lang}/")
+        html = client.get(url).content.decode()
+        assert 'type="date" name="licensed_on" value="2026-09-05"' in html, lang

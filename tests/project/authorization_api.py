@@ -368,6 +368,10 @@ API: dict[str, Case] = {
     "api/v1/^licences/import/$": Case(
         lambda w: "/api/v1/licences/import/", NO_METHOD, (401, 403, 403, 403, 403, 400, 400)
     ),
+    # DELETE only (withdrawing a licence; tests/players/test_licences.py): GET and POST 405.
+    "api/v1/^licences/(?P<pk>[0-9]{1,19})/$": Case(
+        lambda w: f"/api/v1/licences/{w.licence.pk}/", NO_METHOD, NO_METHOD
+    ),
     "api/v1/registry/deceased/": Case(
         lambda w: "/api/v1/registry/deceased/", NO_METHOD, (401, 403, 403, 403, 403, 400, 400)
     ),

@@ -123,6 +123,12 @@ PAGES: dict[str, Case] = {
         OFFICERS,
         (LOGIN, 403, 403, 403, 403, 400, 400),
     ),
+    # Withdrawing a licence (players.withdraw_licence): GET confirms, POST withdraws (302).
+    "players/<str:fed_id>/licence/<int:pk>/delete/": Case(
+        lambda w: f"/players/{w.licence.player.fed_id}/licence/{w.licence.pk}/delete/",
+        OFFICERS,
+        OFFICERS,
+    ),
     # POST with no date: a death recorded by mistake is cleared (302 to the card).
     "players/<str:fed_id>/deceased/": Case(
         lambda w: f"/players/{w.players[0].fed_id}/deceased/", OFFICERS, OFFICERS

@@ -3,6 +3,7 @@ fetched by tests/project/test_csp.py."""
 
 from __future__ import annotations
 
+import datetime as dt
 from types import SimpleNamespace
 
 import pytest
@@ -13,6 +14,7 @@ from core.api.tokens import token_create
 from notices import texts as notice_texts
 from notices.services import notice_create
 from notices.tokens import unsubscribe_token
+from players.models import Licence, Season
 from protests.models import ProtestAttachment
 from ratings.differentials.services import differential_compute
 from ratings.models import PlayerRating
@@ -101,4 +103,13 @@ def world(django_capture_on_commit_callbacks) -> SimpleNamespace:
         # of each, which the tournament names.
         arbiter_record=arbiter_record,
         organiser_record=organiser_record,
+        # A licence of the first player (players.licences), which an officer may withdraw.
+        licence=Licence.objects.create(
+            player=players[0],
+            season=Season.objects.create(
+                name="2026-2027", start=dt.date(2026, 9, 1), end=dt.date(2027, 8, 31)
+            ),
+            category="Senior",
+            licensed_on=dt.date(2026, 9, 5),
+        ),
     )

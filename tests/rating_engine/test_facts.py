@@ -15,14 +15,18 @@ import pytest
 
 from rating_engine.registry import all_regulations, available_rulesets, get_regulation
 from rating_engine.regulations.base import (
+    COLUMN_KEYS,
+    SECTION_KEYS,
     ArbiterLevel,
     CompetitionKind,
     DoubleRoundRobinQuorum,
     DurationLimit,
     Facts,
+    ListColumn,
     MinimumTime,
     Registration,
     Rule,
+    Section,
     Semesters,
     SmallRoundRobin,
 )
@@ -513,3 +517,10 @@ def test_the_month_end_allowance_reads_the_fact() -> None:
     fide = get_regulation("fide-2024")
     assert fide.month_end_allowance_days == 5
     assert get_regulation("fce").month_end_allowance_days == 0
+
+
+def test_the_list_keys_are_derived_from_their_literals() -> None:
+    # The tuples must be the Literal's own arguments (typing.get_args), not a hand-kept copy
+    # that can drift from the type when a column or section is added.
+    assert COLUMN_KEYS is typing.get_args(ListColumn)
+    assert SECTION_KEYS is typing.get_args(Section)
