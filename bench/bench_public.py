@@ -4,7 +4,8 @@ page of 100 entries, the player search.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ro_bench_public \\
         CACHE_URL=redis://127.0.0.1:6379/7 \\
         .venv/bin/python bench/bench_public.py [--duration 20] [--cold-duration 5] \\
-        [--connections 2] [--sample 2000] [--worker-class sync|gthread --threads N]
+        [--connections 2] [--sample 2000] [--worker-class sync|gthread --threads N] \\
+        [--port 8913] [--proxy-port 8914] [--proxy-connections 8] [--no-proxy] [--no-publish]
 
 The database comes from bench/public_setup.py (500,000 players, 24 lists published through
 the office's services). For each kind of page the script draws random URLs (cards of random
@@ -24,6 +25,21 @@ generator's name lists and random IDs" gives. Beside
 each run: the server's time and SQL time per request (p50 / p99 / mean), gunicorn's CPU per
 request, and the machine's load average (the cores are shared with wrk and PostgreSQL).
 The search's warm run only holds while its 2-minute cache lasts.
+
+Issue 29 (`--proxy`, `--publish`, on by default):
+- gunicorn serves bench/hello_wsgi.py: the site plus a bare Django "hello" view
+  (/bench/hello/), measured first and last ("hello", "hello (again)") with the same wrk: the
+  framework's floor beside the pages.
+- "proxy": each kind warm through nginx (Debian's: `apt-get install nginx`) running the
+  project's own deploy/nginx.conf, only its upstream, listen address and cache folder
+  changed (proxy_config), after one pass through it; --proxy-connections of wrk
+  (8 by default: a proxy serves many visitors at once), beside it how many of the requests
+  reached gunicorn and nginx's CPU per request.
+- "after publication": a new version of the newest list is published through the office's
+  services (its period calculated again, list_publish, then its ranks and filter rows as the
+  Celery task does), then cards of random players of the new list and pages of it are asked
+  once each, straight to gunicorn: every one of them renders (new state, new keys). Each run
+  adds a version to the database (about 410,000 entries).
 """
 
 from __future__ import annotations
@@ -238,6 +254,95 @@ def server_stats(folder: str, since: float, until: float) -> tuple[list[float], 
     return walls, sqls
 
 
+def proxy_config(*, folder: str, upstream_port: int, proxy_port: int) -> str:
+    """The main nginx configuration of the bench: the project's own deploy/nginx.conf, its
+    three deployment-specific lines only changed (upstream, listen, cache folder: each must
+    be found exactly once, so a change of the file stops the bench instead of measuring
+    something else), inside the main context of the nginx:1.27-alpine image's own
+    nginx.conf (worker_processes auto, worker_connections 1024, sendfile on, keepalive 65 s,
+    access log written)."""
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    for old, new in (
+        ("server web:8000;", f"server 127.0.0.1:{upstream_port};"),
+        ("listen 8000;", f"listen 127.0.0.1:{proxy_port};"),
+        ("/var/cache/nginx/pages", f"{folder}/pages"),
+    ):
+        if site.count(old) != 1:
+            raise SystemExit(f"deploy/nginx.conf: {old!r} not found once; adapt the bench")
+        site = site.replace(old, new)
+    Path(folder, "site.conf").write_text(site)
+    return f"""worker_processes auto;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log notice;
+events {{ worker_connections 1024; }}
+http {{
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log {folder}/access.log;
+    sendfile on;
+    keepalive_timeout 65;
+    client_body_temp_path {folder}/client_body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {folder}/site.conf;
+}}
+"""
+
+
+def proxy_start(*, upstream_port: int, proxy_port: int) -> tuple[subprocess.Popen[bytes], str]:
+    """nginx (Debian's, `apt-get install nginx`) with deploy/nginx.conf in front of gunicorn."""
+    folder = tempfile.mkdtemp(prefix="bench-proxy-")
+    os.chmod(folder, 0o755)  # nginx's workers (user nobody) write the cache under it
+    conf = Path(folder, "nginx.conf")
+    conf.write_text(proxy_config(folder=folder, upstream_port=upstream_port, proxy_port=proxy_port))
+    subprocess.run(["nginx", "-t", "-q", "-c", str(conf), "-p", folder], check=True)
+    proxy = subprocess.Popen(
+        ["nginx", "-c", str(conf), "-p", folder, "-g", "daemon off;"], start_new_session=True
+    )
+    wait_port(proxy_port)
+    return proxy, folder
+
+
+def children(pid: int) -> list[int]:
+    """`pid` and its children (nginx's master and workers)."""
+    found = [pid]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def publish_new_version() -> tuple[int, float, float]:
+    """A new version of the newest list (a correction: its period calculated again and
+    published, through the office's services), and its ranks and filter rows written in this
+    process by the Celery task `ratings.fill_list_ranks`'s own code. Returns
+    the new list's id, the seconds of calculation + publication, and of ranks + rows."""
+    from ratings.calculation import runs
+    from ratings.lists.selectors import list_current_ids
+    from ratings.models import PublishedList
+    from ratings.publication import services as publication
+    from ratings.tasks import fill_list_ranks
+
+    newest = PublishedList.objects.select_related("period").get(pk=list_current_ids()[0])
+    started = time.perf_counter()
+    run = runs.calculation_request(period=newest.period, enqueue=False)
+    runs.calculation_run(run_id=run.pk)
+    published = publication.list_publish(period=newest.period, note="bench_public.py")
+    published_in = time.perf_counter() - started
+    started = time.perf_counter()
+    fill_list_ranks(published.pk)  # the task's own code, in this process
+    if list_current_ids()[0] != published.pk:
+        raise SystemExit(f"list {published.pk} is not the newest current list")
+    return published.pk, published_in, time.perf_counter() - started
+
+
 def unique(urls: list[str], rng: random.Random) -> list[str]:
     seen = list(dict.fromkeys(urls))
     rng.shuffle(seen)
@@ -261,6 +366,23 @@ def main() -> None:
     )
     parser.add_argument("--worker-class", default="sync", help="gunicorn's: sync or gthread")
     parser.add_argument("--threads", type=int, default=1, help="gunicorn's, for gthread")
+    parser.add_argument(
+        "--proxy",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the 'proxy' runs: nginx with deploy/nginx.conf in front of gunicorn",
+    )
+    parser.add_argument("--proxy-port", type=int, default=8914)
+    parser.add_argument(
+        "--proxy-connections", type=int, default=8, help="wrk's connections to the proxy"
+    )
+    parser.add_argument("--hello-duration", type=int, default=10, help="seconds of each hello run")
+    parser.add_argument(
+        "--publish",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the 'after publication' runs (each run publishes a new version of the newest list)",
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("set DATABASE_URL to the database of bench/public_setup.py")
@@ -292,7 +414,7 @@ def main() -> None:
     stats_dir = tempfile.mkdtemp(prefix="bench-public-")
     gunicorn = [
         str(Path(sys.executable).parent / "gunicorn"),
-        "config.wsgi:application",
+        "bench.hello_wsgi:application",  # the site, and the "hello" view at /bench/hello/
         "-c",
         str(ROOT / "bench" / "gunicorn_bench.py"),
         "--bind",
@@ -312,71 +434,125 @@ def main() -> None:
         env={**os.environ, **SERVER_ENV, "BENCH_STATS_DIR": stats_dir},
         start_new_session=True,
     )
+    proxy: subprocess.Popen[bytes] | None = None
     rows = []
+
+    def measure(
+        name: str, paths: list[str], *, port: int, duration: int, sequential: bool = False
+    ) -> None:
+        """One wrk run on `paths` at `port` (gunicorn's or the proxy's), printed with what
+        gunicorn did meanwhile (its requests' time and SQL, its CPU) and the proxy's CPU."""
+        via_proxy = port != args.port
+        connections = args.proxy_connections if via_proxy else args.connections
+        pids = [server.pid, *(int(n.split(".")[0]) for n in os.listdir(stats_dir))]
+        nginx = children(proxy.pid) if proxy is not None else []
+        cpu_before, nginx_before, since = cpu_seconds(pids), cpu_seconds(nginx), time.time()
+        figures = run_wrk(paths, port, duration, connections, sequential=sequential)
+        until = time.time()
+        cpu, nginx_cpu = cpu_seconds(pids) - cpu_before, cpu_seconds(nginx) - nginx_before
+        walls, sqls = server_stats(stats_dir, since, until)
+        done = int(figures["requests"])
+        note = f" ({connections} connections)" if via_proxy else ""
+        if via_proxy:
+            note += f" gunicorn served {len(walls)} of {done}; nginx CPU " + (
+                f"{nginx_cpu * 1000 / done:.3f} ms/req" if done else "-"
+            )
+        if sequential and done > len(paths):
+            note += f" ({done - len(paths)} of {done} requests repeated a URL)"
+        load = load_average()
+        server_ms = f"{pct(walls, 0.5):.1f} / {pct(walls, 0.99):.1f}" if walls else "-"
+        db_ms = (
+            f"{pct(sqls, 0.5):.1f} / {pct(sqls, 0.99):.1f} / {statistics.mean(sqls):.1f}"
+            if sqls
+            else "-"
+        )
+        cpu_ms = cpu * 1000 / done if done else 0.0
+        print(
+            f"{name:<19} {figures['req/s']:>8} {figures['p50']:>8} {figures['p90']:>8} "
+            f"{figures['p99']:>8}  {server_ms:>18}  {db_ms:>20}  {cpu_ms:>10.2f}  "
+            f"{load:.2f}  non-2xx {figures['non-2xx']}{note}",
+            flush=True,
+        )
+        rows.append((name, figures, server_ms, db_ms, cpu_ms, load))
+
+    def warm_pass(paths: list[str], port: int) -> None:
+        for url in paths:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}{url}").read()
+
+    hello = ["/bench/hello/"]
     try:
         wait_port(args.port)
         for _ in range(4):  # both workers loaded
             urllib.request.urlopen(f"http://127.0.0.1:{args.port}/").read()
+        if args.proxy:
+            proxy, proxy_dir = proxy_start(upstream_port=args.port, proxy_port=args.proxy_port)
+            print(f"proxy: nginx with deploy/nginx.conf ({proxy_dir}/site.conf)", flush=True)
         print(
-            f"wrk: {args.connections} connections, gunicorn 2 workers ({args.worker_class}, "
-            f"{args.threads} thread(s)); 'first': every URL asked once, on an empty cache "
-            f"({args.cold_duration} s); 'warm': random URLs after one pass over them "
-            f"({args.duration} s); search 'random': searches for players drawn from the whole "
-            f"registry, with their repeats, from an empty cache ({args.duration} s)",
+            f"wrk: {args.connections} connections to gunicorn 2 workers ({args.worker_class}, "
+            f"{args.threads} thread(s)), {args.proxy_connections} to the proxy; 'first': every "
+            f"URL asked once, on an empty cache ({args.cold_duration} s); 'warm': random URLs "
+            f"after one pass over them ({args.duration} s); 'proxy': the same through nginx "
+            f"after one pass through it; search 'random': searches for players drawn from the "
+            f"whole registry, with their repeats, from an empty cache ({args.duration} s); "
+            f"'after publication': a new version of the newest list published, then its cards "
+            f"and list pages, each asked once ({args.cold_duration} s)",
             flush=True,
         )
         print(
-            f"{'run':<13} {'req/s':>8} {'p50':>8} {'p90':>8} {'p99':>8}  "
+            f"{'run':<19} {'req/s':>8} {'p50':>8} {'p90':>8} {'p99':>8}  "
             f"{'server ms p50/p99':>18}  {'DB ms p50/p99/mean':>20}  {'CPU ms/req':>10}  load",
             flush=True,
         )
+        measure("hello", hello, port=args.port, duration=args.hello_duration)
         for kind in kinds:
-            labels = ("first", "warm", "random") if kind == "search" else ("first", "warm")
+            labels = ["first", "warm"]
+            if proxy is not None:  # while Django's cache is warm: the pass through is quick
+                labels.append("proxy")
+            if kind == "search":
+                labels.append("random")
             for label in labels:
                 paths = unique(urls[kind], rng)
+                port = args.port
                 if label == "first":
                     cache.clear()
                 elif label == "warm":  # one pass over every URL first
-                    for url in paths:
-                        urllib.request.urlopen(f"http://127.0.0.1:{args.port}{url}").read()
+                    warm_pass(paths, args.port)
+                elif label == "proxy":  # one pass through the proxy: it keeps every page
+                    port = args.proxy_port
+                    warm_pass(paths, port)
                 else:  # an empty cache, the workers' memory too (core.api.caching)
                     paths = draw_search_stream(args.stream, rng)
                     print(f"(waiting {LOCAL_SECONDS + 1} s: the workers' cache)", flush=True)
                     time.sleep(LOCAL_SECONDS + 1)
                     cache.clear()
-                pids = [server.pid, *(int(n.split(".")[0]) for n in os.listdir(stats_dir))]
-                cpu_before, since = cpu_seconds(pids), time.time()
-                figures = run_wrk(
+                measure(
+                    f"{kind} {label}",
                     paths,
-                    args.port,
-                    args.cold_duration if label == "first" else args.duration,
-                    args.connections,
+                    port=port,
+                    duration=args.cold_duration if label == "first" else args.duration,
                     sequential=label == "first",
                 )
-                until = time.time()
-                cpu = cpu_seconds(pids) - cpu_before
-                walls, sqls = server_stats(stats_dir, since, until)
-                done = int(figures["requests"])
-                note = ""
-                if label == "first" and done > len(paths):
-                    note = f" ({done - len(paths)} of {done} requests repeated a URL)"
-                load = load_average()
-                server_ms = f"{pct(walls, 0.5):.1f} / {pct(walls, 0.99):.1f}" if walls else "-"
-                db_ms = (
-                    f"{pct(sqls, 0.5):.1f} / {pct(sqls, 0.99):.1f} / {statistics.mean(sqls):.1f}"
-                    if sqls
-                    else "-"
+        measure("hello (again)", hello, port=args.port, duration=args.hello_duration)
+        if args.publish:
+            list_id, published_in, ranks_in = publish_new_version()
+            print(
+                f"(list {list_id} published: calculation and publication {published_in:.1f} s, "
+                f"ranks and filter rows {ranks_in:.1f} s)",
+                flush=True,
+            )
+            fresh = draw_urls(args.sample, rng)
+            for kind in ("card", "list"):
+                measure(
+                    f"{kind} after publ.",
+                    unique(fresh[kind], rng),
+                    port=args.port,
+                    duration=args.cold_duration,
+                    sequential=True,
                 )
-                cpu_ms = cpu * 1000 / done if done else 0.0
-                name = f"{kind} {label}"
-                print(
-                    f"{name:<13} {figures['req/s']:>8} {figures['p50']:>8} {figures['p90']:>8} "
-                    f"{figures['p99']:>8}  {server_ms:>18}  {db_ms:>20}  {cpu_ms:>10.2f}  "
-                    f"{load:.2f}  non-2xx {figures['non-2xx']}{note}",
-                    flush=True,
-                )
-                rows.append((name, figures, server_ms, db_ms, cpu_ms, load))
     finally:
+        if proxy is not None:
+            proxy.terminate()
+            proxy.wait(timeout=10)
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)
     print(

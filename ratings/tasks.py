@@ -47,6 +47,7 @@ def fill_list_ranks(list_id: int) -> int:
     its filter rows, for the list page; the number of ranks written."""
     written = ranks.list_ranks_fill(list_id=list_id)
     ranks.list_rows_fill(list_id=list_id)
+    ranks.list_tables_analyze()  # the planner learns the new list (and its pages all-visible)
     return written
 
 

@@ -19,6 +19,7 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
+from core.pg.planner import planner_refresh
 from core.tasks import task_enqueue_on_commit
 from ratings.lists.filters import ACTIVE_STATUSES
 from ratings.models import ListEntry, ListFilterRow, ListRank, PublishedList
@@ -97,6 +98,16 @@ def list_rows_fill(*, list_id: int) -> int:
             return 0  # the entries carry them (published since issue 27)
         cursor.execute(ROWS_SQL, [[str(s) for s in ACTIVE_STATUSES], list_id])
         return cursor.rowcount
+
+
+#: The tables a publication and its task add a list's rows to.
+LIST_TABLES = ("ratings_listentry", "ratings_listrank", "ratings_listfilterrow")
+
+
+def list_tables_analyze() -> None:
+    """The planner learns the rows a publication and this task added (core.pg.planner): the
+    task runs outside a transaction, so the new pages are also marked all-visible."""
+    planner_refresh(tables=LIST_TABLES)
 
 
 def list_rows_filled(*, list_id: int) -> bool:
