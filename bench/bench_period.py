@@ -110,6 +110,8 @@ def measure(period: RatingPeriod) -> None:
     base_rss = peak_mib()
     print(f"--- period {period.start} – {period.end}", flush=True)
 
+    # The queries the calculation runs (a published period reads from another state).
+    players_sql, games_sql = calculation_queries(period=period)
     # ---- calculate: one service call, as the Celery task makes it
     run = runs.calculation_request(period=period, enqueue=False)
     started = time.perf_counter()
@@ -127,7 +129,9 @@ def measure(period: RatingPeriod) -> None:
     # ---- I/O floor: the bare COPY of exactly what the calculation read and wrote (the
     # player states and the games, as it queries them; its draft rows, game lines and games
     # left out) and of what the publication wrote (the list entries), in the same run.
-    floor = io_floor(period=period, run_id=run.pk, list_id=published.pk)
+    floor = io_floor(
+        players_sql=players_sql, games_sql=games_sql, run_id=run.pk, list_id=published.pk
+    )
     t_floor_calc = floor["players out"] + floor["games out"] + floor["draft in"]
     t_floor_pub = floor["entries in"]
     load = os.getloadavg()[0]
@@ -171,13 +175,9 @@ def measure(period: RatingPeriod) -> None:
     )
 
 
-def io_floor(*, period: RatingPeriod, run_id: int, list_id: int) -> dict[str, float]:
-    """Seconds of bare COPYs: out of the calculation's own two queries (bulk_path's), in of
-    its draft rows and of the list's entries, each into a scratch table with the indexes of
-    the real one. Also the row counts (keys ending in " rows")."""
+def calculation_queries(*, period: RatingPeriod) -> tuple[str, str]:
+    """The bulk path's two queries for ``period`` as it is now: the player states, the games."""
     import inspect
-
-    from django.db import connection
 
     from rating_engine.registry import get_regulation
     from ratings.calculation import bulk_path
@@ -189,7 +189,15 @@ def io_floor(*, period: RatingPeriod, run_id: int, list_id: int) -> dict[str, fl
         players_sql = bulk_path.players_sql_build(period=period, changes=changes)
     else:  # the code before issue 27 item 2 read every player
         players_sql = bulk_path.players_sql_build(period=period)
-    games_sql = bulk_path.games_sql_build(period=period)
+    return players_sql, bulk_path.games_sql_build(period=period)
+
+
+def io_floor(*, players_sql: str, games_sql: str, run_id: int, list_id: int) -> dict[str, float]:
+    """Seconds of bare COPYs: out of the calculation's own two queries (bulk_path's), in of
+    its draft rows and of the list's entries, each into a scratch table with the indexes of
+    the real one. Also the row counts (keys ending in " rows")."""
+    from django.db import connection
+
     out: dict[str, float] = {}
 
     def copy_out(sql: str) -> tuple[float, int]:

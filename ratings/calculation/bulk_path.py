@@ -151,8 +151,16 @@ def players_sql_build(*, period: RatingPeriod, changes: CalendarChanges | None =
         "COALESCE("
         + src.rated_since_sql()
         + " - DATE '0001-01-01' + 1, 0)"
-        + STATE_FROM.format(prev_join=src.join, only=only)
+        + (f", {only}" if only else "")
+        + STATE_FROM.format(prev_join=src.join, only="")
     )
+    if only:
+        # Filtered outside the joins (OFFSET 0 keeps the condition out of them): inside, the
+        # planner took its selectivity for a few rows and nested the joins of a re-run
+        # (minutes for a semester); this way the joins are planned as for the whole registry
+        # and only the kept rows are sent.
+        names = ", ".join(f"c{i}" for i in range(10))
+        int_sql = f"SELECT {names} FROM ({int_sql} OFFSET 0) AS s ({names}, keep) WHERE keep"
     int_sql = int_sql % {
         k: f"DATE '{v.isoformat()}'" if isinstance(v, dt.date) else int(v)
         for k, v in sparams.items()

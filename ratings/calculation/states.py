@@ -123,9 +123,10 @@ class StateSource:
 def calendar_only_sql(
     *, src: StateSource, changes: CalendarChanges | None, rerun: bool
 ) -> tuple[str, dict[str, Any]]:
-    """The state query's condition keeping only the players a period can change, and its
-    parameters: those of its tournaments, those the regulation's calendar changes without a
-    game (``Regulation.calendar_changes``: inactivity, the floor, a status it does not keep),
+    """The condition (on the state query's columns) keeping only the players a period can
+    change, and its parameters: those of its tournaments, those the regulation's calendar
+    changes without a game (``Regulation.calendar_changes``: inactivity, the floor, a status
+    it does not keep),
     and on a re-run (``rerun``: the period's published run is joined as ``d``) those that run
     touched, which a correction may undo. No condition when the regulation cannot say."""
     if changes is None:
@@ -149,7 +150,7 @@ def calendar_only_sql(
     if rerun:
         ors.append("d.id IS NOT NULL")
     ors.append(f"({src.rating} IS NOT NULL AND ({' OR '.join(rated)}))")
-    return "AND (" + "\n        OR ".join(ors) + ")", params
+    return "(" + "\n        OR ".join(ors) + ")", params
 
 
 def previous_list(*, period: RatingPeriod) -> PublishedList | None:

@@ -3,7 +3,9 @@
 Source: ../shared/seeds/003_*.txt (Spanish translation), digest in RULESETS.md.
 Rated players go through the NumPy bulk path (``rating_engine.bulk``); ``explain`` recomputes
 one player with plain Python and must agree with it (a property test checks this). First
-ratings (8.2) are computed per player in both paths. Decisions the text leaves open are
+ratings (8.2) are computed per player by ``rate`` and on arrays by ``bulk_initial`` (the
+database's bulk path); a property test checks ``rate_unrated_on_arrays`` equals
+``rate_unrated``. Decisions the text leaves open are
 marked DECISION and collected in docs/engine.md.
 """
 
