@@ -35,6 +35,7 @@ from ratings.calculation.draft import draft_write
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.rulesets import period_ruleset_in_force
 from ratings.calculation.states import (
+    PERIOD_PLAYERS_JOIN,
     STATE_FROM,
     calendar_only_sql,
     games_left_out_rows,
@@ -152,7 +153,7 @@ def players_sql_build(*, period: RatingPeriod, changes: CalendarChanges | None =
         + src.rated_since_sql()
         + " - DATE '0001-01-01' + 1, 0)"
         + (f", {only}" if only else "")
-        + STATE_FROM.format(prev_join=src.join, only="")
+        + STATE_FROM.format(prev_join=src.join + (PERIOD_PLAYERS_JOIN if only else ""), only="")
     )
     if only:
         # Filtered outside the joins (OFFSET 0 keeps the condition out of them): inside, the

@@ -146,11 +146,21 @@ def calendar_only_sql(
             f"(({src.status}) <> 'inactive' AND {src.last_game_date} <= %(calendar_cutoff)s)"
         )
         params["calendar_cutoff"] = changes.inactive_on_or_before.value
-    ors = [f"p.id IN ({PERIOD_PLAYERS})"]
+    # A join, not `p.id IN (…)`: asked of every row, the subquery is hashed only while it
+    # fits in work_mem, else run once per player (minutes at the registry's size).
+    ors = ["pp.player_id IS NOT NULL"]
     if rerun:
         ors.append("d.id IS NOT NULL")
     ors.append(f"({src.rating} IS NOT NULL AND ({' OR '.join(rated)}))")
     return "(" + "\n        OR ".join(ors) + ")", params
+
+
+#: The join `calendar_only_sql`'s condition needs: the period's players as `pp`.
+PERIOD_PLAYERS_JOIN = (
+    " LEFT JOIN (SELECT DISTINCT x.player_id FROM ("
+    + PERIOD_PLAYERS
+    + ") x) pp ON pp.player_id = p.id"
+)
 
 
 def previous_list(*, period: RatingPeriod) -> PublishedList | None:
