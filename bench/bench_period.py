@@ -120,6 +120,8 @@ def measure(period: RatingPeriod) -> None:
     run.refresh_from_db()
     assert run.status == "succeeded", run.error
     rss_calc = peak_mib()
+    # The reads' floor now: the publication moves the states these queries read.
+    floor = io_reads(players_sql=players_sql, games_sql=games_sql)
 
     started = time.perf_counter()
     published = publication.list_publish(period=period, note="benchmark")
@@ -129,9 +131,7 @@ def measure(period: RatingPeriod) -> None:
     # ---- I/O floor: the bare COPY of exactly what the calculation read and wrote (the
     # player states and the games, as it queries them; its draft rows, game lines and games
     # left out) and of what the publication wrote (the list entries), in the same run.
-    floor = io_floor(
-        players_sql=players_sql, games_sql=games_sql, run_id=run.pk, list_id=published.pk
-    )
+    floor.update(io_writes(run_id=run.pk, list_id=published.pk))
     t_floor_calc = floor["players out"] + floor["games out"] + floor["draft in"]
     t_floor_pub = floor["entries in"]
     load = os.getloadavg()[0]
@@ -192,10 +192,9 @@ def calculation_queries(*, period: RatingPeriod) -> tuple[str, str]:
     return players_sql, bulk_path.games_sql_build(period=period)
 
 
-def io_floor(*, players_sql: str, games_sql: str, run_id: int, list_id: int) -> dict[str, float]:
-    """Seconds of bare COPYs: out of the calculation's own two queries (bulk_path's), in of
-    its draft rows and of the list's entries, each into a scratch table with the indexes of
-    the real one. Also the row counts (keys ending in " rows")."""
+def io_reads(*, players_sql: str, games_sql: str) -> dict[str, float]:
+    """Seconds of bare COPYs out of the calculation's own two queries (bulk_path's), and the
+    rows of the first (key "players rows")."""
     from django.db import connection
 
     out: dict[str, float] = {}
@@ -212,6 +211,13 @@ def io_floor(*, players_sql: str, games_sql: str, run_id: int, list_id: int) -> 
 
     out["players out"], out["players rows"] = copy_out(players_sql)
     out["games out"], _rows = copy_out(games_sql)
+    return out
+
+
+def io_writes(*, run_id: int, list_id: int) -> dict[str, float]:
+    """Seconds of bare COPYs in of the run's draft rows and of the list's entries, each into
+    a scratch table with the indexes of the real one, and their rows ("… rows")."""
+    out: dict[str, float] = {}
     out["draft in"] = 0.0
     out["draft rows"] = 0
     for table, key in (
