@@ -9,8 +9,11 @@ subprocess the first time so its memory does not count here); later runs reuse i
 recalculates the period and publishes a new version of its list). Prints the seconds of the
 calculation (one service call: COPY reads, NumPy bulk path, COPY writes, one transaction) and
 of the publication (INSERT … SELECT, upsert of changed player states), the peak RSS of this
-process, and the I/O floor: a bare COPY out of the same games and a bare COPY in of the same
-list rows into a scratch table with the list's indexes.
+process, and the I/O floor measured in the same run: the bare COPY of exactly what the
+calculation read (its own queries of the player states and of the games) and wrote (its draft
+rows, game lines and games left out), and of the list entries the publication wrote, each
+into a scratch table with the real one's indexes; then one line per step
+`<name>: <seconds> s, floor <seconds> s, ratio <x>` with the load average.
 """
 
 from __future__ import annotations
@@ -97,8 +100,6 @@ def main() -> None:
 
 
 def measure(period: RatingPeriod) -> None:
-    from django.db import connection, transaction
-
     from periods import services as period_services
     from periods.models import PeriodStatus
     from ratings.calculation import runs
@@ -109,6 +110,8 @@ def measure(period: RatingPeriod) -> None:
     base_rss = peak_mib()
     print(f"--- period {period.start} – {period.end}", flush=True)
 
+    # The queries the calculation runs (a published period reads from another state).
+    players_sql, games_sql = calculation_queries(period=period)
     # ---- calculate: one service call, as the Celery task makes it
     run = runs.calculation_request(period=period, enqueue=False)
     started = time.perf_counter()
@@ -117,59 +120,25 @@ def measure(period: RatingPeriod) -> None:
     run.refresh_from_db()
     assert run.status == "succeeded", run.error
     rss_calc = peak_mib()
+    # The reads' floor now: the publication moves the states these queries read.
+    floor = io_reads(players_sql=players_sql, games_sql=games_sql)
 
     started = time.perf_counter()
     published = publication.list_publish(period=period, note="benchmark")
     t_pub = time.perf_counter() - started
     rss_pub = peak_mib()
 
-    # ---- I/O floor
-    games_sql = (
-        "SELECT COALESCE(w.player_id, -w.id), COALESCE(b.player_id, -b.id), g.result, g.kind, "
-        "g.tournament_id, "
-        "g.round, t.end_date FROM tournaments_game g JOIN tournaments_tournament t ON t.id = "
-        "g.tournament_id "
-        "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "
-        "JOIN tournaments_tournamentplayer b ON b.id = g.black_id "
-        f"WHERE t.period_id = {period.pk}"
-    )
-    with connection.cursor() as cursor:
-        started = time.perf_counter()
-        n = 0
-        with cursor.cursor.copy(f"COPY ({games_sql}) TO STDOUT") as copy:
-            for block in copy:
-                n += len(block)
-        t_copy_out = time.perf_counter() - started
-        buf = io.StringIO()
-        # Every column the publication writes (issue 27: the ranks and filter columns too).
-        cursor.execute(
-            "SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) "
-            "FROM information_schema.columns WHERE table_name = 'ratings_listentry' "
-            "AND column_name <> 'id'"
-        )
-        entry_columns = cursor.fetchone()[0]
-        with cursor.cursor.copy(
-            f"COPY (SELECT {entry_columns} FROM ratings_listentry WHERE published_list_id "
-            f"= {published.pk}) "
-            "TO STDOUT"
-        ) as copy:
-            for block in copy:
-                buf.write(bytes(block).decode())
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(
-            "CREATE TEMP TABLE bench_listentry (LIKE ratings_listentry INCLUDING DEFAULTS "
-            "INCLUDING IDENTITY "
-            "INCLUDING INDEXES) ON COMMIT DROP"
-        )
-        started = time.perf_counter()
-        with cursor.cursor.copy(f"COPY bench_listentry ({entry_columns}) FROM STDIN") as copy:
-            copy.write(buf.getvalue())
-        t_copy_in = time.perf_counter() - started
-
+    # ---- I/O floor: the bare COPY of exactly what the calculation read and wrote (the
+    # player states and the games, as it queries them; its draft rows, game lines and games
+    # left out) and of what the publication wrote (the list entries), in the same run.
+    floor.update(io_writes(run_id=run.pk, list_id=published.pk))
+    t_floor_calc = floor["players out"] + floor["games out"] + floor["draft in"]
+    t_floor_pub = floor["entries in"]
+    load = os.getloadavg()[0]
     print(
         f"rating period: {run.player_count:,} players, {run.game_count:,} game lines "
         f"({run.game_count // 2:,} rated games), {run.excluded_count:,} games left out; method "
-        f"{run.method}"
+        f"{run.method}; {floor['players rows']:,} player states read"
     )
     print(
         f"calculate (read + rate + write draft): {t_calc:.2f} s   [target < 10 s; semester < 20 s]"
@@ -178,17 +147,115 @@ def measure(period: RatingPeriod) -> None:
         f"publish (list version {published.version}, player states): {t_pub:.2f} s   [target < 5 s]"
     )
     print(
-        f"I/O floor: COPY out of the games {t_copy_out:.2f} s ({n / 2**20:.0f} MiB); "
-        f"COPY in of the {published.entry_count:,} list rows {t_copy_in:.2f} s"
+        "I/O floor: "
+        + ", ".join(
+            f"{name} {seconds:.2f} s"
+            for name, seconds in floor.items()
+            if name.endswith((" in", " out"))
+        )
+        + f" ({floor['players rows']:,} states, {floor['draft rows']:,} draft rows, "
+        f"{floor['entries rows']:,} entries)"
     )
     print(
-        f"ratios: calculate / COPY out = {t_calc / t_copy_out:.1f}x; publish / COPY in = "
-        f"{t_pub / t_copy_in:.1f}x"
+        f"calculate: {t_calc:.2f} s, floor {t_floor_calc:.2f} s, ratio {t_calc / t_floor_calc:.1f}"
+        f"  (load average {load:.1f})"
+    )
+    print(
+        f"publish: {t_pub:.2f} s, floor {t_floor_pub:.2f} s, ratio {t_pub / t_floor_pub:.1f}"
+        f"  (load average {load:.1f})"
+    )
+    total, total_floor = t_calc + t_pub, t_floor_calc + t_floor_pub
+    print(
+        f"calculate + publish: {total:.2f} s, floor {total_floor:.2f} s, ratio "
+        f"{total / total_floor:.1f}  (load average {load:.1f})   [target ratio <= 2]"
     )
     print(
         f"peak RSS: {rss_calc:.0f} MiB after calculating, {rss_pub:.0f} MiB after publishing "
         f"(Django loaded: {base_rss:.0f} MiB)   [target < 1024 MiB]"
     )
+
+
+def calculation_queries(*, period: RatingPeriod) -> tuple[str, str]:
+    """The bulk path's two queries for ``period`` as it is now: the player states, the games."""
+    import inspect
+
+    from rating_engine.registry import get_regulation
+    from ratings.calculation import bulk_path
+    from ratings.calculation.rulesets import period_ruleset_in_force
+
+    in_force = period_ruleset_in_force(period=period)
+    if "changes" in inspect.signature(bulk_path.players_sql_build).parameters:
+        changes = get_regulation(in_force.ruleset).calendar_changes(period.end, in_force.parameters)
+        players_sql = bulk_path.players_sql_build(period=period, changes=changes)
+    else:  # the code before issue 27 item 2 read every player
+        players_sql = bulk_path.players_sql_build(period=period)
+    return players_sql, bulk_path.games_sql_build(period=period)
+
+
+def io_reads(*, players_sql: str, games_sql: str) -> dict[str, float]:
+    """Seconds of bare COPYs out of the calculation's own two queries (bulk_path's), and the
+    rows of the first (key "players rows")."""
+    from django.db import connection
+
+    out: dict[str, float] = {}
+
+    def copy_out(sql: str) -> tuple[float, int]:
+        buf = io.StringIO()
+        with connection.cursor() as cursor:
+            started = time.perf_counter()
+            with cursor.cursor.copy(f"COPY ({sql}) TO STDOUT") as copy:
+                for block in copy:
+                    buf.write(bytes(block).decode())
+            seconds = time.perf_counter() - started
+        return seconds, buf.getvalue().count("\n")
+
+    out["players out"], out["players rows"] = copy_out(players_sql)
+    out["games out"], _rows = copy_out(games_sql)
+    return out
+
+
+def io_writes(*, run_id: int, list_id: int) -> dict[str, float]:
+    """Seconds of bare COPYs in of the run's draft rows and of the list's entries, each into
+    a scratch table with the indexes of the real one, and their rows ("… rows")."""
+    out: dict[str, float] = {}
+    out["draft in"] = 0.0
+    out["draft rows"] = 0
+    for table, key in (
+        ("ratings_draftresult", "run_id"),
+        ("ratings_drafttournament", "run_id"),
+        ("ratings_draftexcluded", "run_id"),
+    ):
+        seconds, rows = copy_in(table=table, where=f"{key} = {int(run_id)}")
+        out["draft in"] += seconds
+        if table == "ratings_draftresult":
+            out["draft rows"] = rows
+    out["entries in"], out["entries rows"] = copy_in(
+        table="ratings_listentry", where=f"published_list_id = {int(list_id)}"
+    )
+    return out
+
+
+def copy_in(*, table: str, where: str) -> tuple[float, int]:
+    """Seconds of a bare COPY in of ``table``'s rows matching ``where`` into a scratch table
+    with its indexes (rolled back)."""
+    from django.db import connection, transaction
+
+    buf = io.StringIO()
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f"COPY (SELECT * FROM {table} WHERE {where}) TO STDOUT") as copy:
+            for block in copy:
+                buf.write(bytes(block).decode())
+    text = buf.getvalue()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TEMP TABLE bench_copy (LIKE {table} INCLUDING DEFAULTS INCLUDING INDEXES) "
+            "ON COMMIT DROP"
+        )
+        started = time.perf_counter()
+        with cursor.cursor.copy("COPY bench_copy FROM STDIN") as copy:
+            copy.write(text)
+        seconds = time.perf_counter() - started
+    return seconds, text.count("\n")
 
 
 if __name__ == "__main__":

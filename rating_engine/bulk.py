@@ -6,8 +6,7 @@ indices into the player arrays. Nothing here loops over players or games in Pyth
 It covers expected scores (table B with the 400 cap, 8.1/8.3.1), K with the youth and the
 700 rules (8.3.3), the period change rounded .5 upwards (8.3.4, exact integer thousandths,
 see ``rounding``), the 1400 floor (7.2.1) and the inactivity flags (7.2.2). First ratings of
-unrated players (8.2) go through the per-player path in ``regulations/fide_2024/``: they are
-few, and they pool results across periods.
+unrated players (8.2) are ``bulk_initial``'s.
 """
 
 from __future__ import annotations

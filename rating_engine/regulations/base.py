@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar, get_args
 
 from ..bulk import BulkInput, BulkOutput
+from ..bulk_initial import InitialInput, InitialOutput
 from ..errors import EngineInputError
 from ..types import (
     Decision,
@@ -636,6 +637,25 @@ class BulkRater:
     unplayed_article: str
     #: The article a game is excluded by when neither player is rated (for the other).
     no_rated_player_article: str
+    #: Rates the unrated players' first ratings on arrays (``rating_engine.bulk_initial``);
+    #: None: they go through ``Regulation.rate`` (its per-player path is the reference).
+    first_ratings: Callable[[InitialInput], InitialOutput] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CalendarChanges:
+    """Which players without a game a period can still change by the calendar alone (their
+    status or their place in the list); every other player without a game keeps his state,
+    and a caller rating the period need not read it (``Regulation.calendar_changes``)."""
+
+    #: A rated player not yet inactive whose last rated game is on or before this day becomes
+    #: inactive (fide-2024 7.2.2 a); None: the calendar makes nobody inactive.
+    inactive_on_or_before: Rule[date] | None
+    #: A rated player under this rating leaves the list (fide-2024 7.2.1); None: no floor.
+    below_floor: Rule[int] | None
+    #: The statuses a rated player without a game keeps as they are ("" is rated and active);
+    #: a player in any other status is decided again.
+    kept_statuses: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,6 +793,13 @@ class Regulation(ABC, Generic[ParamsT]):
             games=tuple(games),
             excluded=tuple(excluded),
         )
+
+    def calendar_changes(
+        self, period_end: date, parameters: Mapping[str, object]
+    ) -> CalendarChanges | None:
+        """The players without a game whom the period ending on ``period_end`` can change
+        (``CalendarChanges``). None, the default: any player may change, read them all."""
+        return None
 
     @abstractmethod
     def rate(self, period: PeriodInput) -> PeriodResult:

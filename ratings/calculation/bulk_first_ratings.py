@@ -1,7 +1,8 @@
-"""The bulk path's first ratings: the players without a rating (first ratings, pooled results)
-and the players outside the registry go through the engine's first-ratings pass
-(`rate_unrated`) on the small sub-period of their games, in a thread while the rated players
-are rated on arrays and written (ratings.calculation.bulk_path)."""
+"""The bulk path's first ratings: the players without a rating (first ratings, pooled results),
+in a thread while the rated players are rated on arrays and written
+(ratings.calculation.bulk_path): on arrays too when the regulation's bulk rater has a first-
+ratings rater (bulk_first_ratings_arrays), else through the engine's first-ratings pass
+(`rate_unrated`) on the small sub-period of their games."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from periods.models import RatingPeriod
 from rating_engine import types as et
 from rating_engine.regulations.fide_2024 import REGULATION as FIDE_2024
 from ratings.calculation.bulk_arrays import GameArrays, PlayerArrays
+from ratings.calculation.bulk_first_ratings_arrays import first_ratings_on_arrays
 from ratings.calculation.bulk_rows import STATUS_CODES
 from ratings.calculation.draft import result_row
 from ratings.calculation.states import (
@@ -96,6 +98,29 @@ def first_ratings_rate(
     finally:
         if early is None:
             connection.close()  # this thread's connection
+    bulk = FIDE_2024.bulk
+    if bulk is not None and bulk.first_ratings is not None:
+        # On arrays, as the rated players (bulk_first_ratings_arrays).
+        result, pooled, excl = first_ratings_on_arrays(
+            period=period,
+            players=players,
+            games=games,
+            unrated_ids=unrated_ids,
+            sub_idx=sub_idx,
+            states=states,
+            tournaments=tournaments,
+        )
+        rows = first_ratings_rows(
+            run=run,
+            result=result,
+            players=players,
+            states=states,
+            unrated_ids=unrated_ids,
+            last=last,
+            pooled=pooled,
+        )
+        return rows, excl
+    # The engine's per-player pass on the sub-period of these games.
     opponents = rated_opponents(players=players, games=games, sub_idx=sub_idx, states=states)
     games_by_t, extra = sub_period_games(games=games, sub_idx=sub_idx)
     sub = sub_period_build(

@@ -25,7 +25,7 @@ from core.timing import StepTimer
 from periods.models import RatingPeriod
 from rating_engine import ENGINE_VERSION
 from rating_engine.bulk import BulkInput, BulkOutput
-from rating_engine.regulations.base import BulkRater
+from rating_engine.regulations.base import BulkRater, CalendarChanges
 from rating_engine.regulations.fide_2024 import REGULATION as FIDE_2024
 from rating_engine.regulations.fide_2024.parameters import Fide2024Parameters
 from ratings.calculation.bulk_arrays import GameArrays, PlayerArrays
@@ -35,7 +35,9 @@ from ratings.calculation.draft import draft_write
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.rulesets import period_ruleset_in_force
 from ratings.calculation.states import (
+    PERIOD_PLAYERS_JOIN,
     STATE_FROM,
+    calendar_only_sql,
     games_left_out_rows,
     published_run,
     state_query,
@@ -75,8 +77,11 @@ def calculate_bulk(*, run: CalculationRun) -> None:
     Reads and writes are COPY."""
     period = run.period
     # The parameters of the regulation its tournaments fall under (effective dates).
-    params = FIDE_2024.parameters_from(period_ruleset_in_force(period=period).parameters)
-    players_sql = players_sql_build(period=period)
+    in_force = period_ruleset_in_force(period=period)
+    params = FIDE_2024.parameters_from(in_force.parameters)
+    # Only the players the period can change: its players and those its calendar changes.
+    changes = FIDE_2024.calendar_changes(period.end, in_force.parameters)
+    players_sql = players_sql_build(period=period, changes=changes)
     games_sql = games_sql_build(period=period)
     timer = StepTimer(f"run {run.pk} (bulk)", log)
     games_future = games_read_start(games_sql=games_sql)
@@ -121,11 +126,18 @@ def calculate_bulk(*, run: CalculationRun) -> None:
     )
 
 
-def players_sql_build(*, period: RatingPeriod) -> str:
+def players_sql_build(*, period: RatingPeriod, changes: CalendarChanges | None = None) -> str:
     """The state query with integer columns only (ordinals for dates, codes for statuses):
-    the columns of `PlayerArrays.P`."""
+    the columns of `PlayerArrays.P`. With the regulation's `changes`, only the players the
+    period can change (states.calendar_only_sql): those of its games, those the calendar
+    changes, those the period's published run touched; the others keep their state and the
+    publication carries their entries over."""
     _sql, sparams = state_query(period=period)
     src = state_source(period=period)
+    only, only_params = calendar_only_sql(
+        src=src, changes=changes, rerun=published_run(period=period) is not None
+    )
+    sparams = {**sparams, **only_params}
     year = period.start.year
     int_sql = (
         f"SELECT p.id, COALESCE({src.rating}, -1), {src.games}, "
@@ -140,8 +152,16 @@ def players_sql_build(*, period: RatingPeriod) -> str:
         "COALESCE("
         + src.rated_since_sql()
         + " - DATE '0001-01-01' + 1, 0)"
-        + STATE_FROM.format(prev_join=src.join, only="")
+        + (f", {only}" if only else "")
+        + STATE_FROM.format(prev_join=src.join + (PERIOD_PLAYERS_JOIN if only else ""), only="")
     )
+    if only:
+        # Filtered outside the joins (OFFSET 0 keeps the condition out of them): inside, the
+        # planner took its selectivity for a few rows and nested the joins of a re-run
+        # (minutes for a semester); this way the joins are planned as for the whole registry
+        # and only the kept rows are sent.
+        names = ", ".join(f"c{i}" for i in range(10))
+        int_sql = f"SELECT {names} FROM ({int_sql} OFFSET 0) AS s ({names}, keep) WHERE keep"
     int_sql = int_sql % {
         k: f"DATE '{v.isoformat()}'" if isinstance(v, dt.date) else int(v)
         for k, v in sparams.items()

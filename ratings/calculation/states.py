@@ -16,6 +16,7 @@ from periods.models import RatingPeriod
 from players.external import external_list_in_force
 from rating_engine import types as et
 from rating_engine.registry import get_regulation
+from rating_engine.regulations.base import CalendarChanges
 from ratings.models import CalculationRun, PublishedList
 from tournaments.models import LEFT_OUT_REASONS, Tournament
 
@@ -48,17 +49,22 @@ class PlayerState:
 # Every player with a state in the system, and every registry player of the period's
 # tournaments. One pass over the registry: the OR's subquery is hashed once and only asked
 # about players without a state (a UNION of the two sets, then a join, cost twice as much).
-STATE_FROM = """
-    FROM players_player p
-    LEFT JOIN ratings_playerrating pr ON pr.player_id = p.id AND pr.system_id = %(system)s
-    {prev_join}
-    WHERE (pr.id IS NOT NULL OR p.id IN (
+PERIOD_PLAYERS = """
           SELECT tp.player_id FROM tournaments_tournamentplayer tp
           JOIN tournaments_tournament t ON t.id = tp.tournament_id
           WHERE t.period_id = %(period)s AND t.status IN ('validated', 'rated', 'published')
-            AND tp.player_id IS NOT NULL))
+            AND tp.player_id IS NOT NULL"""
+STATE_FROM = (
+    """
+    FROM players_player p
+    LEFT JOIN ratings_playerrating pr ON pr.player_id = p.id AND pr.system_id = %(system)s
+    {prev_join}
+    WHERE (pr.id IS NOT NULL OR p.id IN ("""
+    + PERIOD_PLAYERS
+    + """))
       {only}
 """
+)
 STATE_SQL = (
     """
     SELECT p.id, {src.rating}, {src.games}, {src.status}, {src.reached_2400}, {src.reached_2200},
@@ -112,6 +118,49 @@ class StateSource:
 
     def rated_since_sql(self, *, list_date: str = "%(list_date)s") -> str:
         return RATED_SINCE.format(since=self.rated_since, list_date=list_date)
+
+
+def calendar_only_sql(
+    *, src: StateSource, changes: CalendarChanges | None, rerun: bool
+) -> tuple[str, dict[str, Any]]:
+    """The condition (on the state query's columns) keeping only the players a period can
+    change, and its parameters: those of its tournaments, those the regulation's calendar
+    changes without a game (``Regulation.calendar_changes``: inactivity, the floor, a status
+    it does not keep),
+    and on a re-run (``rerun``: the period's published run is joined as ``d``) those that run
+    touched, which a correction may undo. No condition when the regulation cannot say."""
+    if changes is None:
+        return "", {}
+    params: dict[str, Any] = {}
+    rated: list[str] = []
+    if changes.kept_statuses:
+        kept = ", ".join("'" + x.replace("'", "''") + "'" for x in changes.kept_statuses)
+        rated.append(f"({src.status}) NOT IN ({kept})")
+    else:
+        rated.append("TRUE")
+    if changes.below_floor is not None:
+        rated.append(f"{src.rating} < %(calendar_floor)s")
+        params["calendar_floor"] = changes.below_floor.value
+    if changes.inactive_on_or_before is not None:
+        rated.append(
+            f"(({src.status}) <> 'inactive' AND {src.last_game_date} <= %(calendar_cutoff)s)"
+        )
+        params["calendar_cutoff"] = changes.inactive_on_or_before.value
+    # A join, not `p.id IN (…)`: asked of every row, the subquery is hashed only while it
+    # fits in work_mem, else run once per player (minutes at the registry's size).
+    ors = ["pp.player_id IS NOT NULL"]
+    if rerun:
+        ors.append("d.id IS NOT NULL")
+    ors.append(f"({src.rating} IS NOT NULL AND ({' OR '.join(rated)}))")
+    return "(" + "\n        OR ".join(ors) + ")", params
+
+
+#: The join `calendar_only_sql`'s condition needs: the period's players as `pp`.
+PERIOD_PLAYERS_JOIN = (
+    " LEFT JOIN (SELECT DISTINCT x.player_id FROM ("
+    + PERIOD_PLAYERS
+    + ") x) pp ON pp.player_id = p.id"
+)
 
 
 def previous_list(*, period: RatingPeriod) -> PublishedList | None:

@@ -3,12 +3,15 @@
 Source: ../shared/seeds/003_*.txt (Spanish translation), digest in RULESETS.md.
 Rated players go through the NumPy bulk path (``rating_engine.bulk``); ``explain`` recomputes
 one player with plain Python and must agree with it (a property test checks this). First
-ratings (8.2) are computed per player in both paths. Decisions the text leaves open are
+ratings (8.2) are computed per player by ``rate`` and on arrays by ``bulk_initial`` (the
+database's bulk path); a property test checks ``rate_unrated_on_arrays`` equals
+``rate_unrated``. Decisions the text leaves open are
 marked DECISION and collected in docs/engine.md.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import ClassVar
 
@@ -16,6 +19,7 @@ import numpy as np
 
 from ... import types
 from ...bulk import BulkInput, rate_rated_fide_2024
+from ...bulk_initial import rate_initial_fide_2024
 from ...common import add_months, one_year_before, scores, validate_period
 from ...errors import EngineInputError
 from ...rounding import round_half_up_milli
@@ -86,6 +90,8 @@ class Fide2024(FirstRatings):
         rate=rate_rated_fide_2024,
         unplayed_article="fide-2024 5.1",
         no_rated_player_article="fide-2024 8.3.1",
+        # 8.2, 7.1.4: first ratings on arrays too (``Fide2024._initial`` is the reference).
+        first_ratings=rate_initial_fide_2024,
     )
     source: ClassVar[str] = "seeds/003_24f4d948a4261732.txt (Spanish); RULESETS.md fide-2024"
     articles_url: ClassVar[str] = "https://handbook.fide.com/chapter/B022024"
@@ -179,6 +185,22 @@ class Fide2024(FirstRatings):
         # day a year earlier (and none in the period) starts inactivity.
         months = params.inactivity_months
         return one_year_before(period_end) if months == 12 else add_months(period_end, -months)
+
+    def calendar_changes(
+        self, period_end: date, parameters: Mapping[str, object]
+    ) -> base.CalendarChanges:
+        """Without a game, a rated player changes only by 7.2.2 a (inactive after a year
+        without a rated game) and 7.2.1 (under the floor: out of the list); an inactive one
+        stays inactive. Any status this regulation does not give (out of the list,
+        provisional, passive: a list of another regulation) is decided again."""
+        params = self.parameters_from(parameters)
+        return base.CalendarChanges(
+            inactive_on_or_before=Rule(
+                self.inactivity_cutoff(period_end, params), "fide-2024 7.2.2 a"
+            ),
+            below_floor=Rule(params.floor, "fide-2024 7.2.1"),
+            kept_statuses=("", "inactive"),
+        )
 
     def rate(self, period: types.PeriodInput) -> types.PeriodResult:
         params, players, selection = self._prepare(period)

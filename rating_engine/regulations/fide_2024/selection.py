@@ -29,6 +29,18 @@ class _Selection:
     excluded: tuple[types.Excluded, ...]
 
 
+def match_with_unrated(art: str) -> Decision:
+    """6.1: individual matches with an unrated player are not rated."""
+    return Decision(
+        "match_with_unrated", f"{art} 6.1", _("individual match with an unrated player")
+    )
+
+
+def no_rated_player(art: str) -> Decision:
+    """8.3.1 / 8.2.2: games count only against rated opponents."""
+    return Decision("no_rated_player", f"{art} 8.3.1", _("neither player is rated (for the other)"))
+
+
 def _hidden(player: PlayerInput, tournament: TournamentInput) -> bool:
     """8.2.4: a player whose first rating was published after this tournament ended is rated
     in it as a rated player but counts as unrated for his opponents.
@@ -56,9 +68,7 @@ def _select(period: types.PeriodInput, players: Mapping[str, PlayerInput], art: 
                 and (w.rating is None or b.rating is None)
             ):
                 # 6.1: individual matches with an unrated player are not rated.
-                reason = Decision(
-                    "match_with_unrated", f"{art} 6.1", _("individual match with an unrated player")
-                )
+                reason = match_with_unrated(art)
             if reason is None and index in late:
                 # 6.2: games after a fixed-length match is decided are not rated.
                 reason = Decision(
@@ -72,9 +82,7 @@ def _select(period: types.PeriodInput, players: Mapping[str, PlayerInput], art: 
             b_visible = b.rating is not None and not b_hidden
             if reason is None and not (w_visible or b_visible):
                 # 8.3.1 / 8.2.2: games count only against rated opponents.
-                reason = Decision(
-                    "no_rated_player", f"{art} 8.3.1", _("neither player is rated (for the other)")
-                )
+                reason = no_rated_player(art)
             if reason is not None:
                 out.append(excluded(tournament, game, reason))
                 continue
