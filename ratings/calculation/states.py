@@ -16,6 +16,12 @@ from periods.models import RatingPeriod
 from players.external import external_list_in_force
 from rating_engine import types as et
 from rating_engine.registry import get_regulation
+from ratings.calculation.period_games import (
+    PERIOD_GAMES_PARAMS,
+    period_games_sql,
+    period_tournaments_q,
+    period_tournaments_sql,
+)
 from ratings.models import CalculationRun, PublishedList
 from tournaments.models import LEFT_OUT_REASONS, Tournament
 
@@ -55,10 +61,10 @@ STATE_FROM = """
     WHERE (pr.id IS NOT NULL OR p.id IN (
           SELECT tp.player_id FROM tournaments_tournamentplayer tp
           JOIN tournaments_tournament t ON t.id = tp.tournament_id
-          WHERE t.period_id = %(period)s AND t.status IN ('validated', 'rated', 'published')
+          WHERE PERIOD_TOURNAMENTS AND t.status IN ('validated', 'rated', 'published')
             AND tp.player_id IS NOT NULL))
       {only}
-"""
+""".replace("PERIOD_TOURNAMENTS", period_tournaments_sql(period="%(period)s"))
 STATE_SQL = (
     """
     SELECT p.id, {src.rating}, {src.games}, {src.status}, {src.reached_2400}, {src.reached_2200},
@@ -335,14 +341,14 @@ GAMES_SQL = """
     JOIN tournaments_tournament t ON t.id = g.tournament_id
     JOIN tournaments_tournamentplayer w ON w.id = g.white_id
     JOIN tournaments_tournamentplayer b ON b.id = g.black_id
-    WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')
+    WHERE PERIOD_GAMES AND t.status IN ('validated', 'rated', 'published')
       AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')
       AND g.left_out_code = ''
     ORDER BY g.tournament_id, g.round, g.id
-"""
+""".replace("PERIOD_GAMES", period_games_sql(period="%s"))
 #: The same games, of some tournaments of the period only (ratings.live).
 GAMES_OF_TOURNAMENTS_SQL = GAMES_SQL.replace(
-    "WHERE t.period_id = %s", "WHERE t.period_id = %s AND g.tournament_id = ANY(%s)"
+    "\n    ORDER BY", " AND g.tournament_id = ANY(%s)\n    ORDER BY"
 )
 #: The games the report's checks left out (Game.left_out_code: fide-2024 1.1), written to the
 #: draft as exclusions so that the player's calculation page says why.
@@ -353,10 +359,10 @@ LEFT_OUT_SQL = """
     JOIN tournaments_tournament t ON t.id = g.tournament_id
     JOIN tournaments_tournamentplayer w ON w.id = g.white_id
     JOIN tournaments_tournamentplayer b ON b.id = g.black_id
-    WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')
+    WHERE PERIOD_GAMES AND t.status IN ('validated', 'rated', 'published')
       AND g.left_out_code <> ''
     ORDER BY g.tournament_id, g.round, g.id
-"""
+""".replace("PERIOD_GAMES", period_games_sql(period="%s"))
 RESULT = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "+-": "1-0", "-+": "0-1"}
 
 
@@ -368,7 +374,7 @@ def games_left_out_rows(*, period: RatingPeriod) -> list[tuple[Any, ...]]:
     """The period's games the checks left out, as the draft's exclusion rows (tournament,
     white, black, round, code, reason, article)."""
     with connection.cursor() as cursor:
-        cursor.execute(LEFT_OUT_SQL, [period.pk])
+        cursor.execute(LEFT_OUT_SQL, [period.pk] * PERIOD_GAMES_PARAMS)
         rows = cursor.fetchall()
     return [
         (
@@ -388,8 +394,10 @@ def period_tournaments(*, period: RatingPeriod) -> dict[int, Any]:
     return {
         t.pk: t
         for t in Tournament.objects.filter(
-            period=period, status__in=RATED_TOURNAMENT_STATUSES
-        ).select_related("rating_system")
+            period_tournaments_q(period_id=period.pk), status__in=RATED_TOURNAMENT_STATUSES
+        )
+        .distinct()
+        .select_related("rating_system")
     }
 
 
