@@ -1,6 +1,8 @@
 """Tournaments rated in parts (issue 23 item 1; docs/periods.md "Tournaments in parts"): a
 fide-2024 round robin of 32 days (4.1: over 30 days, intermediate results monthly) across two
-monthly periods, uploaded as it stands at each closing date; worked by hand from the text.
+monthly periods ("October" and "November": the two months before this one, so the reports sent
+today are within 9.1's deadline), uploaded as it stands at each closing date; worked by hand
+from the text.
 
 Four players rated 2000 (K 20, fide-2024 8.3.3). Part 1 (October): round 1, A–B 1-0, C–D ½.
 Rated in October with the list in force at its start (2000 each): A +10, B −10, C and D 0, so
@@ -51,11 +53,20 @@ def trf(rounds: int, *, change_round_1: bool = False) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+def month_start(day: dt.date, months_back: int) -> dt.date:
+    """The first day of the month ``months_back`` months before ``day``'s."""
+    y, m = day.year, day.month - months_back
+    while m < 1:
+        y, m = y - 1, m + 12
+    return dt.date(y, m, 1)
+
+
 @pytest.fixture
 def league(django_capture_on_commit_callbacks):
     system = make_system(ruleset="fide-2024", rate_of_play="standard", cycle="monthly")
-    october = make_period(system, start=dt.date(2026, 10, 1))
-    november = make_period(system, start=dt.date(2026, 11, 1))
+    first = month_start(timezone.localdate(), 2)
+    october = make_period(system, start=first)
+    november = make_period(system, start=month_start(first + dt.timedelta(days=40), 0))
     arbiter = make_user("parts-arbiter", role=roles.ARBITER)
     officer = make_user("parts-officer", role=roles.RATING_OFFICER)
     players = [
@@ -73,14 +84,14 @@ def league(django_capture_on_commit_callbacks):
         arbiter,
         name="Liga de otoño",
         rounds=2,
-        start_date=dt.date(2026, 10, 20),
-        end_date=dt.date(2026, 11, 20),
+        start_date=first + dt.timedelta(days=19),
+        end_date=first + dt.timedelta(days=50),  # 32 days
         base_minutes=90,
         increment_seconds=30,
     )
     Tournament.objects.filter(pk=tournament.pk).update(
         system="round_robin",
-        registered_at=timezone.make_aware(dt.datetime(2026, 9, 1))
+        registered_at=timezone.now() - dt.timedelta(days=120),
     )
     tournament.refresh_from_db()
     return {
@@ -115,9 +126,9 @@ def test_the_regulation_says_which_tournaments_go_in_parts(league) -> None:
     t = league["tournament"]
     rule = part_selectors.tournament_parts_rule(tournament=t)
     assert rule is not None and rule.article == "fide-2024 4.1"
-    t.end_date = dt.date(2026, 11, 19)  # 31 days: still over 30
+    t.end_date = t.start_date + dt.timedelta(days=30)  # 31 days: still over 30
     assert part_selectors.tournament_parts_rule(tournament=t) is not None
-    t.end_date = dt.date(2026, 11, 18)  # 30 days: rated whole
+    t.end_date = t.start_date + dt.timedelta(days=29)  # 30 days: rated whole
     assert part_selectors.tournament_parts_rule(tournament=t) is None
 
 
