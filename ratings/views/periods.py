@@ -260,7 +260,7 @@ def review_tournaments(request: HttpRequest, pk: int) -> HttpResponse:
     period = _period(pk)
     run = _draft_or_404(period, request)
     rows, totals = office_counts.review_rows_counted(
-        rows=calculation_selectors.draft_changes_by_tournament(run=run)
+        rows=calculation_selectors.draft_changes_by_tournament(run=run), period_id=period.pk
     )
     reasons = calculation_selectors.draft_excluded_reasons(run=run)
     return render(

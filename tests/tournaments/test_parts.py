@@ -22,6 +22,7 @@ from core import roles
 from periods.models import PeriodStatus
 from ratings.calculation import runs
 from ratings.models import DraftTournament, ListEntry, PlayerRating
+from ratings.office.selectors import period_contents
 from ratings.publication import services as publication
 from tests.factories import make_period, make_player, make_system, make_tournament, make_user
 from tests.tournaments.test_flow import trf_line
@@ -170,6 +171,11 @@ def test_long_round_robin_is_rated_month_by_month_each_game_once(league) -> None
         (2, november, False, 2),
     ]
 
+    # The period pages count each period's part only (ratings.office.counts).
+    for period in (october, november):
+        (line,) = [x for x in period_contents(period=period).included if x.tournament.pk == t.pk]
+        assert (line.counts.played, line.counts.byes) == (2, 0)
+
     calculate_and_publish(w, november)
     assert ratings_in(november) == {"Alba": 2020, "Bosch": 1980, "Coll": 1990, "Duran": 2010}
     # Each game once: two games (four lines) in each period's draft.
@@ -221,3 +227,26 @@ def test_the_officer_changing_a_published_part_corrects_that_period(league) -> N
     assert t.status == "validated" and w["october"].needs_recalculation
     game = Game.objects.get(tournament=t, round=1, white__start_rank=3)
     assert game.result == "1-0" and game.period_id == w["october"].pk
+
+
+def test_the_next_part_waits_for_an_open_period(league) -> None:
+    """Part 1 published and no later period open: the new games have nowhere to go, so the
+    report is held back (an error), never added to the published part."""
+    w, t = league, league["tournament"]
+    report_upload(tournament=t, user=w["arbiter"], data=trf(1), filename="r1.trf")
+    calculate_and_publish(w, w["october"])
+    w["november"].status = PeriodStatus.CLOSED
+    w["november"].save(update_fields=["status"])
+    t.refresh_from_db()
+    report = report_upload(tournament=t, user=w["arbiter"], data=trf(2), filename="r2.trf")
+    t.refresh_from_db()
+    waiting = [p for p in report.problems if p["code"] == "part_no_open_period"]
+    assert len(waiting) == 1 and waiting[0]["severity"] == "error"
+    assert t.status == "report_received" and t.period == w["october"]
+    assert TournamentPart.objects.get(tournament=t).games == [[1, 1, 2, "1"], [1, 3, 4, "="]]
+
+    w["november"].status = PeriodStatus.OPEN
+    w["november"].save(update_fields=["status"])
+    report = report_upload(tournament=t, user=w["arbiter"], data=trf(2), filename="r3.trf")
+    t.refresh_from_db()
+    assert t.status == "validated" and t.period == w["november"]

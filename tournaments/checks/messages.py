@@ -69,6 +69,10 @@ TEMPLATES: dict[str, str] = {
         "%(period)s, published) is missing from this report. The games of a published part "
         "cannot change: ask the rating officer for a correction"
     ),
+    "part_no_open_period": _(
+        "The part up to %(end)s is published and no later period is open to take this report's "
+        "new games: upload it again once the rating officer has opened the next period"
+    ),
     "part_corrected": _(
         "This report changes %(changes)s of the games or players of part %(part)s (period "
         "%(period)s, published): a correction by the rating officer; that period is marked "

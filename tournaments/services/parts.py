@@ -16,7 +16,9 @@ from typing import Any
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from formats.problems import Problem
 from formats.reports import ParsedReport
+from periods.models import PeriodStatus
 from periods.services import period_mark_for_recalculation
 from tournaments import checks
 from tournaments.models import Report, Tournament, TournamentPart
@@ -49,12 +51,14 @@ def part_problems_for(
         return []
     parts = [_published(p, rule.article) for p in parts_published(tournament=tournament)]
     found = checks.part_problems(parts, parsed)
+    waiting = _no_open_period(tournament=tournament, parsed=parsed, article=rule.article)
+    out = [problem_to_dict(waiting)] if waiting is not None else []
     if not found or not _officer(report):
-        return [problem_to_dict(p) for p in found]
+        return out + [problem_to_dict(p) for p in found]
     changed: dict[int, int] = {}
     for p in found:
         changed[int(str(p.params["part"]))] = changed.get(int(str(p.params["part"])), 0) + 1
-    return [
+    return out + [
         problem_to_dict(
             checks.check(
                 "warning",
@@ -68,6 +72,24 @@ def part_problems_for(
         for part in parts
         if part.number in changed
     ]
+
+
+def _no_open_period(
+    *, tournament: Tournament, parsed: ParsedReport, article: str
+) -> Problem | None:
+    """The tournament's period is published (its part there is locked) and no open period took
+    the report (``part_period_choose``): its new games have nowhere to go yet."""
+    period = tournament.period
+    if period is None or period.status != PeriodStatus.PUBLISHED:
+        return None
+    held = {
+        (int(g[0]), int(g[1]), g[2])
+        for games in tournament.parts.values_list("games", flat=True)
+        for g in games
+    }
+    if all(checks.game_key(g) in held for g in parsed.games):
+        return None
+    return checks.check("error", "part_no_open_period", article, end=period.end)
 
 
 def parts_plan(
