@@ -106,8 +106,8 @@ def tournament_parts(*, tournament: Tournament) -> list[PartRow]:
         for row in Game.objects.filter(tournament=tournament)
         .values("period_id")
         .annotate(
-            played=Count("id", filter=Q(kind=GameKind.PLAYED)),
-            byes=Count("id", filter=Q(black__isnull=True)),
+            n_played=Count("id", filter=Q(kind=GameKind.PLAYED)),
+            n_byes=Count("id", filter=Q(black__isnull=True)),
         )
     }
     return [
@@ -116,8 +116,8 @@ def tournament_parts(*, tournament: Tournament) -> list[PartRow]:
             period=p.period,
             published=p.period.status == PeriodStatus.PUBLISHED,
             current=p.period_id == tournament.period_id,
-            played_games=counts.get(p.period_id, {}).get("played", 0),
-            byes=counts.get(p.period_id, {}).get("byes", 0),
+            played_games=counts.get(p.period_id, {}).get("n_played", 0),
+            byes=counts.get(p.period_id, {}).get("n_byes", 0),
             last_round=p.last_round,
             validated_at=p.validated_at,
         )
