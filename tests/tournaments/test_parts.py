@@ -250,3 +250,41 @@ def test_the_next_part_waits_for_an_open_period(league) -> None:
     report = report_upload(tournament=t, user=w["arbiter"], data=trf(2), filename="r3.trf")
     t.refresh_from_db()
     assert t.status == "validated" and t.period == w["november"]
+
+
+@pytest.mark.parametrize(("pairing", "in_parts"), [("round_robin", True), ("swiss", False)])
+def test_fide_2000_4_11_a_league_over_90_days_reports_in_parts(pairing, in_parts) -> None:
+    """fide-2000 4.1: at most 90 days; 4.11: a league over 90 days has each game rated with the
+    list of its own period. A 100-day round robin sends its report as it stands and is
+    validated in the first period; a 100-day Swiss is 4.1's error, and its early report
+    is refused as any other (report_before_end)."""
+    system = make_system(ruleset="fide-2000", rate_of_play="standard", cycle="monthly")
+    first = month_start(timezone.localdate(), 2)
+    period = make_period(system, start=first)
+    arbiter = make_user(role=roles.ARBITER)
+    for name, fide_id in zip(NAMES, FIDE_IDS, strict=True):
+        surname, given = name.split(", ")
+        p = make_player(surname=surname, given_name=given, fide_id=int(fide_id), birth_year=1990)
+        PlayerRating.objects.create(
+            player=p, system=system, rating=2000, games=50, kind="effective"
+        )
+    start = first + dt.timedelta(days=19)
+    t = make_tournament(
+        system, arbiter, rounds=2, start_date=start, end_date=start + dt.timedelta(days=99)
+    )
+    Tournament.objects.filter(pk=t.pk).update(
+        system=pairing, registered_at=timezone.now() - dt.timedelta(days=120)
+    )
+    t.refresh_from_db()
+    report = report_upload(tournament=t, user=arbiter, data=trf(1), filename="r1.trf")
+    t.refresh_from_db()
+    found = {(p["code"], p["params"].get("article")) for p in report.problems}
+    if in_parts:
+        assert ("rated_in_parts", "fide-2000 4.11") in found
+        assert not {c for c, _a in found} & {"duration", "report_before_end"}
+        assert t.status == "validated" and t.period == period
+        assert TournamentPart.objects.get(tournament=t).period == period
+    else:
+        assert ("duration", "fide-2000 4.1") in found
+        assert "report_before_end" in {c for c, _a in found}
+        assert t.status == "report_received" and not t.parts.exists()
