@@ -89,7 +89,7 @@ _GAMES_SQL = """
 """
 #: A period's page counts a tournament rated in parts by the games of its part there
 #: (ratings.calculation.period_games: the period of a game's part, else its tournament's).
-_IN_PERIOD = "AND COALESCE(g.period_id, t.period_id) = %s"
+_IN_PERIOD = "AND (g.period_id = %s OR (g.period_id IS NULL AND t.period_id = %s))"
 
 
 _PLAYERS_SQL = """
@@ -121,7 +121,8 @@ def tournament_game_counts(
             cursor.execute(_GAMES_SQL.format(ratings=ratings, in_period=""), [ids])
         else:
             cursor.execute(
-                _GAMES_SQL.format(ratings=ratings, in_period=_IN_PERIOD), [ids, period_id]
+                _GAMES_SQL.format(ratings=ratings, in_period=_IN_PERIOD),
+                [ids, period_id, period_id],
             )
         games = {row[0]: row[1:] for row in cursor.fetchall()}
         cursor.execute(_PLAYERS_SQL.format(ratings=ratings), [ids])
