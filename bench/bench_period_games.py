@@ -68,7 +68,9 @@ def main() -> None:
             for _ in range(args.repeat):
                 cursor.execute(SELECT.format(where=where))
                 plan = [row[0] for row in cursor.fetchall()]
-                times.append(float(re.search(r"Execution Time: ([\d.]+)", plan[-1]).group(1)))
+                took = re.search(r"Execution Time: ([\d.]+)", plan[-1])
+                assert took is not None, plan[-1]
+                times.append(float(took.group(1)))
                 m = re.search(
                     r"rows=(\d+) width=\d+\) \(actual time=[\d.]+\.\.[\d.]+ rows=(\d+)", plan[0]
                 )
