@@ -115,7 +115,7 @@ def parts_plan(
             where[checks.game_key(g)] = part.period_id
     own = [g for k, g in by_key.items() if k not in where]
     # A part left in a period the tournament is no longer in (not published): gone.
-    tournament.parts.exclude(period__status="published").exclude(
+    tournament.parts.exclude(period__status=PeriodStatus.PUBLISHED).exclude(
         period_id=tournament.period_id
     ).delete()
     current = tournament.parts.filter(period_id=tournament.period_id).first()
