@@ -358,7 +358,15 @@ def federation_generate(
         )
         w_game = CopyWriter(
             Game,
-            ["id", *GAME_COLUMNS, "left_out_code", "left_out_article", "colours_known"],
+            # period_id: null, its tournament's (rated whole: no TournamentPart).
+            [
+                "id",
+                *GAME_COLUMNS,
+                "left_out_code",
+                "left_out_article",
+                "colours_known",
+                "period_id",
+            ],
         )
         total_tp = sum(2 * boards for _p, _r, boards in shapes)
         total_games = sum(len(f) for f in forfeit_flags)
@@ -445,7 +453,21 @@ def federation_generate(
                     points[a] += Decimal(ws)
                     points[b] += Decimal(bs)
                     game_rows.append(
-                        (game_id, tid, rnd, ids[a], ids[b], result_, kind, ws, bs, "", "", True)
+                        (
+                            game_id,
+                            tid,
+                            rnd,
+                            ids[a],
+                            ids[b],
+                            result_,
+                            kind,
+                            ws,
+                            bs,
+                            "",
+                            "",
+                            True,
+                            None,
+                        )
                     )
                     game_id += 1
             for rank, idx in enumerate(chosen, start=1):

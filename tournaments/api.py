@@ -29,6 +29,8 @@ from tournaments.api_decisions import RULES as DECISION_RULES
 from tournaments.api_decisions import DecisionActions, DecisionSerializer
 from tournaments.api_fide import RULES as FIDE_RULES
 from tournaments.api_fide import FideExportActions
+from tournaments.api_parts import RULES as PART_RULES
+from tournaments.api_parts import PartActions
 from tournaments.api_substitutions import RULES as SUBSTITUTION_RULES
 from tournaments.api_substitutions import SubstitutionActions
 from tournaments.forms import OFFICIAL_FIELDS, TournamentRegistrationForm
@@ -333,6 +335,7 @@ class CrosstableSerializer(serializers.Serializer[Any]):
 
 class TournamentViewSet(
     DecisionActions,
+    PartActions,
     SubstitutionActions,
     FideExportActions,
     mixins.ListModelMixin,
@@ -354,6 +357,7 @@ class TournamentViewSet(
         **SUBSTITUTION_RULES,
         **FIDE_RULES,
         **DECISION_RULES,
+        **PART_RULES,
         # An officer's choice (periods.manage_period: officers, whatever the period).
         "rate_as_correction": Rule("periods.manage_period"),
     }

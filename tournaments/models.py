@@ -483,6 +483,16 @@ class Game(models.Model):
     left_out_article = models.CharField(
         _("left out by article"), max_length=40, blank=True, default="", db_default=""
     )
+    # A tournament rated in parts (TournamentPart): the period of the game's part, where it is
+    # rated with that period's list. Null: its tournament's period (a tournament rated whole).
+    period = models.ForeignKey(
+        RatingPeriod,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("rated in the period"),
+    )
 
     class Meta:
         verbose_name = _("game")
@@ -690,3 +700,53 @@ class TournamentDecision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.get_kind_display()}"
+
+
+@history_track(meta={"indexes": [models.Index(fields=["tournament"], name="partevent_tournament")]})
+class TournamentPart(models.Model):
+    """A part of a tournament rated in parts (the regulation's ``play.rated_in_parts``:
+    fide-2024 4.1, fide-2000 4.11): the games of the report as it stood at a period's closing
+    date that no earlier part holds, rated in that period with its list. ``players`` and
+    ``games`` are what the part held when its report was validated: once the period is
+    published, a later report must hold them unchanged (a change is the officer's correction).
+    Players and games are named by start rank and round, as the report's lines are rewritten
+    at every upload."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="parts", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("part"), validators=[MinValueValidator(1)])
+    period = models.ForeignKey(
+        RatingPeriod,
+        on_delete=models.PROTECT,
+        related_name="tournament_parts",
+        verbose_name=_("rating period"),
+    )
+    report = models.ForeignKey(
+        Report,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("report"),
+    )
+    #: [[start rank, name, FIDE ID], ...] of the report the part was validated with.
+    players = models.JSONField(_("players"), default=list, blank=True)
+    #: [[round, white rank, black rank or null, result], ...]: this part's games only.
+    games = models.JSONField(_("games"), default=list, blank=True)
+    played_games = models.PositiveIntegerField(_("games played"), default=0)
+    last_round = models.PositiveSmallIntegerField(_("last round"), null=True, blank=True)
+    validated_at = models.DateTimeField(_("validated at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament part")
+        verbose_name_plural = _("tournament parts")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="part_unique_number"),
+            models.UniqueConstraint(fields=["tournament", "period"], name="part_unique_period"),
+        ]
+        indexes = [models.Index(fields=["period"], name="part_period")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — {self.number}"

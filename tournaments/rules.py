@@ -11,6 +11,7 @@ import rules
 
 from core.rules import is_arbiter, is_officer
 from tournaments.models import Tournament, TournamentStatus
+from tournaments.part_selectors import tournament_awaits_part
 
 #: Once rated, a tournament's report belongs to the published record: only an officer changes it
 #: (and the period is then marked for recalculation, tournaments.services.report_upload).
@@ -37,10 +38,20 @@ rules.add_perm("tournaments.browse_tournaments", rules.always_allow)
 rules.add_perm("tournaments.register_tournament", is_arbiter | is_officer)
 # The tournament's management pages: the report, its problems, the players' matching.
 rules.add_perm("tournaments.manage_tournament", is_officer | is_tournament_arbiter)
+
+
+@rules.predicate
+def is_tournament_awaiting_part(user: Any, tournament: Tournament | None) -> bool:
+    """Rated in parts, its current part published, the tournament going on: its arbiter sends
+    the next part's report (fide-2024 4.1, fide-2000 4.11)."""
+    return tournament is not None and tournament_awaits_part(tournament=tournament)
+
+
 # Send a report (file or crosstable form) or confirm the players' matching; after rating,
-# officers only.
+# officers only, but for the next part of a tournament rated in parts.
 rules.add_perm(
-    "tournaments.submit_report", is_officer | (is_tournament_arbiter & ~is_tournament_rated)
+    "tournaments.submit_report",
+    is_officer | (is_tournament_arbiter & (~is_tournament_rated | is_tournament_awaiting_part)),
 )
 
 

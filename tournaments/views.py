@@ -19,7 +19,7 @@ from core.caching import public_page
 from core.errors import RETRY_AFTER_SECONDS, Refused, Unavailable
 from core.permissions import objectgetter, permission_required
 from players.selectors import player_search as player_search_selector
-from tournaments import selectors, services
+from tournaments import part_selectors, selectors, services
 from tournaments.decision_selectors import decision_page
 from tournaments.forms import (
     MAX_FORM_PLAYERS,
@@ -180,6 +180,10 @@ def _manage_page(
         "counts": counts,
         "max_bytes": settings.REPORT_MAX_BYTES,
         "max_form_players": MAX_FORM_PLAYERS,
+        # fide-2024 4.1, fide-2000 4.11: a tournament rated in parts, each with its period.
+        "parts_rule": part_selectors.tournament_parts_rule(tournament=tournament),
+        "parts": part_selectors.tournament_parts(tournament=tournament),
+        "awaits_part": part_selectors.tournament_awaits_part(tournament=tournament),
         **_competition_context(request, tournament),
     }
     return render(request, "tournaments/manage.html", context, status=status)

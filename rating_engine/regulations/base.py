@@ -48,6 +48,7 @@ __all__ = [
     "MinimumTime",
     "NoParameters",
     "PlayFacts",
+    "RatedInParts",
     "Registration",
     "Regulation",
     "ReportingFacts",
@@ -250,6 +251,26 @@ class DurationLimit:
 
 
 @dataclass(frozen=True, slots=True)
+class RatedInParts:
+    """A tournament lasting more than ``after_days`` days is rated in parts: the games reported
+    up to each closing date go to that period and are rated with that period's list in force
+    (``leagues_only``: only league competitions, a round robin or a team league)."""
+
+    after_days: int
+    leagues_only: bool = False
+
+    #: The pairing systems the texts call a league ("competencias de liga", "sistema liga").
+    LEAGUES: ClassVar[frozenset[str]] = frozenset({"round_robin", "double_round_robin", "team"})
+
+    def applies(self, *, days: int, pairing_system: str) -> bool:
+        """Whether a tournament of ``days`` days (first to last, both counted) with this
+        pairing system is rated in parts."""
+        if days <= self.after_days:
+            return False
+        return not self.leagues_only or pairing_system in self.LEAGUES
+
+
+@dataclass(frozen=True, slots=True)
 class PlayFacts:
     """A standard tournament's rate of play, rounds and duration."""
 
@@ -274,6 +295,9 @@ class PlayFacts:
     minimum_minutes_per_game: Rule[bool] | None = None
     #: A time control with an increment adds at least this many seconds a move (feda-1996 2.3).
     minimum_increment_seconds: Rule[int] | None = None
+    #: A long tournament is rated in parts, period by period (fide-2024 4.1, fide-2000 4.11).
+    #: None: a tournament is rated once, whole, in the period its report goes to.
+    rated_in_parts: Rule[RatedInParts] | None = None
 
     OFFICE_DEFAULTS: ClassVar[Mapping[str, str]] = {
         "minimum_minutes": "no check",
@@ -287,6 +311,7 @@ class PlayFacts:
         "minimum_minutes_per_game": "the highest rating of the tournament sets the minimum; "
         "a report below it is refused",
         "minimum_increment_seconds": "no check",
+        "rated_in_parts": "a tournament is rated once, whole, in the period its report goes to",
     }
 
 

@@ -121,6 +121,11 @@ class Feda1996(AverageMethod[base.NoParameters]):
             # 2.3: "con relojes electrónicos, una hora (mínimo) por jugador, podrán ser
             # evaluadas siempre que se añadan 10 segundos (mínimo) ... para cada jugada".
             minimum_increment_seconds=Rule(10, "feda-1996 2.3"),
+            # Not in parts (the officer's decision, docs/periods.md "Tournaments in parts"):
+            # 5.11 lets FEDA authorise a longer event but names no intermediate report, and
+            # 8.11 rates a tournament with the one list in force on its start date; so an
+            # authorised long event is rated once, whole, when its report arrives (10.1).
+            rated_in_parts=None,
         ),
         composition=CompositionFacts(
             rated_share=Rule(Fraction(1, 3), "feda-1996 7.3"),

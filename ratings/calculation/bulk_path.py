@@ -32,6 +32,7 @@ from ratings.calculation.bulk_arrays import GameArrays, PlayerArrays
 from ratings.calculation.bulk_first_ratings import FirstRatings, first_ratings_start
 from ratings.calculation.bulk_rows import bulk_result_lines, bulk_tournament_rows
 from ratings.calculation.draft import draft_write
+from ratings.calculation.period_games import period_games_sql
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.rulesets import period_ruleset_in_force
 from ratings.calculation.states import (
@@ -180,7 +181,8 @@ def games_sql_build(*, period: RatingPeriod) -> str:
         "FROM tournaments_game g JOIN tournaments_tournament t ON t.id = g.tournament_id "
         "JOIN tournaments_tournamentplayer w ON w.id = g.white_id "
         "JOIN tournaments_tournamentplayer b ON b.id = g.black_id "
-        f"WHERE t.period_id = {int(period.pk)} AND t.status IN ('validated', 'rated', 'published') "
+        f"WHERE {period_games_sql(period=str(int(period.pk)))} "
+        "AND t.status IN ('validated', 'rated', 'published') "
         "AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+') "
         "AND g.left_out_code = ''"
     )

@@ -226,7 +226,9 @@ def draft_write(
             )
         else:
             RatingPeriod.objects.filter(pk=period.pk).update(calculated_at=now)
-        Tournament.objects.filter(pk__in=tournaments, status="validated").update(
+        # Not a tournament rated in parts whose current part is in a later period (this run
+        # rated an earlier part of it: ratings.calculation.period_games).
+        Tournament.objects.filter(pk__in=tournaments, period=period, status="validated").update(
             status="rated", rated_at=now
         )
     timer.step("commit")

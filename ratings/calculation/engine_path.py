@@ -28,6 +28,7 @@ from ratings.calculation.lists_in_force import (
     lists_in_force,
     lists_in_force_json,
 )
+from ratings.calculation.period_games import PERIOD_GAMES_PARAMS
 from ratings.calculation.progress import run_progress_set
 from ratings.calculation.rulesets import tournaments_ruleset_in_force
 from ratings.calculation.states import (
@@ -108,9 +109,12 @@ def games_read(
     extra: dict[str, et.PlayerInput] = {}
     with connection.cursor() as cursor:
         if only:
-            cursor.execute(GAMES_OF_TOURNAMENTS_SQL, [period.pk, list(tournaments)])
+            cursor.execute(
+                GAMES_OF_TOURNAMENTS_SQL,
+                [period.pk] * PERIOD_GAMES_PARAMS + [list(tournaments)],
+            )
         else:
-            cursor.execute(GAMES_SQL, [period.pk])
+            cursor.execute(GAMES_SQL, [period.pk] * PERIOD_GAMES_PARAMS)
         rows = cursor.fetchall()
     for t_id, rnd, kind, result, w_tp, w_pid, _w_r, b_tp, b_pid, _b_r in rows:
         if t_id not in tournaments:

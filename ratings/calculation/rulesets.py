@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from core.errors import Refused
 from periods.models import RatingPeriod, RatingSystem
 from periods.rulesets import RulesetInForce, system_ruleset_on, system_timeline
+from ratings.calculation.period_games import period_tournaments_q
 from ratings.calculation.states import RATED_TOURNAMENT_STATUSES
 from tournaments.models import Tournament
 
@@ -71,9 +72,13 @@ def tournaments_ruleset_in_force(
 def period_ruleset_in_force(*, period: RatingPeriod) -> RulesetInForce:
     """The regulation set a period is rated under: that of its rated tournaments' start days
     (`tournaments_ruleset_in_force`)."""
-    tournaments = Tournament.objects.filter(
-        period=period, status__in=RATED_TOURNAMENT_STATUSES
-    ).only("pk", "name", "start_date")
+    tournaments = (
+        Tournament.objects.filter(
+            period_tournaments_q(period_id=period.pk), status__in=RATED_TOURNAMENT_STATUSES
+        )
+        .distinct()
+        .only("pk", "name", "start_date")
+    )
     return tournaments_ruleset_in_force(
         system=period.system, tournaments=tournaments, fallback_day=period.start
     )

@@ -25,6 +25,7 @@ from rating_engine import ENGINE_VERSION
 from rating_engine.registry import get_regulation
 from ratings.calculation.bulk_path import calculate_bulk
 from ratings.calculation.engine_path import calculate_engine
+from ratings.calculation.period_games import PERIOD_GAMES_PARAMS, period_games_sql
 from ratings.calculation.rulesets import period_ruleset_in_force
 from ratings.models import CalculationRun
 
@@ -167,8 +168,9 @@ def _calculate(*, run: CalculationRun) -> None:
             cursor.execute(
                 "SELECT COUNT(*) FROM tournaments_game g JOIN tournaments_tournament t ON t.id = "
                 "g.tournament_id "
-                "WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')",
-                [period.pk],
+                f"WHERE {period_games_sql(period='%s')} "
+                "AND t.status IN ('validated', 'rated', 'published')",
+                [period.pk] * PERIOD_GAMES_PARAMS,
             )
             n_games = cursor.fetchone()[0]
         if n_games >= threshold:

@@ -11,6 +11,7 @@ from django.db.models import Count, Q, QuerySet
 from core.jobs import ACTIVE_JOB_STATUSES, JobStatus
 from periods.models import RatingPeriod
 from players.models import Player
+from ratings.calculation.period_games import period_games_q, period_tournaments_q
 from ratings.calculation.states import RATED_TOURNAMENT_STATUSES
 from ratings.models import (
     CalculationRun,
@@ -109,7 +110,10 @@ def draft_changes_by_tournament(*, run: CalculationRun) -> list[dict[str, Any]]:
         t.pk: t
         for t in Tournament.objects.filter(
             Q(pk__in=set(rows) | set(excluded))
-            | Q(period_id=run.period_id, status__in=RATED_TOURNAMENT_STATUSES)
+            | (
+                period_tournaments_q(period_id=run.period_id)
+                & Q(status__in=RATED_TOURNAMENT_STATUSES)
+            )
         ).only("id", "name", "status", "end_date")
     }
     out = []
@@ -191,7 +195,8 @@ def draft_player(*, run: CalculationRun, player_id: int) -> dict[str, Any]:
         DraftResult.objects.filter(run=run, player_id=player_id).select_related("player").first()
     )
     played_in = TournamentPlayer.objects.filter(
-        player_id=player_id, tournament__period_id=run.period_id
+        period_tournaments_q(period_id=run.period_id, prefix="tournament__"),
+        player_id=player_id,
     ).values("tournament_id")
     raw = []
     for row in DraftTournament.objects.filter(run=run, tournament_id__in=played_in).order_by(
@@ -264,7 +269,7 @@ def draft_player_unrated_games(*, run: CalculationRun, player_id: int) -> list[U
     games = (
         Game.objects.filter(
             Q(white__player_id=player_id) | Q(black__player_id=player_id),
-            tournament__period_id=run.period_id,
+            period_games_q(period_id=run.period_id),
             tournament__status__in=RATED_TOURNAMENT_STATUSES,
             kind=GameKind.PLAYED,
         )

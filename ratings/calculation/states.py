@@ -17,6 +17,12 @@ from players.external import external_list_in_force
 from rating_engine import types as et
 from rating_engine.registry import get_regulation
 from rating_engine.regulations.base import CalendarChanges
+from ratings.calculation.period_games import (
+    PERIOD_GAMES_PARAMS,
+    period_games_sql,
+    period_tournaments_q,
+    period_tournaments_sql,
+)
 from ratings.models import CalculationRun, PublishedList
 from tournaments.models import LEFT_OUT_REASONS, Tournament
 
@@ -52,8 +58,10 @@ class PlayerState:
 PERIOD_PLAYERS = """
           SELECT tp.player_id FROM tournaments_tournamentplayer tp
           JOIN tournaments_tournament t ON t.id = tp.tournament_id
-          WHERE t.period_id = %(period)s AND t.status IN ('validated', 'rated', 'published')
-            AND tp.player_id IS NOT NULL"""
+          WHERE PERIOD_TOURNAMENTS AND t.status IN ('validated', 'rated', 'published')
+            AND tp.player_id IS NOT NULL""".replace(
+    "PERIOD_TOURNAMENTS", period_tournaments_sql(period="%(period)s")
+)
 STATE_FROM = (
     """
     FROM players_player p
@@ -384,14 +392,14 @@ GAMES_SQL = """
     JOIN tournaments_tournament t ON t.id = g.tournament_id
     JOIN tournaments_tournamentplayer w ON w.id = g.white_id
     JOIN tournaments_tournamentplayer b ON b.id = g.black_id
-    WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')
+    WHERE PERIOD_GAMES AND t.status IN ('validated', 'rated', 'published')
       AND g.black_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+')
       AND g.left_out_code = ''
     ORDER BY g.tournament_id, g.round, g.id
-"""
+""".replace("PERIOD_GAMES", period_games_sql(period="%s"))
 #: The same games, of some tournaments of the period only (ratings.live).
 GAMES_OF_TOURNAMENTS_SQL = GAMES_SQL.replace(
-    "WHERE t.period_id = %s", "WHERE t.period_id = %s AND g.tournament_id = ANY(%s)"
+    "\n    ORDER BY", " AND g.tournament_id = ANY(%s)\n    ORDER BY"
 )
 #: The games the report's checks left out (Game.left_out_code: fide-2024 1.1), written to the
 #: draft as exclusions so that the player's calculation page says why.
@@ -402,10 +410,10 @@ LEFT_OUT_SQL = """
     JOIN tournaments_tournament t ON t.id = g.tournament_id
     JOIN tournaments_tournamentplayer w ON w.id = g.white_id
     JOIN tournaments_tournamentplayer b ON b.id = g.black_id
-    WHERE t.period_id = %s AND t.status IN ('validated', 'rated', 'published')
+    WHERE PERIOD_GAMES AND t.status IN ('validated', 'rated', 'published')
       AND g.left_out_code <> ''
     ORDER BY g.tournament_id, g.round, g.id
-"""
+""".replace("PERIOD_GAMES", period_games_sql(period="%s"))
 RESULT = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "+-": "1-0", "-+": "0-1"}
 
 
@@ -417,7 +425,7 @@ def games_left_out_rows(*, period: RatingPeriod) -> list[tuple[Any, ...]]:
     """The period's games the checks left out, as the draft's exclusion rows (tournament,
     white, black, round, code, reason, article)."""
     with connection.cursor() as cursor:
-        cursor.execute(LEFT_OUT_SQL, [period.pk])
+        cursor.execute(LEFT_OUT_SQL, [period.pk] * PERIOD_GAMES_PARAMS)
         rows = cursor.fetchall()
     return [
         (
@@ -437,8 +445,10 @@ def period_tournaments(*, period: RatingPeriod) -> dict[int, Any]:
     return {
         t.pk: t
         for t in Tournament.objects.filter(
-            period=period, status__in=RATED_TOURNAMENT_STATUSES
-        ).select_related("rating_system")
+            period_tournaments_q(period_id=period.pk), status__in=RATED_TOURNAMENT_STATUSES
+        )
+        .distinct()
+        .select_related("rating_system")
     }
 
 

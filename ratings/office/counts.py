@@ -84,9 +84,12 @@ _GAMES_SQL = """
     LEFT JOIN tournaments_tournamentplayer b ON b.id = g.black_id
     LEFT JOIN {ratings} wr ON wr.player_id = w.player_id AND wr.system_id = t.rating_system_id
     LEFT JOIN {ratings} br ON br.player_id = b.player_id AND br.system_id = t.rating_system_id
-    WHERE g.tournament_id = ANY(%s)
+    WHERE g.tournament_id = ANY(%s) {in_period}
     GROUP BY g.tournament_id
 """
+#: A period's page counts a tournament rated in parts by the games of its part there
+#: (ratings.calculation.period_games: the period of a game's part, else its tournament's).
+_IN_PERIOD = "AND (g.period_id = %s OR (g.period_id IS NULL AND t.period_id = %s))"
 
 
 _PLAYERS_SQL = """
@@ -102,16 +105,25 @@ _PLAYERS_SQL = """
 GAMES_STORED = ("validated", "rated", "published")
 
 
-def tournament_game_counts(*, tournaments: Iterable[Tournament]) -> dict[int, GameCount]:
+def tournament_game_counts(
+    *, tournaments: Iterable[Tournament], period_id: int | None = None
+) -> dict[int, GameCount]:
     """The games of each tournament, counted one way for every page (two grouped queries, and
-    one for the reports of tournaments not validated): see the module's docstring."""
+    one for the reports of tournaments not validated): see the module's docstring.
+    ``period_id``: only the games rated in that period (a tournament rated in parts)."""
     tournaments = list(tournaments)
     ids = [t.pk for t in tournaments]
     if not ids:
         return {}
     ratings = PlayerRating._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(_GAMES_SQL.format(ratings=ratings), [ids])
+        if period_id is None:
+            cursor.execute(_GAMES_SQL.format(ratings=ratings, in_period=""), [ids])
+        else:
+            cursor.execute(
+                _GAMES_SQL.format(ratings=ratings, in_period=_IN_PERIOD),
+                [ids, period_id, period_id],
+            )
         games = {row[0]: row[1:] for row in cursor.fetchall()}
         cursor.execute(_PLAYERS_SQL.format(ratings=ratings), [ids])
         players = {row[0]: row[1:] for row in cursor.fetchall()}
@@ -152,12 +164,14 @@ def tournament_game_counts(*, tournaments: Iterable[Tournament]) -> dict[int, Ga
     return out
 
 
-def review_rows_counted(*, rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], GameCount]:
+def review_rows_counted(
+    *, rows: list[dict[str, Any]], period_id: int | None = None
+) -> tuple[list[dict[str, Any]], GameCount]:
     """The review's rows by tournament (`draft_changes_by_tournament`), each with its games
-    counted the one way (`counts`), and the totals: the same figures as the close and
-    calculate pages."""
+    counted the one way (`counts`, those of ``period_id``), and the totals: the same figures
+    as the close and calculate pages."""
     tournaments = Tournament.objects.filter(pk__in=[r["tournament_id"] for r in rows])
-    counts = tournament_game_counts(tournaments=tournaments)
+    counts = tournament_game_counts(tournaments=tournaments, period_id=period_id)
     out = [{**r, "counts": counts.get(r["tournament_id"], GameCount())} for r in rows]
     total = GameCount(
         played=sum(c.played for c in counts.values()),

@@ -17,6 +17,7 @@ from django.utils import timezone
 from core.jobs import ACTIVE_JOB_STATUSES
 from periods.models import RatingPeriod
 from ratings.calculation import selectors as calculation_selectors
+from ratings.calculation.period_games import period_tournaments_q
 from ratings.calculation.states import RATED_TOURNAMENT_STATUSES
 from ratings.models import CalculationRun, DraftResult, PublishedList
 from ratings.office.counts import GameCount, review_rows_counted, tournament_game_counts
@@ -124,8 +125,13 @@ class PeriodContents:
 def period_contents(*, period: RatingPeriod) -> PeriodContents:
     """Every tournament of the period with its games and players, counted the one way
     (`ratings.office.counts.tournament_game_counts`)."""
-    tournaments = list(Tournament.objects.filter(period=period).order_by("end_date", "name", "pk"))
-    counts = tournament_game_counts(tournaments=tournaments)
+    # With the tournaments rated in parts that have a part in it (its games only).
+    tournaments = list(
+        Tournament.objects.filter(period_tournaments_q(period_id=period.pk))
+        .distinct()
+        .order_by("end_date", "name", "pk")
+    )
+    counts = tournament_game_counts(tournaments=tournaments, period_id=period.pk)
     by_status: dict[str, list[TournamentLine]] = {}
     for t in tournaments:
         by_status.setdefault(t.status, []).append(TournamentLine(tournament=t, counts=counts[t.pk]))
@@ -184,7 +190,8 @@ def review_rows_kept(*, run: CalculationRun) -> tuple[list[dict[str, Any]], Game
     kept = cache.get_or_set(
         key,
         lambda: review_rows_counted(
-            rows=calculation_selectors.draft_changes_by_tournament(run=run)
+            rows=calculation_selectors.draft_changes_by_tournament(run=run),
+            period_id=run.period_id,
         ),
         CONTENTS_TTL,
     )

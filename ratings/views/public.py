@@ -20,6 +20,7 @@ from ratings.cards import selectors as card_selectors
 from ratings.lists import selectors as list_selectors
 from ratings.live import selectors as live_selectors
 from ratings.models import PublishedList
+from tournaments import part_selectors
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Tournament
 from tournaments.substitution_selectors import competition_records
@@ -162,5 +163,8 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "report": tournament_selectors.report_public(tournament=tournament),
             "history_events": events,
             "records": competition_records(tournament=tournament),
+            # fide-2024 4.1, fide-2000 4.11: a tournament rated in parts, each with its period.
+            "parts_rule": part_selectors.tournament_parts_rule(tournament=tournament),
+            "parts": part_selectors.tournament_parts(tournament=tournament),
         },
     )

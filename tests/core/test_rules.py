@@ -3,6 +3,7 @@ queries that list the same objects, the services that enforce them and the names
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from accounts.services.claims import claim_submit
 from accounts.services.corrections import correction_submit
 from core.roles import ARBITER, PLAYER, RATING_OFFICER
+from periods.models import PeriodStatus
 from protests import services as protests
 from tests.factories import (
     make_import_job,
@@ -29,7 +31,7 @@ from tests.factories import (
 )
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentPart
 
 pytestmark = pytest.mark.django_db
 
@@ -288,3 +290,34 @@ def test_every_permission_the_code_names_is_registered() -> None:
     named = {m for p in files for m in PERMISSION_NAME.findall(p.read_text(encoding="utf-8"))}
     assert len(named) > 10
     assert {n for n in named if not rules.perm_exists(n)} == set()
+
+
+def test_the_arbiter_sends_the_next_part_of_a_tournament_rated_in_parts() -> None:
+    """tournaments.submit_report, predicate is_tournament_awaiting_part (fide-2024 4.1): once
+    its part is published, a tournament over 30 days still takes its arbiter's next report;
+    a published tournament rated whole, or one ending within its published period, does not."""
+    system = make_system(ruleset="fide-2024", cycle="monthly")
+    october = make_period(system, start=dt.date(2026, 10, 1), status=PeriodStatus.PUBLISHED)
+    arbiter, other = make_user(role=ARBITER), make_user(role=ARBITER)
+    long = make_tournament(
+        system,
+        arbiter,
+        start_date=dt.date(2026, 10, 20),
+        end_date=dt.date(2026, 11, 20),
+        status="published",
+        period=october,
+    )
+    whole = make_tournament(
+        system,
+        arbiter,
+        start_date=dt.date(2026, 10, 20),
+        end_date=dt.date(2026, 10, 25),
+        status="published",
+        period=october,
+    )
+    TournamentPart.objects.create(tournament=long, number=1, period=october)
+    assert arbiter.has_perm("tournaments.submit_report", long)
+    assert not other.has_perm("tournaments.submit_report", long)
+    assert not arbiter.has_perm("tournaments.submit_report", whole)
+    long.end_date = dt.date(2026, 10, 31)  # ends within the published period: nothing more
+    assert not arbiter.has_perm("tournaments.submit_report", long)

@@ -167,6 +167,12 @@ API: dict[str, Case] = {
         API_RUNS_IT,
         NO_METHOD,
     ),
+    # The parts of a tournament rated in parts (fide-2024 4.1): public to read, nothing to post.
+    "api/v1/^tournaments/(?P<pk>[^/.]+)/parts/$": Case(
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/parts/",
+        EVERYONE,
+        NO_METHOD,
+    ),
     # Team substitutions (cnxc-2000 7.2): public to read; recorded by the arbiter until the
     # report is validated and by officers; this system's regulation has none: 409.
     "api/v1/^tournaments/(?P<pk>[^/.]+)/substitutions/$": Case(

@@ -24,6 +24,7 @@ from rating_engine.regulations.base import (
     Facts,
     ListColumn,
     MinimumTime,
+    RatedInParts,
     Registration,
     Rule,
     Section,
@@ -44,6 +45,8 @@ NO_PLAY_RULES = {  # correspondence chess: none of these; the office checks noth
         "monthly_report_days",
         "minimum_minutes_per_game",
         "minimum_increment_seconds",
+        # 4.1 counts "as competições terminadas": a long event is rated whole, once ended.
+        "rated_in_parts",
     )
 }
 NO_KINDS = {  # the text names no kinds of competition and rates every one
@@ -121,6 +124,9 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         # "al inicio de la partida ... al menos un jugador de la partida": each game's players.
         "play.minimum_minutes_per_game": (True, "fide-2024 1.1"),
         "play.minimum_increment_seconds": None,
+        # 4.1: "Para los torneos que duren más de 30 días, los resultados intermedios deben
+        # informarse mensualmente": rated month by month, any pairing system.
+        "play.rated_in_parts": (RatedInParts(after_days=30), "fide-2024 4.1"),
         "composition": None,  # no composition chapter; office: no check
         **NO_KINDS,
         # 7.1.2: "Título FIDE, federación, valoración en vigor, número de ID FIDE, número de
@@ -182,6 +188,9 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         # 1.12 "al menos uno de los jugadores del torneo": the tournament's highest rating.
         "play.minimum_minutes_per_game": None,
         "play.minimum_increment_seconds": None,
+        # 4.11: "competencias de liga que se extiendan por más de 90 días ... partidas jugadas
+        # dentro de sus respectivos períodos de rating": leagues only.
+        "play.rated_in_parts": (RatedInParts(after_days=90, leagues_only=True), "fide-2000 4.11"),
         "composition.rated_share": (Fraction(1, 3), "fide-2000 6.3"),
         "composition.small_round_robin": (SmallRoundRobin(10, 4), "fide-2000 6.31"),
         "composition.double_round_robin": (DoubleRoundRobinQuorum(6, 4), "fide-2000 6.32"),
@@ -264,6 +273,9 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "play.minimum_minutes_per_game": None,
         # 2.3: "siempre que se añadan 10 segundos (mínimo) al tiempo de control para cada jugada"
         "play.minimum_increment_seconds": (10, "feda-1996 2.3"),
+        # 5.11 authorises a longer event, names no intermediate report; 8.11: one list by the
+        # start date. Office: rated whole.
+        "play.rated_in_parts": None,
         "composition.rated_share": (Fraction(1, 3), "feda-1996 7.3"),
         "composition.small_round_robin": (SmallRoundRobin(10, 4), "feda-1996 7.31"),
         "composition.double_round_robin": (DoubleRoundRobinQuorum(6, 4), "feda-1996 7.32"),
@@ -357,6 +369,8 @@ EXPECTED: dict[str, dict[str, tuple[object, str] | tuple[object, str, str] | Non
         "play.monthly_report_days": None,
         "play.minimum_minutes_per_game": None,
         "play.minimum_increment_seconds": None,
+        # 6.2 exempts team competitions from 90 days, names no intermediate report: whole.
+        "play.rated_in_parts": None,
         "composition": None,
         **NO_KINDS,
         # 9.4: name, ID, title (national ones too), club, rating, K, games in the period.

@@ -9,7 +9,8 @@ Digest of the articles: ../shared/RULESETS.md; the decisions are in docs/arbiter
 One module per kind of check: registration, play (rate of play, increment, schedule,
 duration), composition, scope (thematic, organised by others, the kind), officials
 (feda-1996 1.1: who directed it), deadlines (report deadlines, the FEDA ASCII file), report
-(the report against the registration: dates, rounds, an unfinished tournament, a team report).
+(the report against the registration: dates, rounds, an unfinished tournament, a team report),
+parts (an intermediate report against the published parts of a tournament rated in parts).
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from formats.reports.records import ParsedReport
 
 from .composition import championship_need, composition_checks
 from .deadlines import deadline_checks, feda_ascii_checks, fide_2024_report_deadline, report_window
-from .facts import ChiefArbiter, TournamentFacts, check
+from .facts import ChiefArbiter, TournamentFacts, check, parts_rule
 from .messages import TEMPLATES
 from .officials import arbiter_checks
+from .parts import GameKey, PublishedPart, game_key, part_problems
 from .play import (
     games_below_minimum_time,
     minimum_time_threshold,
@@ -38,6 +40,8 @@ from .scope import scope_checks
 __all__ = [
     "TEMPLATES",
     "ChiefArbiter",
+    "GameKey",
+    "PublishedPart",
     "TournamentFacts",
     "arbiter_checks",
     "championship_need",
@@ -47,8 +51,11 @@ __all__ = [
     "deadline_checks",
     "feda_ascii_checks",
     "fide_2024_report_deadline",
+    "game_key",
     "games_below_minimum_time",
     "minimum_time_threshold",
+    "part_problems",
+    "parts_rule",
     "per_game_minimum_time",
     "rate_of_play_checks",
     "received_checks",

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from formats.problems import Problem, Severity
 from rating_engine.registry import get_regulation
-from rating_engine.regulations.base import Facts
+from rating_engine.regulations.base import Facts, RatedInParts, Rule
 
 from .messages import TEMPLATES
 
@@ -68,3 +68,13 @@ def regulation_facts(ruleset: str) -> Facts:
 
 def fmt(x: float) -> str:
     return f"{x:g}"
+
+
+def parts_rule(facts: TournamentFacts) -> Rule[RatedInParts] | None:
+    """The regulation's rule rating this tournament in parts (fide-2024 4.1: over 30 days;
+    fide-2000 4.11: a league over 90 days), None when it is rated whole."""
+    rule = regulation_facts(facts.ruleset).play.rated_in_parts
+    days = (facts.end_date - facts.start_date).days + 1
+    if rule is None or not rule.value.applies(days=days, pairing_system=facts.pairing_system):
+        return None
+    return rule

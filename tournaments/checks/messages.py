@@ -49,6 +49,35 @@ TEMPLATES: dict[str, str] = {
         "The tournament lasts %(days)s days; over %(limit)s days needs the federation's "
         "authorisation"
     ),
+    "rated_in_parts": _(
+        "The tournament lasts %(days)s days, over %(limit)s: it is rated in parts. Upload the "
+        "report as it stands at each period's closing date; the games played up to it are "
+        "rated in that period, with its list"
+    ),
+    "part_player_changed": _(
+        "Player %(rank)s was %(before)s in part %(part)s (period %(period)s, published); the "
+        "report now names %(now)s. The players of a published part cannot change: ask the "
+        "rating officer for a correction"
+    ),
+    "part_game_changed": _(
+        "Round %(round)s, %(white)s – %(black)s: %(before)s in part %(part)s (period "
+        "%(period)s, published), %(now)s in this report. The games of a published part cannot "
+        "change: ask the rating officer for a correction"
+    ),
+    "part_game_missing": _(
+        "Round %(round)s, %(white)s – %(black)s (%(before)s) of part %(part)s (period "
+        "%(period)s, published) is missing from this report. The games of a published part "
+        "cannot change: ask the rating officer for a correction"
+    ),
+    "part_no_open_period": _(
+        "The part up to %(end)s is published and no later period is open to take this report's "
+        "new games: upload it again once the rating officer has opened the next period"
+    ),
+    "part_corrected": _(
+        "This report changes %(changes)s of the games or players of part %(part)s (period "
+        "%(period)s, published): a correction by the rating officer; that period is marked "
+        "for recalculation"
+    ),
     "duration_monthly": _(
         "The tournament lasts %(days)s days: intermediate results must be reported monthly"
     ),
@@ -114,8 +143,8 @@ TEMPLATES: dict[str, str] = {
         "and a report of an unfinished tournament is not rated"
     ),
     "unfinished_intermediate": _(
-        "%(played)s of %(rounds)s rounds played: intermediate results of a long tournament; it is "
-        "rated once finished"
+        "%(played)s of %(rounds)s rounds played: an intermediate report of a tournament rated "
+        "in parts; the games played so far are rated in this report's period"
     ),
     "team_report_individual": _(
         "The report is of a team competition (%(teams)s teams) but the tournament was registered "

@@ -8,7 +8,7 @@ from collections import Counter
 from formats.problems import Problem
 from formats.reports.records import ParsedReport, ReportGame
 
-from .facts import TournamentFacts, check, fmt, regulation_facts
+from .facts import TournamentFacts, check, fmt, parts_rule, regulation_facts
 
 #: Games a warning names before "…".
 _GAMES_SHOWN = 10
@@ -217,7 +217,20 @@ def schedule_checks(facts: TournamentFacts, report: ParsedReport) -> list[Proble
             )
     team = facts.pairing_system == "team"
     longest, authorised, monthly = play.max_days, play.authorised_days, play.monthly_report_days
-    if (
+    in_parts = parts_rule(facts)
+    if in_parts is not None:
+        # fide-2024 4.1 (over 30 days), fide-2000 4.11 (a league over 4.1's 90 days): allowed,
+        # and rated in parts, period by period (docs/periods.md "Tournaments in parts").
+        out.append(
+            check(
+                "warning",
+                "rated_in_parts",
+                in_parts.article,
+                days=days,
+                limit=in_parts.value.after_days,
+            )
+        )
+    elif (
         longest is not None
         and days > longest.value.days
         and not (team and longest.value.teams_exempt)

@@ -3,8 +3,9 @@ tournament, a team report for an individual tournament.
 
 These are the office's rules (cited ``"<ruleset> (office rule)"``, as ``ReportingFacts``'s
 defaults are): a report describes the registered event, once it is over. The one regulation
-fact they read is ``PlayFacts.monthly_report_days`` (fide-2024 4.1): a tournament longer than
-that reports intermediate results, so its unfinished report is a warning, not an error.
+fact they read is ``PlayFacts.rated_in_parts`` (fide-2024 4.1, fide-2000 4.11): a tournament
+rated in parts reports as it stands at each closing date, so a report before its last day and
+an unfinished report are its intermediate reports, not errors.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import datetime as dt
 from formats.problems import Problem
 from formats.reports.records import ParsedReport
 
-from .facts import TournamentFacts, check, regulation_facts
+from .facts import TournamentFacts, check, parts_rule
 
 
 def office_rule(facts: TournamentFacts) -> str:
@@ -59,8 +60,10 @@ def dates_checks(facts: TournamentFacts, report: ParsedReport) -> list[Problem]:
 
 
 def received_checks(facts: TournamentFacts, *, received_on: dt.date) -> list[Problem]:
-    """A report received before the registered last day describes a tournament not over yet."""
-    if received_on < facts.end_date:
+    """A report received before the registered last day describes a tournament not over yet;
+    for a tournament rated in parts it is an intermediate report (fide-2024 4.1, fide-2000
+    4.11)."""
+    if received_on < facts.end_date and parts_rule(facts) is None:
         return [
             check(
                 "error",
@@ -87,15 +90,14 @@ def rounds_checks(facts: TournamentFacts, report: ParsedReport) -> list[Problem]
     played = report.rounds_played
     # A crosstable has no round numbers (every game is round 0): nothing to count.
     if expected and played and played < expected:
-        monthly = regulation_facts(facts.ruleset).play.monthly_report_days
-        days = (facts.end_date - facts.start_date).days + 1
-        if monthly is not None and days > monthly.value:
-            # fide-2024 4.1: intermediate results of a long tournament are reported monthly.
+        in_parts = parts_rule(facts)
+        if in_parts is not None:
+            # fide-2024 4.1, fide-2000 4.11: a tournament rated in parts reports as it stands.
             out.append(
                 check(
                     "warning",
                     "unfinished_intermediate",
-                    monthly.article,
+                    in_parts.article,
                     played=played,
                     rounds=expected,
                 )

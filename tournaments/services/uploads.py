@@ -17,6 +17,11 @@ from periods.models import RatingPeriod
 from tournaments import selectors, signals
 from tournaments.models import Report, ReportFormat, ReportStatus, Tournament, TournamentStatus
 from tournaments.officials.matching import chief_arbiter_link
+from tournaments.part_selectors import (
+    part_period_choose,
+    tournament_awaits_part,
+    tournament_parts_rule,
+)
 
 from .access import LOCKED, report_change_authorize
 from .problems import problem_plain, problem_to_dict
@@ -176,7 +181,11 @@ def _replacement_check(
 ) -> tuple[bool, list[dict[str, Any]]]:
     """Whether the report is rejected, and its problems with those of the replacement checks."""
     rejected = parsed is None or not parsed.ok
-    if not rejected and tournament.status in LOCKED:
+    if (
+        not rejected
+        and tournament.status in LOCKED
+        and not tournament_awaits_part(tournament=tournament)
+    ):
         # A rated tournament's report is replaced (by an officer) only by one the checks pass:
         # a blocking error rejects it, the report in force stays and so does the status.
         assert parsed is not None
@@ -215,13 +224,22 @@ def _report_accept(
 
 def _tournament_report_received(*, tournament: Tournament) -> None:
     """The tournament has received its report (and its period, unless rated); a change after
-    rating marks the period for recalculation."""
+    rating marks the period for recalculation. A tournament rated in parts whose current part
+    is published receives its next part: it goes to the next period, not a correction."""
+    if tournament_awaits_part(tournament=tournament):
+        tournament.status = TournamentStatus.REPORT_RECEIVED
     was_locked = tournament.status in LOCKED
     now = timezone.now()
     tournament.report_received_at = now
     if tournament.status == TournamentStatus.REGISTERED:
         tournament.status = TournamentStatus.REPORT_RECEIVED
-    if not was_locked:
+    if not was_locked and tournament_parts_rule(tournament=tournament) is not None:
+        # fide-2024 4.1, fide-2000 4.11: the report as it stands goes to the period whose
+        # closing date it meets (docs/periods.md "Tournaments in parts").
+        period = part_period_choose(tournament=tournament, received_on=timezone.localdate(now))
+        if period is not None:
+            tournament.period = period
+    elif not was_locked:
         assignment = period_selectors.period_for_tournament(tournament=tournament)
         if assignment.period is not None:
             tournament.period = assignment.period

@@ -32,6 +32,7 @@ from tournaments.models import (
 
 from .access import LOCKED
 from .decision_effects import decision_problems, games_decided_mark, overrides_apply
+from .parts import part_problems_for, parts_plan
 from .period_moves import tournament_period_follow
 from .problems import problem_to_dict
 
@@ -158,14 +159,21 @@ _BYE = {
 
 
 #: The games' columns as a report writes them: GAME_COLUMNS and whether the colours are known.
-REPORT_GAME_COLUMNS = (*GAME_COLUMNS, "colours_known")
+REPORT_GAME_COLUMNS = (*GAME_COLUMNS, "colours_known", "period_id")
 
 
-def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
+def _write_games(
+    *,
+    tournament: Tournament,
+    parsed: ParsedReport,
+    plan: tuple[dict[checks.GameKey, int], int | None] = ({}, None),
+) -> int:
     """All games in one set-based insert. A crosstable (and the crosstable form) gives neither
     rounds nor colours: its games are stored with no round and `colours_known` False, shown as
-    unknown, never invented (issue 23: every game was "round 1", the row's player White)."""
+    unknown, never invented (issue 23: every game was "round 1", the row's player White).
+    ``plan``: a tournament rated in parts, the period of each game's part (services.parts)."""
     _games_drop(tournament=tournament)
+    where, default = plan
     ids = dict(tournament.players.values_list("start_rank", "id"))
     rows: list[tuple[Any, ...]] = []
     t = tournament.pk
@@ -186,6 +194,7 @@ def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
                     _DEC[g.white_score],
                     None,
                     True,
+                    where.get(checks.game_key(g), default),
                 )
             )
             continue
@@ -206,6 +215,7 @@ def _write_games(*, tournament: Tournament, parsed: ParsedReport) -> int:
                 _DEC[g.white_score],
                 _DEC[g.black_score if g.black_score is not None else 0.0],
                 g.colours_known,
+                where.get(checks.game_key(g), default),
             )
         )
     copy_in_rows(Game._meta.db_table, REPORT_GAME_COLUMNS, rows)
@@ -384,6 +394,7 @@ def tournament_revalidate(
             + [problem_to_dict(p) for p in found]
             + fide_id_mismatch_problems(tournament=tournament, parsed=parsed)
             + decision_problems(tournament=tournament, report=report)
+            + part_problems_for(tournament=tournament, parsed=parsed, report=report)
         )
         overrides_apply(tournament=tournament, problems=report.problems)
         report.save(update_fields=["problems"])
@@ -391,7 +402,8 @@ def tournament_revalidate(
         unmatched = tournament.players.filter(player__isnull=True).exists()
         fields = ["status", "validated_at"]
         if not errors and not unmatched:
-            _write_games(tournament=tournament, parsed=parsed)
+            plan = parts_plan(tournament=tournament, parsed=parsed, report=report)
+            _write_games(tournament=tournament, parsed=parsed, plan=plan)
             games_below_minimum_time_mark(tournament=tournament)
             games_decided_mark(tournament=tournament)
             if tournament.status not in LOCKED:

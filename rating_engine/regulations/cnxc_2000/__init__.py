@@ -116,6 +116,9 @@ class CNXC2000(CNXCResults):
             max_days=None,
             authorised_days=None,
             monthly_report_days=None,
+            # Not in parts: 4.1 counts "os resultados das competições terminadas" in each half
+            # year, so a correspondence event, however long, is rated once it has ended.
+            rated_in_parts=None,
         ),
         composition=None,  # 3.x (scope) applies when rating
         competition=base.CompetitionFacts(

@@ -125,6 +125,10 @@ class FCE(FCEResults):
             max_days=Rule(base.DurationLimit(_MAX_DAYS, teams_exempt=True), "fce 6.2"),
             authorised_days=None,
             monthly_report_days=None,
+            # Not in parts (the officer's decision, docs/periods.md "Tournaments in parts"): 6.2
+            # only exempts team competitions from the 90 days and says nothing of intermediate
+            # reports: a team league is rated once, whole, in the period of its report.
+            rated_in_parts=None,
         ),
         composition=None,  # 7.1, 10.2.3 (unrated players) apply when rating
         # 9.4: "Nom del jugador, Codi d'identificació, Titulació (WCM, CM, MC, MN, WMF, MF,

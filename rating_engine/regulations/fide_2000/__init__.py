@@ -76,6 +76,7 @@ from ..base import (
     ListLayout,
     MinimumTime,
     PlayFacts,
+    RatedInParts,
     ReportingFacts,
     Rule,
     SmallRoundRobin,
@@ -153,6 +154,12 @@ class Fide2000(AverageMethod[Fide2000Parameters]):
             max_days=Rule(DurationLimit(90), "fide-2000 4.1"),
             authorised_days=None,
             monthly_report_days=None,
+            # 4.11: "Respecto a las competencias de liga que se extiendan por más de 90 días,
+            # las listas efectivas de rating se aplicarán a las partidas jugadas dentro de sus
+            # respectivos períodos de rating": a league over 4.1's 90 days is allowed and each
+            # game is rated with the list of its own period; any other event over 90 days is
+            # still 4.1's error.
+            rated_in_parts=Rule(RatedInParts(after_days=90, leagues_only=True), "fide-2000 4.11"),
         ),
         composition=CompositionFacts(
             rated_share=Rule(Fraction(1, 3), "fide-2000 6.3"),

@@ -137,6 +137,10 @@ class Fide2024(FirstRatings):
             # 1.1: "cada jugador debe contar al inicio de la partida con ... Cuando al menos un
             # jugador de la partida tenga ...": the band is each game's, not the tournament's.
             minimum_minutes_per_game=Rule(True, "fide-2024 1.1"),
+            # 4.1: "Para los torneos que duren más de 30 días, los resultados intermedios deben
+            # informarse mensualmente": each month's games go to that month's list (7.1.1: a
+            # period is the time a list is valid), rated with the list in force in it.
+            rated_in_parts=Rule(base.RatedInParts(after_days=30), "fide-2024 4.1"),
         ),
         composition=None,  # 8.2.1 (a first tournament scoring zero) applies when rating
         # 7.1.2: "Título FIDE, federación, valoración en vigor, número de ID FIDE, número de
