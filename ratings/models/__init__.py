@@ -25,6 +25,7 @@ from .published import (
     ListRank,
     PublishedList,
 )
+from .rerating import RerateChain
 from .states import Activity, PlayerRating, RatingKind
 from .statistics import AgeBand, ListStatistics, ScaleMonitoring, StatisticsScope
 
@@ -54,6 +55,7 @@ __all__ = [
     "PlayerRating",
     "PublishedList",
     "RatingKind",
+    "RerateChain",
     "ScaleMonitoring",
     "StatisticsScope",
 ]
