@@ -92,27 +92,15 @@ def copy_in_binary(
                 copy.write_row(row)
 
 
-def copy_out_ints(sql: str, ncols: int, *, by_index: bool = False) -> Any:
+def copy_out_ints(sql: str, ncols: int) -> Any:
     """Read a query of integer columns as one text value (string_agg, set-based in the server)
     and parse it in C (numpy); shape (rows, ncols). One round trip instead of COPY's one
-    message per row, which costs more in Python than the server's work. `by_index`: the query
-    picks a few rows by id (a re-rating chain's players read again): index lookups in nested
-    loops, not hash joins over whole tables."""
+    message per row, which costs more in Python than the server's work."""
     cols = " || ' ' || ".join(f"c{i}" for i in range(ncols))
     names = ", ".join(f"c{i}" for i in range(ncols))
     with transaction.atomic(), connection.cursor() as cursor:
         tune_transaction()
-        if by_index:
-            cursor.execute(
-                "SET LOCAL enable_nestloop = on; SET LOCAL enable_hashjoin = off; "
-                "SET LOCAL enable_mergejoin = off"
-            )
         cursor.execute(f"SELECT string_agg({cols}, ' ') FROM ({sql}) AS q ({names})")
         text = cursor.fetchone()[0] or ""
-        if by_index:  # as tune_transaction left them, for the rest of an enclosing transaction
-            cursor.execute(
-                "SET LOCAL enable_nestloop = off; SET LOCAL enable_hashjoin = on; "
-                "SET LOCAL enable_mergejoin = on"
-            )
     arr = np.fromstring(text, dtype=np.int64, sep=" ") if text else np.zeros(0, dtype=np.int64)
     return arr.reshape(-1, ncols)

@@ -60,9 +60,15 @@ def rerate_chain_request(*, period: RatingPeriod, user: Any = None) -> RerateCha
         )
         if not periods:
             raise Refused(_("Nothing to re-rate."))
-        if CalculationRun.objects.filter(
+        active_runs = CalculationRun.objects.filter(
             period_id__in=periods, status__in=ACTIVE_JOB_STATUSES
-        ).exists():
+        ).values_list("status", "period_id")
+        # A running run whose lock is free lost its worker: the chain's own request of that
+        # period marks it lost (ratings.calculation.runs.calculation_request).
+        if any(
+            status == JobStatus.QUEUED or not locks.advisory_is_free(locks.CALCULATION, period_id)
+            for status, period_id in active_runs
+        ):
             raise Refused(
                 _("A calculation of one of these periods is running; try again when it ends.")
             )

@@ -178,7 +178,7 @@ def _read_ids(*, period: RatingPeriod, ids: Any) -> Any:
         return np.zeros((0, STATE_COLUMNS), dtype=np.int64)
     literal = "{" + ",".join(map(str, ids.tolist())) + "}"
     sql = players_sql_build(period=period) + f" AND p.id = ANY('{literal}'::bigint[])"
-    return copy_out_ints(sql, STATE_COLUMNS, by_index=True)
+    return copy_out_ints(sql, STATE_COLUMNS)
 
 
 def _draft_ids(*, run_id: int) -> Any:
