@@ -40,6 +40,16 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# Issue 27's figures, each beside its I/O floor measured in the same run (bench/bench_all.py):
+# the month, the semester, a 120-period re-rating chain and the list import, on synthetic
+# federations built once in the database of DATABASE_URL (PostgreSQL) and reused after.
+# `make bench BENCH_PLAYERS=100000`: a smaller federation, games scaled alike.
+BENCH_PLAYERS ?= 500000
+BENCH_STEPS   ?= month,semester,rerate,import
+bench: install
+	@test -n "$$DATABASE_URL" || { echo "make bench: set DATABASE_URL to a PostgreSQL database"; exit 2; }
+	$(BIN)/python bench/bench_all.py --players $(BENCH_PLAYERS) --steps $(BENCH_STEPS)
+
 # Deletes the private PostgreSQL's data too (stopped first if a killed run left it running).
 clean:
 	-test ! -x $(BIN)/python || $(BIN)/python -m config.embedded_db stop

@@ -112,17 +112,20 @@ def cpu_reference() -> float:
     return time.perf_counter() - t0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=500_000)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
-    parser.add_argument("--scratch", default="rating_office_bench_import")
-    parser.add_argument("--target", choices=("system", "fide"), default="system")
-    parser.add_argument("--keep", action="store_true")
-    args = parser.parse_args()
-
-    admin = scratch_create(admin_url=args.admin_url, name=args.scratch)
+def import_measure(
+    *,
+    rows: int,
+    seed: int = 2026,
+    admin_url: str = "postgres://postgres@127.0.0.1:5432/postgres",
+    scratch: str = "rating_office_bench_import",
+    target: str = "system",
+    keep: bool = False,
+    first_only: bool = False,
+) -> dict[str, Any]:
+    """The imports into a scratch database and the bare COPY of the same file, in seconds
+    (``first``, ``second``, ``third``, ``floor``) with their counts. `first_only`: the import
+    into the empty registry and the floor only (make bench)."""
+    admin = scratch_create(admin_url=admin_url, name=scratch)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -138,11 +141,10 @@ def main() -> None:
     from players.models import Player
 
     def run(path: Path) -> Any:
-        return list_import(system=system, data=file_source(path), format="txt", target=args.target)
+        return list_import(system=system, data=file_source(path), format="txt", target=target)
 
     events = Player.pgh_event_model.objects  # type: ignore[attr-defined]  # @pghistory.track
-
-    cpu_before = cpu_reference()
+    out: dict[str, Any] = {"rows": rows, "target": target, "cpu_before": cpu_reference()}
     try:
         call_command("migrate", verbosity=0)
         system = RatingSystem.objects.create(
@@ -155,27 +157,28 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "players_list.txt"
             t0 = time.perf_counter()
-            write_list(path, args.rows, args.seed)
+            write_list(path, rows, seed)
             size_mb = path.stat().st_size / 1e6
             print(
-                f"generated {args.rows:,} rows ({size_mb:.1f} MB) in "
+                f"generated {rows:,} rows ({size_mb:.1f} MB) in "
                 f"{time.perf_counter() - t0:.1f} s: {path}"
             )
 
             t0 = time.perf_counter()
-            result = run(path)
-            first = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            again = run(path)
-            second = time.perf_counter() - t0
-            # Next month: the same players (same IDs), new ratings, games and flags.
-            month = Path(tmp) / "players_list_next.txt"
-            write_list(month, args.rows, args.seed + 1)
-            events_before = events.count()
-            t0 = time.perf_counter()
-            update = run(month)
-            third = time.perf_counter() - t0
-            update_events = events.count() - events_before
+            out["result"] = run(path)
+            out["first"] = time.perf_counter() - t0
+            if not first_only:
+                t0 = time.perf_counter()
+                out["again"] = run(path)
+                out["second"] = time.perf_counter() - t0
+                # Next month: the same players (same IDs), new ratings, games and flags.
+                month = Path(tmp) / "players_list_next.txt"
+                write_list(month, rows, seed + 1)
+                events_before = events.count()
+                t0 = time.perf_counter()
+                out["update"] = run(month)
+                out["third"] = time.perf_counter() - t0
+                out["update_events"] = events.count() - events_before
 
             with connection.cursor() as cursor:
                 cursor.execute("CREATE TABLE bench_floor (line text)")
@@ -186,32 +189,55 @@ def main() -> None:
                 ):
                     while block := f.read(1 << 20):
                         copy.write(block)
-                floor = time.perf_counter() - t0
+                out["floor"] = time.perf_counter() - t0
                 cursor.execute("SELECT count(*) FROM bench_floor")
-                floor_rows = cursor.fetchone()[0]
-
-        print(f"target                 : {args.target}")
-        print(
-            f"import, empty registry : {first:6.2f} s  ({result.rows:,} rows, "
-            f"{result.players_created:,} players created, {result.ratings_written:,} ratings)"
-        )
-        print(
-            f"same file again        : {second:6.2f} s  ({again.players_created:,} created, "
-            f"{again.ratings_written:,} ratings changed)"
-        )
-        print(
-            f"next month's list      : {third:6.2f} s  ({update.players_created:,} created, "
-            f"{update.players_updated:,} completed, {update.ratings_written:,} ratings changed, "
-            f"{update_events:,} player history events)"
-        )
-        print(f"bare COPY (I/O floor)  : {floor:6.2f} s  ({floor_rows:,} lines into a plain table)")
-        print(f"import / floor         : {first / floor:6.1f}x")
-        print(
-            f"CPU reference          : {cpu_reference():6.2f} s  (10,000,000-iteration Python "
-            f"for-loop; {cpu_before:.2f} s before the imports)"
-        )
+                out["floor_rows"] = cursor.fetchone()[0]
     finally:
-        scratch_drop(admin, name=args.scratch, keep=args.keep)
+        scratch_drop(admin, name=scratch, keep=keep)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=500_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--scratch", default="rating_office_bench_import")
+    parser.add_argument("--target", choices=("system", "fide"), default="system")
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args()
+    m = import_measure(
+        rows=args.rows,
+        seed=args.seed,
+        admin_url=args.admin_url,
+        scratch=args.scratch,
+        target=args.target,
+        keep=args.keep,
+    )
+    result, again, update = m["result"], m["again"], m["update"]
+    first, second, third, floor = m["first"], m["second"], m["third"], m["floor"]
+    print(f"target                 : {args.target}")
+    print(
+        f"import, empty registry : {first:6.2f} s  ({result.rows:,} rows, "
+        f"{result.players_created:,} players created, {result.ratings_written:,} ratings)"
+    )
+    print(
+        f"same file again        : {second:6.2f} s  ({again.players_created:,} created, "
+        f"{again.ratings_written:,} ratings changed)"
+    )
+    print(
+        f"next month's list      : {third:6.2f} s  ({update.players_created:,} created, "
+        f"{update.players_updated:,} completed, {update.ratings_written:,} ratings changed, "
+        f"{m['update_events']:,} player history events)"
+    )
+    print(
+        f"bare COPY (I/O floor)  : {floor:6.2f} s  ({m['floor_rows']:,} lines into a plain table)"
+    )
+    print(f"import / floor         : {first / floor:6.1f}x")
+    print(
+        f"CPU reference          : {cpu_reference():6.2f} s  (10,000,000-iteration Python "
+        f"for-loop; {m['cpu_before']:.2f} s before the imports)"
+    )
 
 
 if __name__ == "__main__":

@@ -65,6 +65,19 @@ def main() -> None:
         "order (the second is a steady-state month: statuses already settled)",
     )
     args = parser.parse_args()
+    pending = periods_pending(
+        players=args.players, games=args.games, system_code=args.system_code, months=args.months
+    )
+    print(f"CPU reference: {cpu_reference():.2f} s (10,000,000-iteration Python loop)", flush=True)
+    for period in pending:
+        measure(period)
+
+
+def periods_pending(
+    *, players: int, games: int, system_code: str, months: int = 1
+) -> list[RatingPeriod]:
+    """The periods to measure: Django set up, the federation generated the first time (in a
+    child process), every period not yet published, or else the latest one with games."""
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("set DATABASE_URL to a PostgreSQL database (the benchmark measures COPY)")
 
@@ -77,29 +90,30 @@ def main() -> None:
     from periods.models import PeriodStatus, RatingSystem
 
     call_command("migrate", verbosity=0)
-    if not RatingSystem.objects.filter(code=args.system_code).exists():
-        print(f"generating {args.players:,} players and {args.games:,} games (once) …", flush=True)
+    if not RatingSystem.objects.filter(code=system_code).exists():
+        print(f"generating {players:,} players and {games:,} games (once) …", flush=True)
         started = time.perf_counter()
         generate_federation(
-            players=args.players,
-            games=args.games * args.months,
-            periods=args.months,
-            system_code=args.system_code,
+            players=players,
+            games=games * months,
+            periods=months,
+            system_code=system_code,
         )
         print(f"  generated in {time.perf_counter() - started:.1f} s", flush=True)
-    system = RatingSystem.objects.get(code=args.system_code)
+    system = RatingSystem.objects.get(code=system_code)
     pending = list(system.periods.exclude(status=PeriodStatus.PUBLISHED).order_by("start"))
     pending = [p for p in pending if p.tournaments.exists()] or list(
         system.periods.filter(tournaments__isnull=False).distinct().order_by("-start")[:1]
     )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
-    print(f"CPU reference: {cpu_reference():.2f} s (10,000,000-iteration Python loop)", flush=True)
-    for period in pending:
-        measure(period)
+    return pending
 
 
-def measure(period: RatingPeriod) -> None:
+def measure(period: RatingPeriod) -> dict[str, float]:
+    """Calculate and publish the period, then the I/O floor; prints the figures and returns
+    them (seconds, MiB)."""
+
     from periods import services as period_services
     from periods.models import PeriodStatus
     from ratings.calculation import runs
@@ -173,6 +187,14 @@ def measure(period: RatingPeriod) -> None:
         f"peak RSS: {rss_calc:.0f} MiB after calculating, {rss_pub:.0f} MiB after publishing "
         f"(Django loaded: {base_rss:.0f} MiB)   [target < 1024 MiB]"
     )
+    return {
+        "calculate": t_calc,
+        "publish": t_pub,
+        "floor_calculate": t_floor_calc,
+        "floor_publish": t_floor_pub,
+        "rss_calculate": rss_calc,
+        "rss_publish": rss_pub,
+    }
 
 
 def calculation_queries(*, period: RatingPeriod) -> tuple[str, str]:

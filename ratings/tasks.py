@@ -13,6 +13,7 @@ from celery import shared_task
 from ratings.calculation.runs import calculation_run, calculation_runs_watch
 from ratings.lists import ranks
 from ratings.live.services import live_ratings_update, live_ratings_watch
+from ratings.rerating.chain import rerate_chain_run
 from ratings.rerating.services import period_rerate
 
 
@@ -23,7 +24,16 @@ def calculate_period(run_id: int) -> None:
 
 @shared_task(name="ratings.rerate_period", acks_late=True, reject_on_worker_lost=True)
 def rerate_period(period_id: int, user_id: int | None = None) -> None:
+    """One link of the chain of tasks re-ratings were before ratings.rerate_chain (messages
+    still queued from before it)."""
     period_rerate(period_id=period_id, user_id=user_id)
+
+
+@shared_task(name="ratings.rerate_chain", acks_late=True, reject_on_worker_lost=True)
+def rerate_chain(chain_id: int) -> None:
+    """A re-rating chain, every period in order in this worker; a redelivered message resumes
+    from the first period not committed (ratings.rerating.chain)."""
+    rerate_chain_run(chain_id=chain_id)
 
 
 @shared_task(name="ratings.watch_runs")

@@ -4,6 +4,7 @@ from ratings.views import calculator as views_calculator
 from ratings.views import differentials as views_differentials
 from ratings.views import office as views_office
 from ratings.views import periods as views
+from ratings.views import rerating as views_rerating
 from ratings.views import rulesets as views_rulesets
 from ratings.views import statistics as views_statistics
 
@@ -25,6 +26,12 @@ urlpatterns = [
     path("periods/<int:pk>/publish/", views_office.period_publish, name="period_publish"),
     path("periods/<int:pk>/review/list/", views_office.draft_list, name="draft_list"),
     path("periods/<int:pk>/rerate/", views.period_rerate, name="period_rerate"),
+    path("rerating/<int:pk>/", views_rerating.rerate_chain, name="rerate_chain"),
+    path(
+        "rerating/<int:pk>/progress/",
+        views_rerating.rerate_chain_progress,
+        name="rerate_chain_progress",
+    ),
     path(
         "periods/<int:pk>/review/tournaments/", views.review_tournaments, name="review_tournaments"
     ),

@@ -16,6 +16,7 @@ from django.db import connection
 CALCULATION = 7301  # a run of a rating period (key: period id)
 LIST_IMPORT = 7302  # an import into a rating system (key: system id)
 LIVE_RATINGS = 7303  # the live ratings of a rating period (key: period id)
+RERATING = 7304  # a re-rating chain of a rating system (key: system id)
 
 
 def advisory_try_lock(namespace: int, key: int) -> bool:

@@ -26,6 +26,8 @@ from ratings.api.lists import PublishedListSerializer, lists_annotated
 from ratings.calculation import runs
 from ratings.calculation import selectors as calculation_selectors
 from ratings.publication import services as publication
+from ratings.rerating import selectors as rerating_selectors
+from ratings.rerating import services as rerating
 from tournaments import fide_export
 from tournaments.api_fide import FORMAT_PARAMETER, TRF_RENDERERS, file_response, trf_version
 
@@ -53,6 +55,21 @@ class ProgressSerializer(serializers.Serializer[Any]):
         help_text="The list each tournament was rated with, chosen by its start date where the "
         "regulation says so (feda-1996 8.11); empty: every one with the period's list.",
     )
+
+
+class RerateChainSerializer(serializers.Serializer[Any]):
+    """A re-rating chain's progress: one bar over every period it re-rates."""
+
+    job = serializers.IntegerField(help_text="The chain's id.")
+    status = serializers.CharField()
+    status_label = serializers.CharField()
+    progress = serializers.IntegerField()
+    message = serializers.CharField(allow_blank=True)
+    done = serializers.BooleanField()
+    stalled = serializers.BooleanField()
+    periods_done = serializers.IntegerField(help_text="Periods whose new list is committed.")
+    period_count = serializers.IntegerField()
+    error = serializers.CharField(allow_blank=True)
 
 
 class CalibrationEntrySerializer(serializers.Serializer[Any]):
@@ -112,6 +129,8 @@ class RatingPeriodViewSet(viewsets.ReadOnlyModelViewSet[RatingPeriod]):
         "calculate": Rule("periods.manage_period", on_object=True),
         "progress": Rule("periods.manage_period", on_object=True),
         "publish": Rule("ratings.publish_list", on_object=True),
+        "rerate": Rule("ratings.publish_list", on_object=True),
+        "rerating": Rule("ratings.publish_list", on_object=True),
         "calibration": Rule("periods.manage_period", on_object=True),
         "fide_batch": Rule("periods.manage_period", on_object=True),
     }
@@ -179,6 +198,31 @@ class RatingPeriodViewSet(viewsets.ReadOnlyModelViewSet[RatingPeriod]):
         return Response(
             PublishedListSerializer(annotated, context={"request": request}).data,
             status=status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(request=None, responses={202: RerateChainSerializer})
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def rerate(self, request: Request, pk: str | None = None) -> Response:
+        """Re-rate this period and every later calculated or published one, in order, in one
+        worker job (officers); poll `rerating` until `done`."""
+        period = self.get_object()
+        chain = rerating.rerate_request(period=period, user=request.user)
+        return Response(
+            RerateChainSerializer(rerating_selectors.rerate_chain_progress(chain=chain)).data,
+            status=status.HTTP_202_ACCEPTED,
+        )
+
+    @extend_schema(responses=RerateChainSerializer)
+    @action(detail=True, filter_backends=[], pagination_class=None)
+    def rerating(self, request: Request, pk: str | None = None) -> Response:
+        """The progress of the latest re-rating chain through this period (officers); 404
+        when none."""
+        period = self.get_object()
+        chain = rerating_selectors.rerate_chain_latest(period_id=period.pk)
+        if chain is None:
+            raise NotFound(_("This period has not been re-rated."))
+        return Response(
+            RerateChainSerializer(rerating_selectors.rerate_chain_progress(chain=chain)).data
         )
 
     @extend_schema(responses=CalibrationSerializer)

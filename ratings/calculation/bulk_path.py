@@ -71,11 +71,14 @@ def _bulk() -> BulkRater:
     return bulk
 
 
-def calculate_bulk(*, run: CalculationRun) -> None:
+def calculate_bulk(
+    *, run: CalculationRun, players_source: Callable[[RatingPeriod], PlayerArrays] | None = None
+) -> None:
     """fide-2024 on whole arrays (rating_engine.bulk) for the rated players; players without a
     rating (first ratings, pooled results) and players outside the registry go through
     the engine's first-ratings pass (`rate_unrated`) on the small sub-period of their games.
-    Reads and writes are COPY."""
+    Reads and writes are COPY. `players_source`: the players' state at the start of the period
+    from elsewhere than the database (a re-rating chain's memory, ratings.rerating.chain_states)."""
     period = run.period
     # The parameters of the regulation its tournaments fall under (effective dates).
     in_force = period_ruleset_in_force(period=period)
@@ -86,7 +89,9 @@ def calculate_bulk(*, run: CalculationRun) -> None:
     games_sql = games_sql_build(period=period)
     timer = StepTimer(f"run {run.pk} (bulk)", log)
     games_future = games_read_start(games_sql=games_sql)
-    players = players_read(players_sql=players_sql)
+    players = (
+        players_read(players_sql=players_sql) if players_source is None else players_source(period)
+    )
     timer.step("read players")
     run_progress_set(
         run_id=run.pk,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -23,6 +24,7 @@ from core.tasks import task_enqueue_on_commit, task_enqueue_or_undo_on_commit
 from periods.models import PeriodStatus, RatingPeriod
 from rating_engine import ENGINE_VERSION
 from rating_engine.registry import get_regulation
+from ratings.calculation.bulk_arrays import PlayerArrays
 from ratings.calculation.bulk_path import calculate_bulk
 from ratings.calculation.engine_path import calculate_engine
 from ratings.calculation.period_games import PERIOD_GAMES_PARAMS, period_games_sql
@@ -115,7 +117,14 @@ def _request_undo(*, run_id: int, period_id: int, needs_recalculation: bool) -> 
             )
 
 
-def calculation_run(*, run_id: int) -> CalculationRun | None:
+#: Where the bulk path takes the players' state at the start of a period from, when not from the
+#: database (a re-rating chain keeps it in memory between periods: ratings.rerating.chain_states).
+PlayersSource = Callable[[RatingPeriod], PlayerArrays]
+
+
+def calculation_run(
+    *, run_id: int, players_source: PlayersSource | None = None
+) -> CalculationRun | None:
     """What the Celery task does: read, rate, write the draft in one transaction.
 
     A worker killed at any point leaves the previous draft and the published lists intact (the
@@ -141,7 +150,7 @@ def calculation_run(*, run_id: int) -> CalculationRun | None:
         )
         try:
             with Heartbeat(CalculationRun._meta.db_table, run_id):
-                _calculate(run=run)
+                _calculate(run=run, players_source=players_source)
         except Exception as exc:
             log.exception("run %s failed", run_id)
             CalculationRun.objects.filter(pk=run_id).update(
@@ -158,7 +167,7 @@ def calculation_run(*, run_id: int) -> CalculationRun | None:
     return CalculationRun.objects.get(pk=run_id)
 
 
-def _calculate(*, run: CalculationRun) -> None:
+def _calculate(*, run: CalculationRun, players_source: PlayersSource | None = None) -> None:
     period = run.period
     started = time.perf_counter()
     threshold = getattr(settings, "RATINGS_BULK_MIN_GAMES", BULK_MIN_GAMES)
@@ -174,7 +183,7 @@ def _calculate(*, run: CalculationRun) -> None:
             )
             n_games = cursor.fetchone()[0]
         if n_games >= threshold:
-            calculate_bulk(run=run)
+            calculate_bulk(run=run, players_source=players_source)
             log.info("run %s (bulk) in %.2f s", run.pk, time.perf_counter() - started)
             return
     calculate_engine(run=run)

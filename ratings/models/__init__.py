@@ -26,6 +26,7 @@ from .published import (
     ListRank,
     PublishedList,
 )
+from .rerating import RerateChain
 from .states import Activity, PlayerRating, RatingKind
 from .statistics import AgeBand, ListStatistics, ScaleMonitoring, StatisticsScope
 
@@ -56,6 +57,7 @@ __all__ = [
     "PlayerRating",
     "PublishedList",
     "RatingKind",
+    "RerateChain",
     "ScaleMonitoring",
     "StatisticsScope",
 ]

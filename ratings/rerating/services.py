@@ -1,5 +1,6 @@
 """Re-rating: a corrected period and every later one are recalculated and republished, in
-order, as a chain of Celery tasks."""
+order, by one worker job (ratings.rerating.chain). `period_rerate` is one link of the chain of
+tasks re-ratings were before it, kept for the messages queued then."""
 
 from __future__ import annotations
 
@@ -9,34 +10,18 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
 from core.errors import Refused
-from core.jobs import ACTIVE_JOB_STATUSES, JobStatus
-from core.tasks import task_chain_on_commit
-from periods.models import PeriodStatus, RatingPeriod
+from core.jobs import JobStatus
+from periods.models import RatingPeriod
 from ratings.calculation.runs import calculation_request, calculation_run
-from ratings.models import CalculationRun, PublishedList
+from ratings.models import PublishedList, RerateChain
 from ratings.publication.services import list_publish
+from ratings.rerating.chain import rerate_chain_request
 
 
-def rerate_request(*, period: RatingPeriod, user: Any = None) -> list[int]:
+def rerate_request(*, period: RatingPeriod, user: Any = None) -> RerateChain:
     """Recalculate and republish this period and every later calculated/published one, in
-    order, as a chain of Celery tasks (each a new list version)."""
-    periods = list(
-        RatingPeriod.objects.filter(system=period.system, start__gte=period.start)
-        .exclude(status=PeriodStatus.OPEN)
-        .order_by("start")
-        .values_list("pk", flat=True)
-    )
-    if not periods:
-        raise Refused(_("Nothing to re-rate."))
-    if CalculationRun.objects.filter(
-        period_id__in=periods, status__in=ACTIVE_JOB_STATUSES
-    ).exists():
-        raise Refused(
-            _("A calculation of one of these periods is running; try again when it ends.")
-        )
-    user_id = getattr(user, "pk", None)
-    task_chain_on_commit("ratings.rerate_period", [(pk, user_id) for pk in periods])
-    return periods
+    order, in one worker job (each a new list version): ratings.rerating.chain."""
+    return rerate_chain_request(period=period, user=user)
 
 
 def period_rerate(*, period_id: int, user_id: int | None = None) -> PublishedList | None:

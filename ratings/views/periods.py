@@ -214,15 +214,21 @@ def _act(
 @require_POST
 @permission_required("ratings.publish_list", fn=_period_object)
 def period_rerate(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(
+    """Queue the re-rating chain from this period and follow it on its page."""
+    period = _period(pk)
+    try:
+        chain = rerating.rerate_request(period=period, user=request.user)
+    except Refused as exc:
+        messages.error(request, str(exc))
+        return redirect("ratings:period", pk=period.pk)
+    messages.success(
         request,
-        pk,
-        lambda p: rerating.rerate_request(period=p, user=request.user),
         _(
             "Re-rating queued: this period and every later one will be recalculated and "
             "republished."
         ),
     )
+    return redirect("ratings:rerate_chain", pk=chain.pk)
 
 
 @permission_required("periods.open_period", fn=_system)

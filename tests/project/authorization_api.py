@@ -25,6 +25,7 @@ from tests.project.authorization_cases import (
     csv_crosstable,
     json_body,
     registration_payload,
+    rerate_chain_of,
 )
 
 
@@ -57,6 +58,14 @@ API: dict[str, Case] = {
     ),
     "api/v1/^periods/(?P<pk>[^/.]+)/calculate/$": Case(
         lambda w: f"/api/v1/periods/{w.period.pk}/calculate/", NO_METHOD, API_OFFICERS
+    ),
+    "api/v1/^periods/(?P<pk>[^/.]+)/rerate/$": Case(
+        lambda w: f"/api/v1/periods/{w.period.pk}/rerate/", NO_METHOD, API_OFFICERS
+    ),
+    "api/v1/^periods/(?P<pk>[^/.]+)/rerating/$": Case(
+        lambda w: f"/api/v1/periods/{rerate_chain_of(w).first_period_id}/rerating/",
+        API_OFFICERS,
+        NO_METHOD,
     ),
     "api/v1/^periods/(?P<pk>[^/.]+)/progress/$": Case(
         lambda w: f"/api/v1/periods/{w.period.pk}/progress/", API_OFFICERS, NO_METHOD

@@ -14,6 +14,7 @@ from typing import Any
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from ratings.models import RerateChain
 from tests.factories import registration_data
 
 ROLES = ("anonymous", "player", "other player", "arbiter", "other arbiter", "officer", "admin")
@@ -112,3 +113,13 @@ def csv_crosstable() -> SimpleUploadedFile:
 
 def registration_payload(w: Any) -> dict[str, Any]:
     return registration_data(w.system, timezone.localdate() + dt.timedelta(days=40))
+
+
+def rerate_chain_of(w: Any) -> Any:
+    """A finished re-rating chain of the world's period (its page and the API's progress)."""
+    chain, _created = RerateChain.objects.get_or_create(
+        system=w.period.system,
+        first_period=w.period,
+        defaults={"periods": [w.period.pk], "status": "succeeded", "periods_done": 1},
+    )
+    return chain

@@ -26,6 +26,7 @@ from tests.project.authorization_cases import (
     Case,
     csv_crosstable,
     registration_payload,
+    rerate_chain_of,
 )
 
 PAGES: dict[str, Case] = {
@@ -446,6 +447,12 @@ PAGES: dict[str, Case] = {
     ),
     "ratings/periods/<int:pk>/rerate/": Case(
         lambda w: f"/ratings/periods/{w.period.pk}/rerate/", NO_METHOD, OFFICERS
+    ),
+    "ratings/rerating/<int:pk>/": Case(
+        lambda w: f"/ratings/rerating/{rerate_chain_of(w).pk}/", OFFICERS, NO_METHOD
+    ),
+    "ratings/rerating/<int:pk>/progress/": Case(
+        lambda w: f"/ratings/rerating/{rerate_chain_of(w).pk}/progress/", OFFICERS, NO_METHOD
     ),
     "ratings/periods/<int:pk>/review/tournaments/": Case(
         lambda w: f"/ratings/periods/{w.period.pk}/review/tournaments/", OFFICERS, OFFICERS
