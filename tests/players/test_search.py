@@ -306,6 +306,28 @@ def test_result_rows_link_each_card_as_the_url_tag_does(client) -> None:
     assert 'href="/players/X%201&amp;2/"' in html
 
 
+@pytest.mark.parametrize(
+    "fed_id", ["ESP-77", "X 1&2", "Ñúñez-1", "a%b", "a?b#c", "~:@!$'()*+,;=", "ş\u00a0x", ".."]
+)
+def test_card_url_is_what_the_url_tag_writes(fed_id: str) -> None:
+    from django.test import override_settings
+    from django.urls import set_script_prefix
+    from django.utils import translation
+
+    from players.templatetags.player_links import card_url
+
+    assert card_url(fed_id) == reverse("players:detail", args=[fed_id])
+    with translation.override("es"):
+        assert card_url(fed_id) == reverse("players:detail", args=[fed_id])
+    with override_settings(FORCE_SCRIPT_NAME="/office/"):
+        set_script_prefix("/office/")
+        try:
+            assert card_url(fed_id) == reverse("players:detail", args=[fed_id])
+            assert card_url(fed_id).startswith("/office/players/")
+        finally:
+            set_script_prefix("/")
+
+
 def test_each_field_read_is_the_players_own() -> None:
     """The rows of a search read with some fields only (the page's) or all of them hold each
     player's own values, field by field."""
