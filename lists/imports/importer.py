@@ -50,6 +50,7 @@ from lists.imports.result import (
     PLAYER_CHOICES,
     PLAYER_INSERT_EVENT,
     PLAYER_NAME_WORDS_INSERT,
+    PLAYER_NAME_WORDS_UPDATE,
     PLAYERS_ALL,
     PLAYERS_UPDATE,
     READING,
@@ -289,10 +290,14 @@ def _import_postgresql(
         if fide and (complete or changed):
             # The FIDE ratings (and completions) of existing players, one statement. Each
             # changed player gets its history event (docs/lists.md: measured on 500,000 rows).
-            cursor.execute(sql.update_fide_sql(stream.ratings))
+            # Names are never changed by an import: the vocabulary's update trigger, which
+            # would join the statement's old and new rows to find renames, is left out.
+            with pgtrigger.ignore(PLAYER_NAME_WORDS_UPDATE):
+                cursor.execute(sql.update_fide_sql(stream.ratings))
             timer.step("players updated")
         elif complete:
-            cursor.execute(sql.COMPLETE_SQL)
+            with pgtrigger.ignore(PLAYER_NAME_WORDS_UPDATE):
+                cursor.execute(sql.COMPLETE_SQL)
             updated = cursor.rowcount
             timer.step("players completed")
         written = changed if fide else 0

@@ -34,6 +34,8 @@ PLAYER_INSERT_EVENT = "players.Player:insert_insert"
 #: The vocabulary of name words' trigger on inserts (players.models.NAME_WORDS_TRIGGERS): an
 #: import writes its new players' words itself, from the words its Python fold produced.
 PLAYER_NAME_WORDS_INSERT = "players.Player:name_words_insert"
+#: …and on updates: an import's updates (completions, FIDE ratings) never change a name.
+PLAYER_NAME_WORDS_UPDATE = "players.Player:name_words_update"
 
 
 ENGINE_VERSION = "import"
