@@ -100,7 +100,7 @@ def step_run(step: str, players: int) -> dict[str, Any]:
             first_only=True,
         )
         return {
-            "seconds": i["first"],
+            "seconds": i["committed"],
             "floor": i["floor"],
             "detail": f"{i['result'].rows:,} rows",
             "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,

@@ -17,6 +17,7 @@ from players.models import (
     ExternalList,
     ExternalListEntry,
     Licence,
+    NameWord,
     Player,
     Season,
 )
@@ -185,4 +186,22 @@ class ExternalListEntryAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(NameWord)
+class NameWordAdmin(admin.ModelAdmin):
+    """The search's vocabulary (players.models.NameWord): kept by the database, read here."""
+
+    search_fields = ("word",)
+    # As large as the registry: one count per page, not two.
+    show_full_result_count = False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -6,8 +6,11 @@ words. A query that is one word holding a digit is an ID: the federation ID or, 
 the FIDE ID, compared exactly (unique indexes). Otherwise every word must match the name, in
 any order:
 
-- a word of 3 letters or more anywhere in the name ("garc", "arcia"): `name_key LIKE '%w%'`,
-  answered by the trigram GIN index on name_key (players/migrations/0006);
+- a word of 3 letters or more anywhere in the name ("garc", "arcia"), as `name_key LIKE
+  '%w%'` would find it: the words of the registry's names holding it (NameWord, a trigram
+  index), then the players whose name has one of those words (a GIN on the name's words,
+  players/migrations/0013). The same players: a typed word has no space, so it can only lie
+  inside one word of the name;
 - a shorter word, an initial ("r", "ma"): at the start of a word of the name, checked on the
   rows the longer words found; a query of short words only needs the first one at the start of
   the name (the name_key b-tree serves that range: name_key is COLLATE "C").
@@ -33,7 +36,7 @@ from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Count
 from django.utils import timezone
 
-from players.models import Licence, Player, Season
+from players.models import NAME_WORDS_SQL, Licence, Player, Season
 from players.names import fold
 
 #: Words shorter than this are matched at the start of a word of the name (initials); longer
@@ -101,6 +104,10 @@ def search_kind(query: str) -> SearchKind:
     return "id" if _ID.match(query) else "name"
 
 
+#: The words of a matched player's name, as the player_name_words index holds them.
+_WORDS_OF_M = NAME_WORDS_SQL.format("m.name_key")
+
+
 def _like(word: str) -> str:
     """`word` as text inside a LIKE pattern (its % _ \\ taken literally), as Django's lookups
     escape it."""
@@ -141,8 +148,8 @@ def player_search_sql(
     1 ms compiling this statement, a quarter of the search page's Python time, and issue 13
     asks 600 first searches a second (docs/benchmarks.md, "Cold searches"). It is the
     statement the ORM built (the same conditions, casts and order; the plans in
-    docs/benchmarks.md, "Player search", stand), checked against the trigram index and
-    against the ORM's lookups by tests/players/test_search.py."""
+    docs/benchmarks.md, "Player search", stand, but for the vocabulary of name words),
+    checked against the ORM's lookups by tests/players/test_search.py."""
     query = query.strip()
     columns = _columns(tuple(fields))[1]
     if search_kind(query) == "id":
@@ -166,7 +173,13 @@ def player_search_sql(
         params.append(f"{_like(words[0])}%")
     for word in words:
         if len(word) >= TRIGRAM_MIN:
-            conditions.append("m.name_key::text LIKE %s")
+            # The name holds the word (name_key LIKE '%word%'): a typed word has no space, so
+            # it lies inside one word of the name; the vocabulary's words holding it, then the
+            # players with one of those words (the player_name_words GIN).
+            conditions.append(
+                f"{_WORDS_OF_M} && ARRAY(SELECT n.word::text FROM players_nameword n "
+                "WHERE n.word::text LIKE %s)"
+            )
             params.append(f"%{_like(word)}%")
         else:
             conditions.append("(m.name_key::text LIKE %s OR m.name_key::text LIKE %s)")

@@ -50,7 +50,11 @@ READ_ONLY_TABLES = ("django_migrations",)
 NO_ACCESS_TABLES = ("core_deferred_index",)
 SEQUENCE_PRIVILEGES = "USAGE, SELECT, UPDATE"
 #: The SECURITY DEFINER functions the site calls (core/pg/indexes.py).
-FUNCTIONS = ("core_indexes_drop(regclass[])", "core_indexes_restore(regclass[])")
+FUNCTIONS = (
+    "core_indexes_drop(regclass[])",
+    "core_indexes_restore(regclass[])",
+    "core_indexes_restore_unique(regclass[])",
+)
 
 _ROLE = """
 SELECT oid, rolsuper OR rolcreaterole OR rolcreatedb OR rolreplication OR rolbypassrls

@@ -25,6 +25,7 @@ docs/lists.md has the details.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import pgtrigger
@@ -33,7 +34,11 @@ from django.db import DatabaseError, connection, transaction
 
 from core.pg.copy import copy_from_text
 from core.pg.ids import reserve_ids
-from core.pg.indexes import secondary_indexes_deferred, worth_deferring
+from core.pg.indexes import (
+    secondary_indexes_deferred,
+    secondary_indexes_rebuild,
+    worth_deferring,
+)
 from core.timing import StepTimer
 from formats import lists as lf
 from lists.imports import sql
@@ -44,6 +49,8 @@ from lists.imports.result import (
     FORMATS,
     PLAYER_CHOICES,
     PLAYER_INSERT_EVENT,
+    PLAYER_NAME_WORDS_INSERT,
+    PLAYER_NAME_WORDS_UPDATE,
     PLAYERS_ALL,
     PLAYERS_UPDATE,
     READING,
@@ -60,8 +67,10 @@ from lists.imports.result import (
 )
 from lists.imports.rows import (
     BATCH_ROWS,
+    add_words,
     checks_failed,
     key_lines,
+    key_lines_words,
     list_stream,
     name_key,
     problems_from,
@@ -205,8 +214,9 @@ def _import_postgresql(
         "limit": lf.MAX_PROBLEMS,
     }
     timer = StepTimer("list import", log, on_step=_step_progress(progress))
+    after_commit: list[str] = []  # tables whose read-only indexes wait for the commit
     with transaction.atomic(), connection.cursor() as cursor:
-        for table in ("list_fields", "list_keys", "list_stage"):
+        for table in ("list_fields", "list_keys", "list_stage", "list_words"):
             cursor.execute(f"DROP TABLE IF EXISTS {table}")
         # Bulk work in one transaction: room to hash/sort 500,000 rows in memory, and no JIT
         # compilation (it costs more than it saves on these one-pass queries).
@@ -274,28 +284,43 @@ def _import_postgresql(
                 players=players,
             )
         if new:
-            _stage_missing_keys()
+            _stage_missing_keys(stream.words)
             timer.step("name keys")
         updated = complete
         if fide and (complete or changed):
             # The FIDE ratings (and completions) of existing players, one statement. Each
             # changed player gets its history event (docs/lists.md: measured on 500,000 rows).
-            cursor.execute(sql.update_fide_sql(stream.ratings))
+            # Names are never changed by an import: the vocabulary's update trigger, which
+            # would join the statement's old and new rows to find renames, is left out.
+            with pgtrigger.ignore(PLAYER_NAME_WORDS_UPDATE):
+                cursor.execute(sql.update_fide_sql(stream.ratings))
             timer.step("players updated")
         elif complete:
-            cursor.execute(sql.COMPLETE_SQL)
+            with pgtrigger.ignore(PLAYER_NAME_WORDS_UPDATE):
+                cursor.execute(sql.COMPLETE_SQL)
             updated = cursor.rowcount
             timer.step("players completed")
         written = changed if fide else 0
         if new or missing:
-            written += _insert(cursor, stream.ratings, target, new, missing, params, timer)
+            written += _insert(
+                cursor,
+                stream.ratings,
+                target,
+                new,
+                missing,
+                params,
+                timer,
+                after_commit,
+                stream.words,
+            )
         if changed and not fide:
             cursor.execute(sql.UPDATE_RATINGS_SQL, params)
             written += cursor.rowcount
             timer.step("ratings updated")
-        for table in ("list_fields", "list_keys", "list_stage"):
+        for table in ("list_fields", "list_keys", "list_stage", "list_words"):
             cursor.execute(f"DROP TABLE IF EXISTS {table}")
     timer.step("commit")
+    indexes_seconds = _indexes_after_commit(after_commit, timer)
     return ListImportResult(
         rows=rows_count,
         players_created=new,
@@ -305,7 +330,23 @@ def _import_postgresql(
         target=target,
         players_skipped=skipped,
         players=players,
+        indexes_after_commit_seconds=indexes_seconds,
     )
+
+
+def _indexes_after_commit(tables: list[str], timer: StepTimer) -> float:
+    """The read-only indexes the insert left (core.pg.indexes, after_commit): built now that
+    the rows are committed, while the search answers from the table; inside a caller's
+    transaction, when it commits."""
+    if not tables:
+        return 0.0
+    if connection.in_atomic_block:
+        transaction.on_commit(lambda: secondary_indexes_rebuild(*tables))
+        return 0.0
+    started = time.perf_counter()
+    secondary_indexes_rebuild(*tables)
+    timer.step("indexes built after the commit")
+    return time.perf_counter() - started
 
 
 def _insert(
@@ -316,19 +357,34 @@ def _insert(
     missing: int,
     params: dict[str, int | str],
     timer: StepTimer,
+    after_commit: list[str],
+    words: set[str],
 ) -> int:
     """New players, then (target "system") every missing rating; returns the ratings written.
     An import that at least doubles the registry (a federation's first list) builds the
-    secondary indexes once after the insert instead of row by row (core.pg.indexes)."""
+    secondary indexes once after the insert instead of row by row (core.pg.indexes): the
+    unique ones before the commit, the others (names, search, the vocabulary of name words)
+    after it — their tables are added to `after_commit`.
+
+    The vocabulary of name words (players.models.NameWord, the search's) gets the new
+    players' words here rather than through its trigger: `words` (the words of every name key
+    the import folded in Python, split there in C) copied in sorted and added where missing —
+    splitting half a million keys again in SQL cost seconds. It may hold words of rows that
+    created no player (an existing player's, a skipped row's): a word nobody has matches
+    nobody."""
     cursor.execute(
-        "SELECT (SELECT count(*) FROM players_player), (SELECT count(*) FROM ratings_playerrating)"
+        "SELECT (SELECT count(*) FROM players_player), (SELECT count(*) FROM ratings_playerrating),"
+        " (SELECT count(*) FROM players_nameword)"
     )
-    players_before, ratings_before = cursor.fetchone()
+    players_before, ratings_before, words_before = cursor.fetchone()
     written = 0
     deferred_tables = [
         table
         for table, worth in (
             ("players_player", worth_deferring(new_rows=new, existing_rows=players_before)),
+            # About one new word per new player (a surname, a given name: most are new to a
+            # registry this import at least doubles).
+            ("players_nameword", worth_deferring(new_rows=new, existing_rows=words_before)),
             (
                 "ratings_playerrating",
                 bool(missing) and worth_deferring(new_rows=missing, existing_rows=ratings_before),
@@ -336,7 +392,7 @@ def _insert(
         )
         if worth
     ]
-    with secondary_indexes_deferred(cursor, *deferred_tables) as deferred:
+    with secondary_indexes_deferred(cursor, *deferred_tables, after_commit=True) as deferred:
         params.update(first=0, first_row=0)
         if new:
             cursor.execute(
@@ -351,18 +407,23 @@ def _insert(
             # imported which file when (docs/audit.md); a first list creates half a
             # million players, and the event rows cost it about 3 s. Changes to
             # existing players (completions, FIDE ratings) are recorded as usual.
-            with pgtrigger.ignore(PLAYER_INSERT_EVENT):
+            with pgtrigger.ignore(PLAYER_INSERT_EVENT, PLAYER_NAME_WORDS_INSERT):
                 cursor.execute(
                     sql.insert_players_sql(ratings, target),
                     [params["first"], params["first_row"], params["prefix"]],
                 )
             timer.step("players inserted")
+            cursor.execute("CREATE TEMP TABLE list_words (word text) ON COMMIT DROP")
+            copy_from_text("COPY list_words (word) FROM STDIN", [key_lines_words(sorted(words))])
+            cursor.execute(sql.insert_words_sql(locked="players_nameword" in deferred_tables))
+            timer.step("name words")
         if missing:
             cursor.execute(sql.INSERT_RATINGS_SQL, params)
             written = cursor.rowcount
             timer.step("ratings inserted")
     if deferred:
-        timer.step("indexes rebuilt")
+        timer.step("unique indexes rebuilt")
+        after_commit.extend(deferred_tables)
     return written
 
 
@@ -387,14 +448,15 @@ def _likely_new(cursor: Any, ids: list[int]) -> bool:
     return bool(cursor.fetchone()[0] < 0.9 * len(ids))
 
 
-def _stage_missing_keys() -> None:
+def _stage_missing_keys(words: set[str]) -> None:
     """name_key (players.names.fold) of the new players whose key was not computed while
     reading, into list_keys: their names read back from the stage a batch at a time (a
     server-side cursor of psycopg's own, on the import's connection and transaction), folded,
-    and copied in."""
+    and copied in; their words added to `words`."""
     with connection.connection.cursor(name="list_new_names") as names:
         names.execute(sql.NAMES_WITHOUT_KEY_SQL)
         while batch := names.fetchmany(BATCH_ROWS):
             rows = [r for r, _n in batch]
             keys = fold_all([n for _r, n in batch])
+            add_words(words, keys)
             copy_from_text("COPY list_keys (row_no, name_key) FROM STDIN", [key_lines(rows, keys)])

@@ -31,6 +31,11 @@ FED_ID_PREFIX = "FIDE-"
 
 #: pghistory's insert tracker on Player (players/models.py).
 PLAYER_INSERT_EVENT = "players.Player:insert_insert"
+#: The vocabulary of name words' trigger on inserts (players.models.NAME_WORDS_TRIGGERS): an
+#: import writes its new players' words itself, from the words its Python fold produced.
+PLAYER_NAME_WORDS_INSERT = "players.Player:name_words_insert"
+#: …and on updates: an import's updates (completions, FIDE ratings) never change a name.
+PLAYER_NAME_WORDS_UPDATE = "players.Player:name_words_update"
 
 
 ENGINE_VERSION = "import"
@@ -91,6 +96,9 @@ class ListImportResult:
     #: Rows of players not in the registry that the choice of players did not let create one.
     players_skipped: int = 0
     players: str = PLAYERS_ALL
+    #: Seconds this call spent, after its commit, building the read-only indexes it left
+    #: (core.pg.indexes, after_commit): the rows were committed and searchable before.
+    indexes_after_commit_seconds: float = 0.0
 
 
 class ListImportError(Exception):

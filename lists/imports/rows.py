@@ -14,7 +14,7 @@ import itertools
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.pg.copy import copy_text
 from formats import lists as lf
@@ -53,6 +53,16 @@ class ListStream:
     ratings: tuple[str, ...]  # the rating fields read (sql.py: "rating" or the FIDE ones)
     sample_ids: list[int]  # FIDE IDs from the first rows (are they new players?)
     chunks: Callable[[bool], Iterator[str]]  # keys? -> COPY text of list_fields
+    #: The words of the name keys chunks(True) computed (players.models.NameWord's words),
+    #: filled as the chunks are made.
+    words: set[str] = field(default_factory=set)
+
+
+def add_words(words: set[str], keys: list[str]) -> None:
+    """The words of folded names (single spaces between them: players.names.fold) into
+    `words`, split in C over the whole batch."""
+    words.update(" ".join(keys).split(" "))
+    words.discard("")
 
 
 def _fide_ids(values: Iterable[str], most: int = 256) -> list[int]:
@@ -114,21 +124,30 @@ def _txt_stream(text: Iterable[str], *, rate: str, fide: bool) -> ListStream:
     fide_id = where["fide_id"]
     sample = _fide_ids(line[fide_id].strip() for line in first)
 
+    words: set[str] = set()
+
     def chunks(keys: bool) -> Iterator[str]:
         start = row + 1
         for batch in itertools.chain([first], line_batches):
-            yield _cut_txt(where, fields, start, batch, keys=keys)
+            yield _cut_txt(where, fields, start, batch, words=words if keys else None)
             start += len(batch)
 
-    return ListStream(labels, ratings, sample, chunks)
+    return ListStream(labels, ratings, sample, chunks, words)
 
 
 def _cut_txt(
-    where: dict[str, slice], fields: tuple[str, ...], first: int, lines: list[str], *, keys: bool
+    where: dict[str, slice],
+    fields: tuple[str, ...],
+    first: int,
+    lines: list[str],
+    *,
+    words: set[str] | None,
 ) -> str:
     """COPY text of list_fields for a batch of TXT lines (line i is row first + i): each field
     stripped, the name split as lf.split_name does, with map()/zip() doing the per-row work in
-    C. A batch with a tab (which would need escaping field by field) goes row by row."""
+    C. A batch with a tab (which would need escaping field by field) goes row by row. With
+    `words`, the name keys too (their words added to it); without, an empty key column."""
+    keys = words is not None
     others = [where.get(f, slice(0, 0)) for f in fields if f != "name"]
     name = where["name"]
     numbers = list(
@@ -137,9 +156,11 @@ def _cut_txt(
     if len(numbers) < len(lines):
         lines = [lines[n - first] for n in numbers]
     raw_names = list(map(operator.itemgetter(name), lines))
-    key_values: Iterable[str] = (
-        _escape_keys(fold_all(raw_names)) if keys else itertools.repeat("", len(lines))
-    )
+    key_values: Iterable[str] = itertools.repeat("", len(lines))
+    if words is not None:
+        folded = fold_all(raw_names)
+        add_words(words, folded)
+        key_values = _escape_keys(folded)
     if any("\t" in line for line in lines):
         slices = [where.get(f) for f in fields]
         rows = (
@@ -185,6 +206,7 @@ def _rows_stream(rows: Iterator[lf.RawRow], *, rate: str, fide: bool) -> ListStr
     if fide and "rating" in labels and sql.fide_field(rate) in ratings:
         labels[sql.fide_field(rate)] = labels.pop("rating")
     sample = _fide_ids(r.values.get("fide_id", "") for r in first)
+    words: set[str] = set()
 
     def chunks(keys: bool) -> Iterator[str]:
         for batch in itertools.chain([first], row_batches):
@@ -192,10 +214,12 @@ def _rows_stream(rows: Iterator[lf.RawRow], *, rate: str, fide: bool) -> ListStr
             key_values: Iterable[str] = itertools.repeat("")
             if keys:
                 names = (lf.split_name(v[1]) for _r, v in values)
-                key_values = _escape_keys(fold_all([f"{s} {g}" for s, g in names]))
+                folded = fold_all([f"{s} {g}" for s, g in names])
+                add_words(words, folded)
+                key_values = _escape_keys(folded)
             yield "".join(_field_lines(values, key_values))
 
-    return ListStream(labels, ratings, sample, chunks)
+    return ListStream(labels, ratings, sample, chunks, words)
 
 
 def _field_lines(rows: Iterable[tuple[int, list[str]]], keys: Iterable[str]) -> Iterator[str]:
@@ -208,6 +232,11 @@ def _field_lines(rows: Iterable[tuple[int, list[str]]], keys: Iterable[str]) -> 
         if "\\" in line or line.count("\t") != len(values) - 1 or "\n" in line or "\r" in line:
             line = "\t".join(map(copy_text, values))
         yield f"{line}\t{key}\n"
+
+
+def key_lines_words(words: list[str]) -> str:
+    """COPY text of one column of words (name-key words: no tab or newline)."""
+    return "".join(f"{w}\n" for w in _escape_keys(words))
 
 
 def key_lines(rows: list[int], keys: list[str]) -> str:

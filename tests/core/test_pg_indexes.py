@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from core.pg.indexes import secondary_indexes_deferred, worth_deferring
+from core.pg.indexes import (
+    secondary_indexes_deferred,
+    secondary_indexes_rebuild,
+    worth_deferring,
+)
 from players.models import Player
 from tests.factories import make_player
 
@@ -60,6 +64,33 @@ def test_a_duplicate_loaded_without_the_unique_index_fails_the_rebuild_and_rolls
     before = _catalogue()
     with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
         with secondary_indexes_deferred(cursor, "players_player"):
+            _insert(cursor, ["TWICE", "ONCE"])
+    assert _catalogue() == before
+    assert not Player.objects.filter(fed_id="ONCE").exists()
+
+
+def test_after_commit_only_the_unique_indexes_come_back_in_the_load() -> None:
+    """after_commit: the unique indexes and constraints are rebuilt inside the load's
+    transaction; the others (names, search) only by secondary_indexes_rebuild, afterwards,
+    exactly as the migrations made them."""
+    before = _catalogue()
+    with transaction.atomic(), connection.cursor() as cursor:
+        with secondary_indexes_deferred(cursor, "players_player", after_commit=True) as dropped:
+            _insert(cursor, [f"BULK-{i}" for i in range(500)])
+        cursor.execute(INDEXES)
+        between = {name for name, _ in cursor.fetchall()}
+    uniques = {name for name, definition in before[0] if "UNIQUE" in definition}
+    assert between == uniques and "player_name_words" in dropped
+    assert _catalogue()[1] == before[1]  # the unique constraints are all there
+    secondary_indexes_rebuild("players_player")
+    assert _catalogue() == before
+
+
+def test_after_commit_a_duplicate_still_fails_the_load() -> None:
+    make_player(fed_id="TWICE")
+    before = _catalogue()
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        with secondary_indexes_deferred(cursor, "players_player", after_commit=True):
             _insert(cursor, ["TWICE", "ONCE"])
     assert _catalogue() == before
     assert not Player.objects.filter(fed_id="ONCE").exists()

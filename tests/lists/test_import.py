@@ -346,3 +346,25 @@ def test_tabs_and_unusual_spaces_are_read_as_python_strips_them() -> None:
         assert (ana.surname, ana.given_name, ana.name_key) == ("Pérez", "Ana", "perez ana")
         assert PlayerRating.objects.get(player=ana, system=system).rating == 2100
         assert Player.objects.get(fide_id=900002).given_name == "Pau"
+
+
+@pytest.mark.django_db
+def test_the_new_players_words_reach_the_search_vocabulary() -> None:
+    """The import writes its new players' name words into the search's vocabulary itself
+    (players.models.NameWord; the vocabulary's trigger is left out of its insert), both when
+    the keys are folded while reading (most rows new) and after the stage (most rows known):
+    the search finds every new player by a part of a word of his name."""
+    from players.models import NameWord
+    from players.selectors import player_search
+
+    system = make_system()
+    header = "fide_id;name;fed;sex;title;rating;games;birth_year;flag"
+    rows = [f"{700000 + i};Núñez{i}, Iñés;ESP;F;;1500;5;1990;" for i in range(300)]
+    list_import(system=system, data="\n".join([header, *rows, ""]).encode(), format="csv")
+    rows.append("799999;Łukasiewicz-Ñandú, Żaneta;POL;F;;1600;5;1991;")
+    result = list_import(system=system, data="\n".join([header, *rows, ""]).encode(), format="csv")
+    assert result.players_created == 1
+    words = set(NameWord.objects.values_list("word", flat=True))
+    assert {"nunez0", "nunez299", "ines", "łukasiewicz", "nandu", "zaneta"} <= words
+    assert [p.fide_id for p in player_search(query="kasiew").players] == [799999]
+    assert player_search(query="unez29 INES").total == 11  # nunez29, nunez290 … nunez299

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from players.models import Player
+from players.models import NameWord, Player
 from players.names import full_name_key
 from players.selectors import player_search, player_search_sql
 from tests.factories import make_player
@@ -174,22 +174,64 @@ def _random_registry(n: int, seed: int) -> list[Player]:
     return Player.objects.bulk_create(rows)
 
 
-def test_name_search_uses_the_trigram_index() -> None:
+def test_name_search_uses_the_name_words_index() -> None:
     """On a few thousand players the planner would rather read the table, or walk the primary
     key until the cap's LIMIT; enable_seqscan and enable_indexscan off (for this transaction)
     leave a bitmap scan as the only way to find the names without reading every row: the
-    point is that the index *can* answer the name words, i.e. the query and the index match
-    (column, opclass, collation)."""
+    point is that the index *can* answer the name words, i.e. the query's expression is the
+    index's (players/migrations/0013)."""
     _random_registry(3000, 13)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE players_player")
+        cursor.execute("ANALYZE players_nameword")
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("SET LOCAL enable_indexscan = off")
         for query in ("garcia lopez", "Garcia, R.", "puig"):
             sql, params = player_search_sql(query=query)
             cursor.execute("EXPLAIN " + sql, params)
             plan = "\n".join(row[0] for row in cursor.fetchall())
-            assert "player_name_key_trgm" in plan, plan
+            assert "player_name_words" in plan, plan
+
+
+def test_the_vocabulary_follows_every_write_of_the_registry() -> None:
+    """NameWord is kept by the database's statement-level triggers: a save, a bulk insert, an
+    UPDATE of many rows and COPY all add their names' words, so the search finds the players
+    they wrote; an update that leaves the names alone adds nothing."""
+    saved = make_player(surname="Çağlar Öztürk", given_name="Ayşe")
+    Player.objects.bulk_create(
+        [
+            Player(
+                fed_id=fed_id,
+                surname=surname,
+                given_name="Grzegorz",
+                sex="M",
+                name_key=full_name_key(surname, "Grzegorz"),
+            )
+            for fed_id, surname in (("B1", "Brzęczyszczykiewicz"), ("B2", "Wójcik"))
+        ]
+    )
+    Player.objects.filter(pk=saved.pk).update(name_key=full_name_key("Quenneville", "Ayse"))
+    with (
+        connection.cursor() as cursor,
+        cursor.copy(
+            "COPY players_player (fed_id, surname, given_name, sex, club, region, federation, "
+            "title, affiliated, name_key, created_at, updated_at) FROM STDIN"
+        ) as copy,
+    ):
+        copy.write_row(
+            ["C1", "Xuereb", "Ines", "F", "", "", "", "", True, "xuereb ines"]
+            + ["2026-01-01 00:00+00"] * 2
+        )
+    words = set(NameWord.objects.values_list("word", flat=True))
+    assert {"caglar", "ozturk", "ayse", "brzeczyszczykiewicz", "wojcik", "grzegorz"} <= words
+    assert "quenneville" in words
+    assert {"xuereb", "ines"} <= words
+    assert found("czyszczy") == ["B1"]
+    assert found("quenne") == [saved.fed_id]
+    assert found("uere in") == ["C1"]
+    count = NameWord.objects.count()
+    Player.objects.update(club="Club")
+    assert NameWord.objects.count() == count
 
 
 def test_the_hand_written_statement_finds_what_the_orm_lookups_find() -> None:
@@ -262,6 +304,28 @@ def test_result_rows_link_each_card_as_the_url_tag_does(client) -> None:
         link = reverse("players:detail", args=[player.fed_id])
         assert f'<a href="{link.replace("&", "&amp;")}">Linkado, {player.given_name}</a>' in html
     assert 'href="/players/X%201&amp;2/"' in html
+
+
+@pytest.mark.parametrize(
+    "fed_id", ["ESP-77", "X 1&2", "Ñúñez-1", "a%b", "a?b#c", "~:@!$'()*+,;=", "ş\u00a0x", ".."]
+)
+def test_card_url_is_what_the_url_tag_writes(fed_id: str) -> None:
+    from django.test import override_settings
+    from django.urls import set_script_prefix
+    from django.utils import translation
+
+    from players.templatetags.player_links import card_url
+
+    assert card_url(fed_id) == reverse("players:detail", args=[fed_id])
+    with translation.override("es"):
+        assert card_url(fed_id) == reverse("players:detail", args=[fed_id])
+    with override_settings(FORCE_SCRIPT_NAME="/office/"):
+        set_script_prefix("/office/")
+        try:
+            assert card_url(fed_id) == reverse("players:detail", args=[fed_id])
+            assert card_url(fed_id).startswith("/office/players/")
+        finally:
+            set_script_prefix("/")
 
 
 def test_each_field_read_is_the_players_own() -> None:
