@@ -26,6 +26,7 @@ Scratch tables are ordinary (logged) tables, as the real ones are, dropped by th
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import sys
@@ -226,16 +227,14 @@ def run(cur: Any, newest: int, previous: int) -> None:
         ex(f"ALTER TABLE {name} " + ", ".join(f"ADD COLUMN {c}" for c in WIDE_EXTRA.split(", ")))
         for i, cols in enumerate(indexes):
             ex(f"CREATE INDEX {name}_f{i} ON {name} {cols}")
-        t_b = timed(
-            f"{label}: INSERT … SELECT",
-            lambda sql=f"INSERT INTO {name} ({wide_cols}) {wide_select}": ex(sql),
-        )
+        insert_sql = f"INSERT INTO {name} ({wide_cols}) {wide_select}"
+        t_b = timed(f"{label}: INSERT … SELECT", functools.partial(ex, insert_sql))
         data = copy_rows(cur, f"SELECT {wide_cols} FROM {name}")
         floor = f"{name}_floor"
         ex(f"CREATE TABLE {floor} (LIKE {name} {LIKE})")
         t_fl = timed(
             f"{label}: floor, bare COPY of the same rows",
-            lambda table=floor, rows=data: copy_in(cur, table, wide_cols, rows),
+            functools.partial(copy_in, cur, floor, wide_cols, data),
         )
         print(f"  ratio {t_b / t_fl:.1f}x")
     entries_data = copy_rows(cur, f"SELECT {ENTRY_COLS} FROM t_entries")

@@ -79,6 +79,17 @@ OPEN_STANDARD = (
                    "regional open"),
 )  # fmt: skip
 REPLAYED_MONTHS = 3  # standard and rapid; correspondence: the last two semesters
+#: The day of the month from which the open standard month's played tournaments have all
+#: ended and sent their reports (the last, Madrid's, ends on the 17th: days 10 to 16 after
+#: the start). Before it the demo leaves the previous month open, past its closing date: the
+#: first days of a month, when the officer has not closed the last one yet. So the open period
+#: shows a tournament at each step whatever the day the demo is made.
+OPEN_MONTH_READY_DAY = 18
+
+
+def demo_open_month(today: date) -> date:
+    """The first day of the standard system's open month in a demo made on ``today``."""
+    return month_start(today, 0 if today.day >= OPEN_MONTH_READY_DAY else -1)
 
 
 @dataclass
@@ -226,7 +237,8 @@ def _create(
     for code, system in systems.items():
         with replay_on(first[code] - timedelta(days=30)):
             period = period_services.period_open_next(system=system, today=first[code])
-        while period.end < today:
+        replayed_until = demo_open_month(today) if code == "std" else today
+        while period.end < replayed_until:
             say(f"  {system.code}: {period.start:%Y-%m} replayed")
             specs = {"std": MONTH_STANDARD, "fce-rapid": MONTH_RAPID}.get(code, ())
             for spec in specs:

@@ -202,6 +202,7 @@ from ratings.models import (  # noqa: E402
     DraftTournament,
     EntryStatus,
     LiveRating,
+    RerateChain,
 )
 
 
@@ -365,3 +366,12 @@ class CalibrationEntryAdmin(ReadOnlyAdmin):
     raw_id_fields = ("player", "calibration")
     show_full_result_count = False
     paginator = EstimatedCountPaginator
+
+
+@admin.register(RerateChain)
+class RerateChainAdmin(ReadOnlyAdmin):
+    """Re-rating chains (ratings.rerating.chain): one worker job over every later period."""
+
+    list_display = ("system", "first_period", "status", "progress", "periods_done", "requested_at")
+    list_filter = ("status", "system")
+    list_select_related = ("system", "first_period__system")

@@ -19,6 +19,7 @@ from tournaments.models import (
     Substitution,
     Tournament,
     TournamentDecision,
+    TournamentPart,
     TournamentPlayer,
 )
 from tournaments.officials.models import Arbiter, Organiser, RecordState
@@ -137,7 +138,7 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("tournament", "round", "white", "black", "result", "kind")
     list_filter = ("kind", "result")
     search_fields = ("tournament__name",)
-    raw_id_fields = ("tournament", "white", "black")
+    raw_id_fields = ("tournament", "white", "black", "period")
     list_select_related = ("tournament", "white", "black")
     show_full_result_count = False
     paginator = EstimatedCountPaginator
@@ -256,3 +257,24 @@ class OrganiserAdmin(OfficialAdmin):
     list_display = ("name", "contact", "federation", "state")
     list_filter = ("state", input_filter(Organiser, "federation"))
     search_fields = ("name", "contact")
+
+
+@admin.register(TournamentPart)
+class TournamentPartAdmin(admin.ModelAdmin):
+    """The parts of a tournament rated in parts (docs/periods.md): written by the uploads'
+    service, shown here, never edited (a change to a published part is a correction)."""
+
+    list_display = ("tournament", "number", "period")
+    list_filter = ("period__system",)
+    search_fields = ("tournament__name",)
+    raw_id_fields = ("tournament", "period", "report")
+    list_select_related = ("tournament", "period__system")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -106,7 +106,8 @@ def test_demo_federation_players_systems_users_lists_and_tournaments() -> None:
             2026, 11, 15
         ),  # a 30-day month: fide-2024 closes on the 28th (list 1 Dec minus 3 days, 7.1.3)
         dt.date(2026, 11, 30),  # after that closing date
-        dt.date(2027, 2, 10),  # February: closes on the 26th
+        dt.date(2027, 2, 10),  # before the 18th: January is still open, closes on the 29th
+        dt.date(2027, 2, 20),  # February: closes on the 26th
         dt.date(2026, 12, 31),  # a 31-day month: closes on the 29th
     ],
 )
@@ -121,10 +122,16 @@ def test_demo_tournaments_are_in_the_period_the_assignment_rules_give(today: dt.
 
     demo_federation_create(players=150, seed=5, today=today)
     open_std = RatingPeriod.objects.get(system__code="std", status=PeriodStatus.OPEN)
-    assert open_std.start == today.replace(day=1)
-    closing = {11: dt.date(2026, 11, 28), 2: dt.date(2027, 2, 26), 12: dt.date(2026, 12, 29)}[
-        today.month
-    ]
+    # Before the 18th the previous month is still open (demo.federation.demo_open_month).
+    month = today.replace(day=1) if today.day >= 18 else (today.replace(day=1) - dt.timedelta(1))
+    assert open_std.start == month.replace(day=1)
+    closing = {
+        (2027, 2): dt.date(2027, 2, 26),
+        (2026, 10): dt.date(2026, 10, 29),  # list 1 Nov minus 3 days
+        (2026, 11): dt.date(2026, 11, 28),
+        (2027, 1): dt.date(2027, 1, 29),
+        (2026, 12): dt.date(2026, 12, 29),
+    }[(month.year, month.month)]
     assert open_std.closing_date == closing
     tournaments = list(Tournament.objects.filter(rating_system__code="std", period=open_std))
     assert len(tournaments) == 5

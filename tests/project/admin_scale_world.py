@@ -48,6 +48,7 @@ from ratings.models import (
     LiveRating,
     PlayerRating,
     PublishedList,
+    RerateChain,
     ScaleMonitoring,
 )
 from tournaments.models import (
@@ -57,6 +58,7 @@ from tournaments.models import (
     Substitution,
     Tournament,
     TournamentDecision,
+    TournamentPart,
     TournamentPlayer,
 )
 from tournaments.officials.models import Arbiter, Organiser
@@ -165,6 +167,7 @@ def world_build(
     _external_rows(ctx)
     _licence_rows(ctx)
     _official_rows(ctx)
+    _part_and_chain_rows(ctx)
     timings["other rows"] = time.perf_counter() - started
 
     def check() -> None:
@@ -791,3 +794,30 @@ def _official_rows(ctx: _Ctx) -> None:
             f"WHERE rating_system_id = %s ORDER BY id LIMIT {MIN_ROWS * 4})",
             (ctx.system.pk,),
         )
+
+
+def _part_and_chain_rows(ctx: _Ctx) -> None:
+    """A part (tournaments rated in parts) of MIN_ROWS of the system's tournaments, in the
+    system's period, and MIN_ROWS finished re-rating chains of the system."""
+    insert_select(
+        TournamentPart,
+        {"tournament_id": "t.id", "number": "1", "period_id": str(ctx.period.pk)},
+        f"FROM {_t(Tournament)} t WHERE t.rating_system_id = %s ORDER BY t.id LIMIT %s",
+        (ctx.system.pk, MIN_ROWS),
+    )
+    insert_select(
+        RerateChain,
+        {
+            "system_id": str(ctx.system.pk),
+            "first_period_id": str(ctx.period.pk),
+            "periods": f"ARRAY[{ctx.period.pk}]::bigint[]",
+            "periods_done": "1",
+            "status": "'succeeded'",
+            "progress": "100",
+            "requested_at": "now()",
+            "note": "''",
+            "phase": "''",
+        },
+        "FROM generate_series(1, %s) g",
+        (MIN_ROWS,),
+    )
