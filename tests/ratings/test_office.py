@@ -123,6 +123,15 @@ def test_the_close_page_shows_the_summary_and_closes_only_when_confirmed(client)
     assert period.status == PeriodStatus.CLOSED
 
 
+def test_the_close_page_says_a_tournament_without_report_has_none(client) -> None:
+    system, period, _players, _validated = build()
+    make_tournament(system, make_user(), status="registered", period=period, name="Unreported")
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+    page = client.get(reverse("ratings:period_close", args=[period.pk])).content.decode()
+    assert "Unreported" in page and "no report yet" in page
+    assert "in the report, not validated" not in page
+
+
 def test_review_totals_add_up_with_a_tournament_whose_games_are_all_left_out(calc) -> None:
     system, period, players, validated = build()
     forfeits = _forfeit_only_tournament(system, period, players)
