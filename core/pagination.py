@@ -22,8 +22,13 @@ EXACT_COUNT_BELOW = 100_000
 
 
 def queryset_estimate(queryset: QuerySet[Any]) -> int:
-    """The rows PostgreSQL's planner expects the queryset to return (EXPLAIN, no scan)."""
-    plan = json.loads(queryset.order_by().explain(format="json"))
+    """The rows PostgreSQL's planner expects the queryset to return (EXPLAIN, no scan); 0 for
+    a queryset Django knows is empty (``none()``, ``pk__in=[]``), which it never sends to the
+    database (its EXPLAIN is an empty string)."""
+    output = queryset.order_by().explain(format="json")
+    if not output:
+        return 0
+    plan = json.loads(output)
     return int(plan[0]["Plan"]["Plan Rows"])
 
 

@@ -49,8 +49,13 @@ class TournamentLine:
 @dataclass(frozen=True)
 class StatusGroup:
     status: str
-    label: str
     lines: list[TournamentLine]
+
+    @property
+    def label(self) -> str:
+        """The status's name in the language of the page showing it (the group is cached for
+        every language: never store the translated label)."""
+        return str(TournamentStatus(self.status).label)
 
     @property
     def games(self) -> int:
@@ -136,8 +141,8 @@ def period_contents(*, period: RatingPeriod) -> PeriodContents:
     for t in tournaments:
         by_status.setdefault(t.status, []).append(TournamentLine(tournament=t, counts=counts[t.pk]))
     groups = [
-        StatusGroup(status=value, label=str(label), lines=by_status[value])
-        for value, label in TournamentStatus.choices
+        StatusGroup(status=value, lines=by_status[value])
+        for value in TournamentStatus.values
         if value in by_status
     ]
     included = [line for g in groups if g.status in RATED_TOURNAMENT_STATUSES for line in g.lines]

@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
+from django.utils import translation
 from pghistory.models import Context
 
 from core.errors import Refused
@@ -26,7 +27,7 @@ from tests.factories import (
     make_tournament,
     make_user,
 )
-from tournaments.models import Game, GameKind, TournamentPlayer
+from tournaments.models import Game, GameKind, TournamentPlayer, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +66,18 @@ def test_period_contents_groups_by_status_and_counts_games_and_players() -> None
     assert contents.included_games == 3 and contents.included_players == 4
     assert waiting in [line.tournament for line in contents.left_out]
     assert len(contents.left_out) == 2 and contents.games == 3
+
+
+def test_period_contents_kept_for_every_language_names_each_status_in_the_pages_language() -> None:
+    """The contents are cached for every language: a group's status is named when shown."""
+    system, period, _players, _validated = build()
+    make_tournament(system, make_user(), status="registered", period=period)
+    with translation.override("en"):
+        contents = selectors.period_contents(period=period)
+        assert contents.groups[0].label == "Registered"
+    with translation.override("es"):
+        assert contents.groups[0].label == "Inscrito"
+        assert contents.groups[0].label == str(TournamentStatus.REGISTERED.label)
 
 
 def test_close_summary_says_how_early_and_lists_what_is_left_out() -> None:
@@ -108,6 +121,15 @@ def test_the_close_page_shows_the_summary_and_closes_only_when_confirmed(client)
     client.post(url, {"confirm": "1"})
     period.refresh_from_db()
     assert period.status == PeriodStatus.CLOSED
+
+
+def test_the_close_page_says_a_tournament_without_report_has_none(client) -> None:
+    system, period, _players, _validated = build()
+    make_tournament(system, make_user(), status="registered", period=period, name="Unreported")
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+    page = client.get(reverse("ratings:period_close", args=[period.pk])).content.decode()
+    assert "Unreported" in page and "no report yet" in page
+    assert "in the report, not validated" not in page
 
 
 def test_review_totals_add_up_with_a_tournament_whose_games_are_all_left_out(calc) -> None:
@@ -206,6 +228,15 @@ def test_game_correction_refusals() -> None:
     period.refresh_from_db()
     assert not period.needs_recalculation
     assert tournament.games.get(pk=game.pk).result == "1-0"
+
+
+def test_draft_list_of_a_period_never_calculated_is_an_empty_page(client) -> None:
+    """No run: an empty list (the estimated-count paginator counts Django's empty queryset)."""
+    _system, period, _players, _validated = build()
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+    response = client.get(reverse("ratings:draft_list", args=[period.pk]))
+    assert response.status_code == 200
+    assert response.context["page"].paginator.count == 0
 
 
 def test_draft_list_filters_and_pages(client, calc) -> None:
