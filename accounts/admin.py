@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from accounts.models import ClaimRequest, CorrectionRequest
-from ratings.admin import ReadOnlyAdmin
+from core.admin import ReadOnlyAdmin
 
 
 @admin.register(ClaimRequest)

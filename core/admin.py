@@ -26,6 +26,20 @@ from core.outbox import OutboxMail
 from core.pagination import EstimatedCountPaginator
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """What the services alone write (published lists, calculation runs and their drafts, list
+    import jobs, tournament parts, …): the admin shows it and never adds, edits or deletes."""
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
 class InputFilter(admin.SimpleListFilter):
     """A value typed in a box, matched exactly (case aside)."""
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from core.admin import ReadOnlyAdmin
 from lists.models import ListImportChunk, ListImportJob
-from ratings.admin import ReadOnlyAdmin
 
 
 @admin.register(ListImportJob)

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from core.admin import input_filter
+from core.admin import ReadOnlyAdmin, input_filter
 from core.errors import Refused
 from core.pagination import EstimatedCountPaginator
 from players import licences, services
@@ -190,18 +190,9 @@ class ExternalListEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(NameWord)
-class NameWordAdmin(admin.ModelAdmin):
+class NameWordAdmin(ReadOnlyAdmin):
     """The search's vocabulary (players.models.NameWord): kept by the database, read here."""
 
     search_fields = ("word",)
     # As large as the registry: one count per page, not two.
     show_full_result_count = False
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from core.admin import ReadOnlyAdmin
 from protests.models import PROTEST_SUBMISSION_FIELDS, Protest, ProtestAttachment
-from ratings.admin import ReadOnlyAdmin
 
 
 @admin.register(Protest)

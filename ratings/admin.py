@@ -4,7 +4,7 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from core.admin import choices_filter, input_filter
+from core.admin import ReadOnlyAdmin, choices_filter, input_filter
 from core.errors import Refused
 from core.pagination import EstimatedCountPaginator
 from periods.models import LISTED_FIELDS, RatingPeriod, RatingSystem, SystemRuleset
@@ -118,18 +118,8 @@ class PlayerRatingAdmin(admin.ModelAdmin):
     readonly_fields = ("kind", "activity", "out_of_list", "flagged_lists")
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Published lists are immutable: the admin shows them and never edits or deletes. The same
-    for what the services alone write: calculation runs and their drafts, list import jobs."""
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+# ReadOnlyAdmin (core.admin): published lists are immutable, and runs, drafts and jobs are
+# written by the services alone.
 
 
 @admin.register(PublishedList)

@@ -8,7 +8,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from core.admin import input_filter
+from core.admin import ReadOnlyAdmin, input_filter
 from core.errors import Refused
 from core.pagination import EstimatedCountPaginator
 from tournaments.forms import kind_field, level_field
@@ -163,7 +163,7 @@ class ReportUploadJobAdmin(admin.ModelAdmin):
 
 
 @admin.register(Substitution)
-class SubstitutionAdmin(admin.ModelAdmin):
+class SubstitutionAdmin(ReadOnlyAdmin):
     """Team substitutions (cnxc-2000 7.2): shown here; recorded and deleted on the
     tournament's management page or the API (tournaments.services.substitutions), which mark
     a rated period for recalculation."""
@@ -185,18 +185,9 @@ class SubstitutionAdmin(admin.ModelAdmin):
     paginator = EstimatedCountPaginator
     ordering = ("-tournament_id", "round", "id")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(TournamentDecision)
-class TournamentDecisionAdmin(admin.ModelAdmin):
+class TournamentDecisionAdmin(ReadOnlyAdmin):
     """The rating officer's decisions (docs/arbiters.md): shown here; taken, appealed and
     decided on the tournament's management page or the API (tournaments.services.decisions),
     which apply them and keep their history."""
@@ -209,15 +200,6 @@ class TournamentDecisionAdmin(admin.ModelAdmin):
     show_full_result_count = False
     paginator = EstimatedCountPaginator
     ordering = ("-decided_at", "-id")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class OfficialAdmin(admin.ModelAdmin):
@@ -260,7 +242,7 @@ class OrganiserAdmin(OfficialAdmin):
 
 
 @admin.register(TournamentPart)
-class TournamentPartAdmin(admin.ModelAdmin):
+class TournamentPartAdmin(ReadOnlyAdmin):
     """The parts of a tournament rated in parts (docs/periods.md): written by the uploads'
     service, shown here, never edited (a change to a published part is a correction)."""
 
@@ -269,12 +251,3 @@ class TournamentPartAdmin(admin.ModelAdmin):
     search_fields = ("tournament__name",)
     raw_id_fields = ("tournament", "period", "report")
     list_select_related = ("tournament", "period__system")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -110,17 +110,40 @@ def first_ratings_rate(
             states=states,
             tournaments=tournaments,
         )
-        rows = first_ratings_rows(
-            run=run,
-            result=result,
+    else:
+        result, pooled, excl = _first_ratings_per_player(
+            period=period,
             players=players,
+            games=games,
+            sub_idx=sub_idx,
             states=states,
+            tournaments=tournaments,
             unrated_ids=unrated_ids,
-            last=last,
-            pooled=pooled,
         )
-        return rows, excl
-    # The engine's per-player pass on the sub-period of these games.
+    rows = first_ratings_rows(
+        run=run,
+        result=result,
+        players=players,
+        states=states,
+        unrated_ids=unrated_ids,
+        last=last,
+        pooled=pooled,
+    )
+    return rows, excl
+
+
+def _first_ratings_per_player(
+    *,
+    period: Any,
+    players: Any,
+    games: Any,
+    sub_idx: Any,
+    states: Any,
+    tournaments: Any,
+    unrated_ids: Any,
+) -> tuple[Any, Any, list[tuple[Any, ...]]]:
+    """The engine's per-player pass (the reference of the arrays' one) on the sub-period of
+    these games: its result, the pooled earlier results, the games it left out."""
     opponents = rated_opponents(players=players, games=games, sub_idx=sub_idx, states=states)
     games_by_t, extra = sub_period_games(games=games, sub_idx=sub_idx)
     sub = sub_period_build(
@@ -137,17 +160,7 @@ def first_ratings_rate(
     pooled = pooled_results(
         sub=sub, games_by_t=games_by_t, tournaments=tournaments, unrated_ids=unrated_ids
     )
-    rows = first_ratings_rows(
-        run=run,
-        result=result,
-        players=players,
-        states=states,
-        unrated_ids=unrated_ids,
-        last=last,
-        pooled=pooled,
-    )
-    excl = first_ratings_excluded(result=result)
-    return rows, excl
+    return result, pooled, first_ratings_excluded(result=result)
 
 
 def rated_opponents(
