@@ -665,6 +665,10 @@ class BulkRater:
     #: Rates the unrated players' first ratings on arrays (``rating_engine.bulk_initial``);
     #: None: they go through ``Regulation.rate`` (its per-player path is the reference).
     first_ratings: Callable[[InitialInput], InitialOutput] | None = None
+    #: The youth's K applies until the end of the year in which a player turns this age
+    #: (fide-2024 8.3.3); the caller's state query derives ``BulkInput.youth`` from it.
+    #: None: the regulation has no youth K on this path.
+    youth_age: Rule[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

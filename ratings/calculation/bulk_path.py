@@ -71,6 +71,18 @@ def _bulk() -> BulkRater:
     return bulk
 
 
+#: A player's year of birth in SQL (0 when unknown: never a youth); {p} is the table's prefix.
+BIRTH_YEAR_SQL = "COALESCE(EXTRACT(YEAR FROM {p}birth_date)::int, {p}birth_year, 0)"
+
+
+def youth_age() -> int:
+    """The age whose year ends the youth's K (the regulation's fact, fide-2024 8.3.3); the
+    state query's youth column is `birth year + this >= the period's year`."""
+    rule = _bulk().youth_age
+    assert rule is not None  # fide-2024 declares it; its bulk path reads it
+    return rule.value
+
+
 def calculate_bulk(
     *, run: CalculationRun, players_source: Callable[[RatingPeriod], PlayerArrays] | None = None
 ) -> None:
@@ -147,7 +159,7 @@ def players_sql_build(*, period: RatingPeriod, changes: CalendarChanges | None =
     year = period.start.year
     int_sql = (
         f"SELECT p.id, COALESCE({src.rating}, -1), {src.games}, "
-        f"CASE WHEN COALESCE(EXTRACT(YEAR FROM p.birth_date)::int, p.birth_year, 0) + 18 >= {year} "
+        f"CASE WHEN {BIRTH_YEAR_SQL.format(p='p.')} + {youth_age()} >= {year} "
         "THEN 1 ELSE 0 END, "
         f"CASE WHEN {src.reached_2400} THEN 1 ELSE 0 END, "
         f"CASE WHEN {src.reached_2200} THEN 1 ELSE 0 END, "

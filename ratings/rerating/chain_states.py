@@ -31,7 +31,12 @@ from django.db import connection
 from core.pg.copy import copy_out_ints
 from periods.models import RatingPeriod
 from ratings.calculation.bulk_arrays import PlayerArrays
-from ratings.calculation.bulk_path import players_read, players_sql_build
+from ratings.calculation.bulk_path import (
+    BIRTH_YEAR_SQL,
+    players_read,
+    players_sql_build,
+    youth_age,
+)
 from ratings.calculation.states import previous_list, previous_run, published_run
 from ratings.models import CalculationRun, DraftResult
 
@@ -81,12 +86,11 @@ class ChainStates:
             "WHERE system_id = %s AND rated_since >= %s",
             [period.system_id, period.list_date],
         )
-        # As players_sql_build: a youth while birth year + 18 >= the period's year.
+        # As players_sql_build: a youth while birth year + youth_age() >= the period's year.
+        born = BIRTH_YEAR_SQL.format(p="")
         self.youth_until = _pairs(
-            "SELECT id, COALESCE(EXTRACT(YEAR FROM birth_date)::int, birth_year, 0) + 18 "
-            "FROM players_player "
-            "WHERE COALESCE(EXTRACT(YEAR FROM birth_date)::int, birth_year, 0) + 18 >= %s",
-            [period.start.year],
+            f"SELECT id, {born} + %s FROM players_player WHERE {born} + %s >= %s",
+            [youth_age(), youth_age(), period.start.year],
         )
         self.deceased = _ints(
             "SELECT id FROM players_player WHERE deceased_on IS NOT NULL ORDER BY 1", []

@@ -14,6 +14,7 @@ from engine_helpers import game, period, player, prior, tournament
 from rating_engine import rate_period
 from rating_engine.registry import get_regulation
 from rating_engine.regulations.fide_2024 import REGULATION, game_delta_milli, k_factor
+from rating_engine.regulations.fide_2024.maths import youth_on
 from rating_engine.types import PeriodResult, PlayerResult
 
 
@@ -448,3 +449,14 @@ def test_9_1_allowance_only_in_fide_2024(ruleset: str) -> None:
     assert regulation.month_end_allowance_days == 0
     assert regulation.month_end_allowance(date(2026, 11, 30)) is False
     assert REGULATION.month_end_allowance_days == 5
+
+
+def test_bulk_youth_age_is_the_articles_and_agrees_with_the_per_player_k() -> None:
+    # 8.3.3: K 40 "until the end of the year in which they turn 18". The bulk path's state
+    # query reads the age from this fact; the per-player path must agree at its edges.
+    bulk = REGULATION.bulk
+    assert bulk is not None and bulk.youth_age is not None
+    assert (bulk.youth_age.value, bulk.youth_age.article) == (18, "fide-2024 8.3.3")
+    p2026 = period([], [], start=date(2026, 12, 1), end=date(2026, 12, 31))
+    assert youth_on(player("a", 1500, birth_date=date(2008, 12, 31)), p2026)
+    assert not youth_on(player("a", 1500, birth_date=date(2007, 12, 31)), p2026)

@@ -28,7 +28,7 @@ from .. import base
 from ..base import Explanation, Registration, Rule
 from .initial import FirstRatings
 from .maths import _K_WHY as _K_WHY  # the K notes' templates (tests, translations)
-from .maths import _, game_delta_milli, k_factor, youth_on
+from .maths import YOUTH_AGE, _, game_delta_milli, k_factor, youth_on
 from .parameters import _FLOOR, Fide2024Parameters
 from .selection import _select, _Selection, _sides
 
@@ -92,6 +92,7 @@ class Fide2024(FirstRatings):
         no_rated_player_article="fide-2024 8.3.1",
         # 8.2, 7.1.4: first ratings on arrays too (``Fide2024._initial`` is the reference).
         first_ratings=rate_initial_fide_2024,
+        youth_age=Rule(YOUTH_AGE, "fide-2024 8.3.3"),
     )
     source: ClassVar[str] = "seeds/003_24f4d948a4261732.txt (Spanish); RULESETS.md fide-2024"
     articles_url: ClassVar[str] = "https://handbook.fide.com/chapter/B022024"

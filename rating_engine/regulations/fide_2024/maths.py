@@ -60,7 +60,10 @@ def k_factor(
     return k, rule, False
 
 
+#: 8.3.3: "until the end of the year in which they turn 18".
+YOUTH_AGE = 18
+
+
 def youth_on(player: PlayerInput, period: types.PeriodInput) -> bool:
-    # 8.3.3: "until the end of the year in which they turn 18"; DECISION: judged on the first
-    # day of the period (the list whose K applies).
-    return until_end_of_year_of_age(player.birth_date, 18, period.start)
+    # 8.3.3; DECISION: judged on the first day of the period (the list whose K applies).
+    return until_end_of_year_of_age(player.birth_date, YOUTH_AGE, period.start)
