@@ -49,8 +49,10 @@ def _closes_at(last_day: dt.date) -> dt.datetime:
 def protest_window(*, published: PublishedList) -> Window:
     """fce 9.3: 25 days, the publication day the first; cnxc-2000 4.3: 30 days after the
     publication day; other regulations: the rating system's configured protest_days (the
-    office's default, periods.models.OFFICE_PROTEST_DAYS), counted from the next day."""
-    facts = get_regulation(published.system.ruleset).facts.lists
+    office's default, periods.models.OFFICE_PROTEST_DAYS), counted from the next day.
+    DECISION: the regulation is the list's own (`PublishedList.ruleset`, the one it was
+    calculated under), not the system's newest: a protest follows the rules of its list."""
+    facts = get_regulation(published.ruleset).facts.lists
     rule = facts.protest_days
     days = published.system.protest_days if rule is None else rule.value
     last_day = facts.protest_last_day(local_day(published.published_at), days)
@@ -65,7 +67,7 @@ def protest_window(*, published: PublishedList) -> Window:
 def appeal_window(*, protest: Protest) -> Window | None:
     """cnxc-2000 4.3: 7 days after the decision day. None: the regulation has no appeal, or
     the protest is not decided yet."""
-    facts = get_regulation(protest.published_list.system.ruleset).facts.lists
+    facts = get_regulation(protest.published_list.ruleset).facts.lists
     if facts.appeal_days is None or protest.decided_at is None:
         return None
     last_day = facts.appeal_last_day(local_day(protest.decided_at))
@@ -80,5 +82,5 @@ def appeal_window(*, protest: Protest) -> Window | None:
 
 def appeal_deposit_required(*, protest: Protest) -> bool:
     """cnxc-2000 4.3: the appeal brings a deposit equal to the membership fee in force."""
-    facts = get_regulation(protest.published_list.system.ruleset).facts.lists
+    facts = get_regulation(protest.published_list.ruleset).facts.lists
     return facts.appeal_deposit is not None

@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 
 from rating_engine.registry import get_regulation
 from rating_engine.regulations.base import DecisionFacts
+from tournaments.kinds import tournament_ruleset_in_force
 from tournaments.models import (
     DecisionKind,
     DecisionState,
@@ -43,7 +44,7 @@ class Offered:
 
 
 def decision_facts(*, tournament: Tournament) -> DecisionFacts:
-    return get_regulation(tournament.rating_system.ruleset).facts.decisions
+    return get_regulation(tournament_ruleset_in_force(tournament=tournament)).facts.decisions
 
 
 def decisions_offered(*, tournament: Tournament) -> dict[str, Offered]:

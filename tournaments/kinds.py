@@ -32,8 +32,14 @@ def tournament_ruleset(*, system: RatingSystem, start: dt.date | None) -> str:
     return system_ruleset_on(system=system, day=start or timezone.localdate()).ruleset
 
 
-def _ruleset_of(tournament: Tournament) -> str:
+def tournament_ruleset_in_force(*, tournament: Tournament) -> str:
+    """The regulation set of `tournament` (its start day on the system's timeline): what its
+    decisions, substitutions, norm winner and report follow, rather than the system's newest."""
     return tournament_ruleset(system=tournament.rating_system, start=tournament.start_date)
+
+
+def _ruleset_of(tournament: Tournament) -> str:
+    return tournament_ruleset_in_force(tournament=tournament)
 
 
 def competition_facts(*, ruleset: str) -> CompetitionFacts:

@@ -10,6 +10,7 @@ from django.conf import settings
 
 from formats.reports import decode_report, parse_report
 from rating_engine.registry import get_regulation
+from tournaments.kinds import tournament_ruleset_in_force
 from tournaments.models import Game, Substitution, Tournament, TournamentPlayer
 from tournaments.selectors import report_current
 
@@ -71,7 +72,7 @@ def games_held(*, tournament: Tournament) -> set[tuple[int | None, str, int]]:
 
 
 def competition_records(*, tournament: Tournament) -> CompetitionRecords:
-    facts = get_regulation(tournament.rating_system.ruleset).inputs
+    facts = get_regulation(tournament_ruleset_in_force(tournament=tournament)).inputs
     if not (facts.substitutions or facts.norm_winner):
         return CompetitionRecords("", "", [], "", [])
     names = dict(

@@ -32,6 +32,7 @@ from players.external import external_list_in_force, external_ratings_of
 from players.models import ExternalList
 from rating_engine import types as et
 from rating_engine.registry import get_regulation
+from ratings.calculation.rulesets import period_ruleset_in_force
 from ratings.models import CalculationRun, Calibration, CalibrationEntry, CalibrationReason
 
 
@@ -53,7 +54,7 @@ def calibration_prepare(
 ) -> tuple[list[et.PlayerInput], CalibrationPlan | None]:
     """The players with their rating in the list the regulation calibrates against, and the
     plan; the players unchanged and None when the regulation has no calibration."""
-    rule = get_regulation(period.system.ruleset).inputs.calibration
+    rule = get_regulation(period_ruleset_in_force(period=period).ruleset).inputs.calibration
     if rule is None:
         return players, None
     facts = rule.value

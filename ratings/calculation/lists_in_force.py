@@ -19,6 +19,7 @@ from django.db import connection
 from periods.models import RatingPeriod
 from rating_engine import types as et
 from rating_engine.registry import get_regulation
+from ratings.calculation.rulesets import period_ruleset_in_force
 from ratings.calculation.states import previous_list
 from ratings.models import PublishedList
 
@@ -52,7 +53,8 @@ def lists_in_force(*, period: RatingPeriod, tournaments: dict[int, Any]) -> dict
     """Each tournament's list in force on its start date, if the regulation rates a tournament
     with that list (``facts.lists.list_in_force_at_start``); empty otherwise (every tournament
     with the list in force at the period's start, ``states.previous_list``)."""
-    rule = get_regulation(period.system.ruleset).facts.lists.list_in_force_at_start
+    facts = get_regulation(period_ruleset_in_force(period=period).ruleset).facts
+    rule = facts.lists.list_in_force_at_start
     if rule is None or not rule.value or not tournaments:
         return {}
     lists = list(

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import connection
 
 from periods.models import RatingPeriod
+from periods.rulesets import system_ruleset_on
 from players.external import external_list_in_force
 from rating_engine import types as et
 from rating_engine.registry import get_regulation
@@ -328,7 +329,10 @@ def external_ratings_sql(
     when no list of that source was in force then. Other regulations read no external list:
     the mirror columns are passed as they are."""
     columns = {source: column for source, (column, _alias) in EXTERNAL_COLUMNS.items()}
-    rule = get_regulation(period.system.ruleset).inputs.virtual_ratings
+    # The regulation in force at the period's start on the system's timeline (periods.rulesets);
+    # ratings.calculation.rulesets, which reads the tournaments' own, builds on this module.
+    ruleset = system_ruleset_on(system=period.system, day=period.start).ruleset
+    rule = get_regulation(ruleset).inputs.virtual_ratings
     if rule is None:
         return columns, ""
     joins = []

@@ -17,6 +17,7 @@ from typing import Any
 
 from rating_engine.registry import get_regulation
 from ratings.models import CalculationRun, DraftResult, PublishedList
+from tournaments.kinds import tournament_ruleset_in_force
 
 #: The notes of a player's result that the report reads (rating_engine fide_2000
 #: rated_change: ``tournament_change`` of a rated player, ``performance`` of an unrated one
@@ -71,7 +72,7 @@ def tournament_rating_report(*, tournament: Any) -> RatingReport | None:
         else None
     )
     run = CalculationRun.objects.filter(published_list=published).first() if published else None
-    ruleset = run.ruleset if run is not None else tournament.rating_system.ruleset
+    ruleset = run.ruleset if run is not None else tournament_ruleset_in_force(tournament=tournament)
     regulation = get_regulation(ruleset)
     rule = regulation.facts.reporting.rating_report
     if rule is None:

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from periods.rulesets import system_ruleset_add
+from protests.deadlines import protest_window
 from ratings.differentials import services as differential_services
 from ratings.models import ScaleMonitoring
 from ratings.statistics import selectors as statistics_selectors
@@ -27,6 +28,10 @@ from tests.factories import (
     make_tournament,
     make_user,
 )
+from tournaments.decision_selectors import decisions_offered
+from tournaments.kinds import tournament_ruleset_in_force
+from tournaments.models import DecisionKind
+from tournaments.substitution_selectors import competition_records
 
 pytestmark = pytest.mark.django_db
 
@@ -150,3 +155,37 @@ def test_the_differential_pages_read_the_regulation_in_force_today(client) -> No
     assert "fce 9.5" in history.content.decode()
     page = client.get(reverse("ratings:system", args=[system.code])).content.decode()
     assert reverse("ratings:differentials", args=[system.code]) in page
+
+
+def test_a_tournaments_substitutions_and_decisions_follow_its_start_days_regulation() -> None:
+    # cnxc-2000 records team substitutions (7.2) and the norm winner (7.1); fide-2024, the
+    # system's newest entry from 2100, records neither. A tournament of today is cnxc-2000's.
+    system = make_system(ruleset="cnxc-2000", cycle="monthly")
+    system_ruleset_add(system=system, ruleset="fide-2024", effective_from=FAR)
+    system.refresh_from_db()
+    assert system.ruleset == "fide-2024"
+    today = dt.date.today()
+    tournament = make_tournament(system, make_user(), start_date=today, end_date=today)
+    assert tournament_ruleset_in_force(tournament=tournament) == "cnxc-2000"
+    records = competition_records(tournament=tournament)
+    assert (records.substitutions_article, records.winner_article) == (
+        "cnxc-2000 7.2",
+        "cnxc-2000 7.1",
+    )
+    # cnxc-2000 3.2 exempts a withdrawal; fide-2024 offers refusals (0.4) instead.
+    offered = decisions_offered(tournament=tournament)
+    assert offered[DecisionKind.EXEMPT_WITHDRAWAL].article == "cnxc-2000 3.2"
+    assert DecisionKind.REFUSE_RATING not in offered
+
+
+def test_a_protest_window_follows_the_regulation_its_list_was_calculated_under() -> None:
+    # fce 9.3: 25 days; the system's newest entry (fide-2024 from 2100) has none of its own.
+    system = make_system(ruleset="fce", cycle="monthly")
+    period = make_period(system, dt.date(2026, 1, 1))
+    published = make_published_list(period, [make_player()])
+    assert published.ruleset == "fce"
+    system_ruleset_add(system=system, ruleset="fide-2024", effective_from=FAR)
+    published.system.refresh_from_db()
+    assert published.system.ruleset == "fide-2024"
+    window = protest_window(published=published)
+    assert (window.days, window.article) == (25, "fce 9.3")

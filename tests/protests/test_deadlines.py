@@ -23,7 +23,7 @@ UTC = dt.UTC
 
 def _list(ruleset: str, published_at: dt.datetime, protest_days: int = 30) -> PublishedList:
     system = RatingSystem(ruleset=ruleset, protest_days=protest_days)
-    return PublishedList(system=system, published_at=published_at)
+    return PublishedList(system=system, ruleset=ruleset, published_at=published_at)
 
 
 def _edges(closes_utc: dt.datetime) -> tuple[dt.datetime, dt.datetime]:

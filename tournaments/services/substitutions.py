@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from core.errors import Refused
 from periods.services import period_mark_for_recalculation
 from rating_engine.registry import get_regulation
+from tournaments.kinds import tournament_ruleset_in_force
 from tournaments.models import (
     Substitution,
     SubstitutionSide,
@@ -63,7 +64,7 @@ def substitution_create(
     held with ``side`` in ``round``: a game of the report, or the same game when the player
     replaced was himself a substitute there (cnxc-2000 7.2 c)."""
     _authorize(tournament=tournament, user=user)
-    if not get_regulation(tournament.rating_system.ruleset).inputs.substitutions:
+    if not get_regulation(tournament_ruleset_in_force(tournament=tournament)).inputs.substitutions:
         raise Refused(_("The regulation of this tournament has no team substitutions."))
     if side not in SubstitutionSide.values:
         raise Refused(_("The side is white or black."))
@@ -124,7 +125,7 @@ def tournament_winner_set(*, tournament: Tournament, user: Any, rank: int | None
     """The winner after tie-breaks of a competition valid for norms (cnxc-2000 7.1), by start
     rank; None: the sole top scorer."""
     _authorize(tournament=tournament, user=user)
-    if not get_regulation(tournament.rating_system.ruleset).inputs.norm_winner:
+    if not get_regulation(tournament_ruleset_in_force(tournament=tournament)).inputs.norm_winner:
         raise Refused(_("The regulation of this tournament names no norm winner."))
     if rank is not None:
         if not tournament.norm_event:
