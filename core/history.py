@@ -33,7 +33,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.http import HttpRequest, HttpResponse
 from django.utils import formats, timezone
-from django.utils.text import Truncator
+from django.utils.text import Truncator, capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from pghistory.models import MiddlewareEvents
@@ -133,6 +133,7 @@ def model_history(*, model: type[models.Model], limit: int = HISTORY_LIMIT) -> l
 def _events(events: Any, limit: int) -> list[HistoryEvent]:
     rows = list(events.select_related("user").order_by("-pgh_created_at", "-pgh_id")[:limit])
     labels = _related_labels(rows)
+    names = _object_names(rows)
     out = []
     for row in rows:
         model = apps.get_model(row.pgh_obj_model)
@@ -149,13 +150,36 @@ def _events(events: Any, limit: int) -> list[HistoryEvent]:
             HistoryEvent(
                 at=row.pgh_created_at,
                 action=str(_ACTIONS.get(row.pgh_label, row.pgh_label)),
-                what=f"{model._meta.verbose_name} {row.pgh_obj_id}",
+                what=_what(model, row.pgh_obj_id, names),
                 user=row.user.get_username() if row.user else "",
                 path=row.url or "",
                 changes=tuple(changes),
             )
         )
     return out
+
+
+def _object_names(rows: Iterable[Any]) -> dict[tuple[str, str], str]:
+    """str() of the rows the events are about that still exist, one query per model: the
+    officer reads "Open Sitges 2026", not a primary key."""
+    wanted: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        wanted[row.pgh_obj_model].add(str(row.pgh_obj_id))
+    names = {}
+    for label, ids in wanted.items():
+        model = apps.get_model(label)
+        for pk, obj in model._default_manager.in_bulk(list(ids)).items():
+            names[(label, str(pk))] = str(obj)
+    return names
+
+
+def _what(model: type[models.Model], pk: Any, names: dict[tuple[str, str], str]) -> str:
+    kind = capfirst(model._meta.verbose_name)
+    name = names.get((model._meta.label, str(pk)))
+    # A deleted row keeps its number only.
+    if name:
+        return _("%(kind)s “%(name)s”") % {"kind": kind, "name": name}
+    return _("%(kind)s #%(number)s") % {"kind": kind, "number": pk}
 
 
 def _related_labels(rows: Iterable[Any]) -> dict[tuple[type[models.Model], str], str]:

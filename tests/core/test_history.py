@@ -97,7 +97,7 @@ def test_officers_see_the_history_sections_players_and_the_public_do_not(client)
         page = client.get(url)
         assert page.status_code == 200 and b'id="change-history"' in page.content, url
     on_list = client.get(reverse("ratings:list", args=[published.pk])).content.decode()
-    assert "protest" in on_list[on_list.index('id="change-history"') :]  # the list's protests too
+    assert "Protest" in on_list[on_list.index('id="change-history"') :]  # the list's protests too
     client.force_login(factories.make_user(role=roles.PLAYER))
     for url in pages:
         page = client.get(url)
@@ -145,8 +145,11 @@ def test_a_report_rewrite_records_no_game_events_but_a_correction_does(client, s
         "0-1",
     )
     shown = object_history(obj=t, related=True)
-    assert [e.user for e in shown if e.what.startswith("game")] == [officer.username]
-    assert {e.what.split()[0] for e in shown} >= {"tournament", "report", "game"}
+    assert [e.user for e in shown if e.what.startswith("Game")] == [officer.username]
+    assert {e.what.split()[0] for e in shown} >= {"Tournament", "Report", "Game"}
+    # The rows that still exist are named, not numbered: the tournament by its name.
+    assert f"Tournament “{t}”" in {e.what for e in shown}
+    assert not any(e.what == f"Tournament #{t.pk}" for e in shown)
 
 
 def test_published_lists_record_their_insert_and_protests_their_decision() -> None:
