@@ -2,14 +2,17 @@
 HEALTH_CHECK_* settings, no URL include).
 
 - ``/healthz`` (monitoring): each part, named in the answer: the database, the cache (Redis
-  in production) and, when a broker is configured, the broker's Redis and a Celery worker
-  answering a ping.
+  in production: the check writes a key and reads it back, so with Redis away, whose errors
+  the cache ignores, the read misses and the check fails; this page is where a cache outage
+  shows, not the logs, config/settings.py) and, when a broker is configured, the broker's
+  Redis and a Celery worker answering a ping.
 - ``/healthz/web`` (the web container's own health check, docker-compose.yml, and a load
   balancer's): the database only, the one part the web process cannot serve without. Why not
   the cache or the worker: with Redis away the pages and the API still answer (the cache fails
-  open, core/redis_cache.py; uploads for the worker answer 503, docs/security.md), and a
-  stopped worker is not the web process's fault; failing this page would make an orchestrator
-  restart, or a load balancer drop, a web container that works (issue 28).
+  open: django-redis with DJANGO_REDIS_IGNORE_EXCEPTIONS; uploads for the worker answer 503,
+  docs/security.md), and a stopped worker is not the web process's fault; failing this page
+  would make an orchestrator restart, or a load balancer drop, a web container that works
+  (issue 28).
 
 Both answer 200 when every check passes and 503 when one fails (the library's 500, changed:
 a part that is away is "Service Unavailable", not a server error, and the fault probe,

@@ -249,14 +249,24 @@ _cache_url = env.get_url("CACHE_URL", ("redis", "rediss"))
 #: take to show there.
 PUBLIC_PAGE_MAX_AGE = env.get_int("PUBLIC_PAGE_MAX_AGE", 60)
 
+#: The Redis cache's socket timeouts (seconds). Why: a Redis that refuses connections fails at
+#: once, but one that hangs (a host gone without a reset, a stalled server) would hold each cache
+#: call for the system's TCP timeout (minutes). The cache only saves work the database can redo
+#: (a cold card or list page takes about 0.1 s), so a cache answer later than half a second saves
+#: nothing; Redis answers in about a millisecond when up, so these do not trip on a healthy one.
+#: redis-py does not retry a pooled connection: a call waits at most the two added together.
+CACHE_REDIS_OPTIONS = {"SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 0.5}
+
 CACHES = {
     "default": (
         {
-            # Django's RedisCache, failing open when Redis cannot be reached (docs/security.md).
-            "BACKEND": "core.redis_cache.FailOpenRedisCache",
+            # django-redis, failing open when Redis cannot be reached (DJANGO_REDIS_IGNORE_
+            # EXCEPTIONS below; docs/security.md, "Faults").
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": _cache_url,
             # Several sites (or test processes) may share one Redis database.
             "KEY_PREFIX": env.get_str("CACHE_KEY_PREFIX") or "",
+            "OPTIONS": CACHE_REDIS_OPTIONS,
         }
         if _cache_url
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
@@ -269,6 +279,23 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 5000},
     },
 }
+
+# Failing open (issue 28): with Redis unreachable a read is a miss, a write is dropped, and incr,
+# add and delete answer None, so pages and the API carry on from the database and the
+# throttles and accounts/limits.py count nothing (they let the request through). Why that is
+# safe: everything kept in this cache can be made again (pages, fragments, downloads, counts)
+# or forgotten (counters); a dropped delete (desk/duplicates.py) leaves an entry that expires
+# on its own (see there). Only what django-redis counts as the server failing is ignored
+# (connection errors, timeouts, an error reply such as Redis out of memory); a programming
+# error, or incr on a missing key (ValueError), still raises.
+DJANGO_REDIS_IGNORE_EXCEPTIONS = True
+# Not logged per call. Why: django-redis logs each ignored error with its traceback, and a page
+# makes several cache calls, so an outage at a few hundred requests a second writes thousands
+# of tracebacks a second (disk, log shipping, alerting drowned). The outage is reported where
+# monitoring looks: /healthz names the cache as unavailable (config/health.py: its check writes
+# and reads a key back, which fails while writes are dropped) and answers 503 until Redis is
+# back.
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
 
 # Celery. No broker → eager mode: the same task code runs in-process (tests, manage.py).
 # `filesystem://` → kombu's file transport: messages are files in .celery/, read by the worker

@@ -113,7 +113,12 @@ def _groups() -> list[tuple[str, str, list[int]]]:
 
 
 def player_duplicates_forget() -> None:
-    """The registry changed (a merge): the next page finds the groups again."""
+    """The registry changed (a merge): the next page finds the groups again.
+
+    With the cache's Redis unreachable the delete is dropped (the cache fails open,
+    config/settings.py), so groups kept before the outage may come back with Redis for the
+    rest of their CACHE_SECONDS: `player_duplicates` leaves merged records out of what it shows,
+    so such a group is not offered for a second merge."""
     cache.delete(CACHE_KEY)
 
 
@@ -126,14 +131,17 @@ def player_duplicates(*, offset: int = 0, limit: int = 50) -> tuple[list[Duplica
     ids = {pid for _reason, _key, group in rows for pid in group}
     players = {
         p.pk: p
-        for p in Player.objects.filter(pk__in=ids).annotate(
+        for p in Player.objects.filter(pk__in=ids, merged_into__isnull=True).annotate(
             tournaments=Count("tournament_entries__tournament", distinct=True)
         )
     }
-    groups = [
-        DuplicateGroup(reason, key, [players[pid] for pid in group if pid in players])
-        for reason, key, group in rows
-    ]
+    # A group kept from before a merge (see player_duplicates_forget) shows its records still
+    # unmerged, and is left out once fewer than two remain.
+    groups = []
+    for reason, key, group in rows:
+        shown: list[Player] = [players[pid] for pid in group if pid in players]
+        if len(shown) > 1:
+            groups.append(DuplicateGroup(reason, key, shown))
     return groups, len(found)
 
 

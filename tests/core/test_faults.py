@@ -1,7 +1,9 @@
 """Issue 28: what the site does when a part of the stack fails while it serves.
 
-- The cache's Redis away: the API still answers (its throttles fail open) and so do the pages
-  (core/redis_cache.py); one log line, not a 500.
+- The cache's Redis away: the pages and the API still answer, the API's throttles and the
+  accounts' limits count nothing and let the request through (django-redis with
+  DJANGO_REDIS_IGNORE_EXCEPTIONS, config/settings.py); no log line per call, and a Redis that
+  hangs costs each call at most its socket timeouts.
 - The database connection lost mid-request: 503 with Retry-After, in the API's error shape under
   /api/ and as a friendly translated page elsewhere; what the request was writing is rolled
   back (config/api_urls.server_error, core/errors.py).
@@ -10,12 +12,18 @@
 from __future__ import annotations
 
 import logging
+import socket
+import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 from unittest import mock
 
 import psycopg
 import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import OperationalError, connection
 from django.test import Client, override_settings
@@ -23,8 +31,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
+from accounts.limits import limit_count, limit_exceeded, limit_reached
 from core.errors import RETRY_AFTER_SECONDS
-from core.redis_cache import FailOpenRedisCache, outage
 from tests.factories import make_player, make_user
 from tests.tournaments.test_flow import sample_trf, setup  # noqa: F401 (fixture)
 from tournaments.models import Report, Tournament
@@ -33,38 +41,70 @@ pytestmark = pytest.mark.django_db
 
 #: Nothing listens on the discard port of loopback: a connection there is refused at once.
 AWAY = "redis://127.0.0.1:9/0"
+LOCMEM = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+
+
+def _redis_cache(location: str) -> dict[str, Any]:
+    """The site's Redis cache (config/settings.py: backend and options) at `location`."""
+    return {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": location,
+        "OPTIONS": settings.CACHE_REDIS_OPTIONS,
+    }
 
 
 def _caches_away() -> dict[str, Any]:
-    return {
-        "default": {"BACKEND": "core.redis_cache.FailOpenRedisCache", "LOCATION": AWAY},
-        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    }
+    return {"default": _redis_cache(AWAY), "local": LOCMEM}
 
 
 @pytest.fixture
 def cache_away() -> Iterator[None]:
-    outage.away = False
     with override_settings(CACHES=_caches_away()):
         yield
-    outage.away = False
 
 
 # --- the cache away ---------------------------------------------------------------------------
 
 
-def test_a_cache_that_cannot_be_reached_misses_and_drops_writes_with_one_log_line(caplog) -> None:
-    outage.away = False
-    backend = FailOpenRedisCache(AWAY, {})
-    with caplog.at_level(logging.WARNING, logger="core.redis_cache"):
-        assert backend.get("a", "missing") == "missing"
-        backend.set("a", 1, 30)
-        assert backend.add("a", 1, 30) is False
-        assert backend.get_many(["a", "b"]) == {}
-        assert backend.has_key("a") is False
-    lines = [r for r in caplog.records if r.name == "core.redis_cache"]
-    assert len(lines) == 1 and "cache unreachable" in lines[0].getMessage()
-    outage.away = False
+def test_a_cache_that_cannot_be_reached_misses_and_drops_writes_without_a_log_line(
+    caplog, cache_away
+) -> None:
+    cache = caches["default"]
+    with caplog.at_level(logging.DEBUG):
+        assert cache.get("a", "missing") == "missing"
+        cache.set("a", 1, 30)
+        assert not cache.add("a", 1, 30)
+        assert cache.get_many(["a", "b"]) == {}
+        assert not cache.has_key("a")
+        assert cache.incr("a") is None
+        assert not cache.delete("a")
+        assert cache.get_or_set("b", lambda: "made", 30) == "made"
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+@pytest.fixture
+def hung_redis() -> Iterator[str]:
+    """A server that takes connections (the kernel's backlog) and never answers; it goes away
+    after 10 seconds, so a client without timeouts would wait about that long."""
+    server = socket.create_server(("127.0.0.1", 0), backlog=64)
+    closer = threading.Timer(10, server.close)
+    closer.start()
+    try:
+        yield f"redis://127.0.0.1:{server.getsockname()[1]}/0"
+    finally:
+        closer.cancel()
+        server.close()
+
+
+def test_a_cache_that_hangs_costs_a_call_its_timeouts_only(hung_redis) -> None:
+    options = settings.CACHE_REDIS_OPTIONS
+    bound = options.get("SOCKET_CONNECT_TIMEOUT", 0) + options.get("SOCKET_TIMEOUT", 0)
+    assert 0 < bound <= 2  # a dead Redis must not hold a request for long
+    with override_settings(CACHES={"default": _redis_cache(hung_redis), "local": LOCMEM}):
+        started = time.perf_counter()
+        assert caches["default"].get("a", "missing") == "missing"
+        took = time.perf_counter() - started
+    assert took < bound + 0.5, took
 
 
 #: One request a minute: the second is refused (429) whenever the throttle can count.
@@ -74,17 +114,12 @@ _OFF = {"anon": None, "user": None, "calculator": None}
 
 def test_the_api_answers_and_its_throttle_fails_open_with_the_cache_away() -> None:
     make_player(surname="Vidal", given_name="Marc")
-    counted = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    }
+    counted = {"default": LOCMEM, "local": LOCMEM}
     with mock.patch.object(SimpleRateThrottle, "THROTTLE_RATES", _TIGHT):
         with override_settings(CACHES=counted):  # the throttle works: the second is refused
             up = [APIClient().get("/api/v1/players/").status_code for _ in range(2)]
-        outage.away = False
         with override_settings(CACHES=_caches_away()):
             away = [APIClient().get("/api/v1/players/") for _ in range(3)]
-        outage.away = False
     assert up == [200, 429]
     assert [a.status_code for a in away] == [200, 200, 200]  # nothing counted, nothing refused
     assert away[0].json()["count"] == 1
@@ -95,6 +130,43 @@ def test_the_pages_answer_with_the_cache_away(client, cache_away) -> None:
     for url in ("/", "/players/?q=Vidal", f"/players/{player.fed_id}/"):
         response = client.get(url)
         assert response.status_code == 200, url
+        assert "Vidal" in response.content.decode() or url == "/", url
+
+
+def test_the_limits_count_with_the_cache_up_and_let_everything_through_with_it_away(
+    caplog,
+) -> None:
+    with override_settings(CACHES={"default": LOCMEM, "local": LOCMEM}):
+        counts = [limit_count(scope="t", who="a@x.org", seconds=60) for _ in range(3)]
+        reached = limit_reached(scope="t", who="a@x.org", limit=3)
+        exceeded = limit_exceeded(scope="t", who="a@x.org", limit=3, seconds=60)
+    assert (counts, reached, exceeded) == ([1, 2, 3], True, True)
+    with override_settings(CACHES=_caches_away()), caplog.at_level(logging.WARNING):
+        counts = [limit_count(scope="t", who="a@x.org", seconds=60) for _ in range(3)]
+        reached = limit_reached(scope="t", who="a@x.org", limit=1)
+        exceeded = limit_exceeded(scope="t", who="a@x.org", limit=0, seconds=60)
+    assert (counts, reached, exceeded) == ([0, 0, 0], False, False)
+    lines = [r.getMessage() for r in caplog.records if r.name == "accounts.limits"]
+    assert lines == ["accounts: the cache is unreachable, t not counted"] * 4
+
+
+def _sign_up(client: Client, n: int) -> int:
+    return client.post(
+        "/accounts/signup/",
+        {
+            "username": f"away{n}",
+            "email": f"away{n}@example.org",
+            "password1": "a long and unusual passphrase 7",
+            "password2": "a long and unusual passphrase 7",
+        },
+    ).status_code
+
+
+@override_settings(ACCOUNTS_SIGNUPS_PER_HOUR=1)
+def test_sign_ups_are_let_through_with_the_cache_away(cache_away) -> None:
+    client = Client(REMOTE_ADDR="192.0.2.78")
+    assert [_sign_up(client, n) for n in range(3)] == [302, 302, 302]
+    assert get_user_model().objects.filter(username__startswith="away").count() == 3
 
 
 # --- the database connection lost -------------------------------------------------------------

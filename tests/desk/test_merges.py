@@ -9,13 +9,15 @@ import datetime as dt
 from types import SimpleNamespace
 
 import pytest
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.test import override_settings
 from django.urls import reverse
 
 from accounts.models import ClaimRequest, CorrectionRequest
 from core.errors import Refused
 from core.roles import PLAYER, RATING_OFFICER
-from desk.duplicates import player_duplicates, player_duplicates_forget
+from desk.duplicates import CACHE_KEY, player_duplicates, player_duplicates_forget
 from desk.merges import player_merge
 from players.models import Licence, Player, Season
 from protests.models import Protest
@@ -35,6 +37,9 @@ from tournaments.models import Game, TournamentPlayer
 from tournaments.selectors import player_candidates
 
 pytestmark = pytest.mark.django_db
+
+#: Nothing listens on the discard port of loopback: a connection there is refused at once.
+CACHE_AWAY = "redis://127.0.0.1:9/0"
 
 
 def _line(tournament, player, rank: int) -> TournamentPlayer:
@@ -75,6 +80,28 @@ def test_the_duplicates_are_found_by_name_and_year_fide_id_and_federation_id() -
     ]
     page_two, total_two = player_duplicates(offset=2, limit=3)
     assert total_two == 4 and len(page_two) == 2
+
+
+def test_a_merge_while_the_cache_is_away_shows_no_merged_record_once_it_is_back(
+    officer,
+) -> None:
+    """The merge's delete is dropped while Redis cannot be reached (the cache fails open), so
+    the groups kept before come back with Redis; the merged record is not offered again."""
+    a = make_player(fed_id="E1", surname="Garcia", given_name="Jose", birth_year=1980)
+    b = make_player(fed_id="E2", surname="Garcia", given_name="Jose", birth_year=1980)
+    c = make_player(fed_id="E3", surname="Pons", given_name="Rosa", birth_year=1990)
+    d = make_player(fed_id="E4", surname="Pons", given_name="Rosa", birth_year=1990)
+    player_duplicates_forget()
+    assert player_duplicates()[1] == 2  # both groups found and kept in the cache
+    away = {
+        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": CACHE_AWAY},
+        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    }
+    with override_settings(CACHES=away):
+        player_merge(kept=a, merged=b, by=officer, reason="Same person")
+    assert cache.get(CACHE_KEY) is not None  # the kept groups survived the merge
+    groups, _total = player_duplicates()
+    assert [[p.pk for p in g.players] for g in groups] == [[c.pk, d.pk]]
 
 
 def test_the_duplicates_page_links_to_the_merge(client, officer) -> None:
