@@ -413,9 +413,18 @@ def _insert(
                     [params["first"], params["first_row"], params["prefix"]],
                 )
             timer.step("players inserted")
-            cursor.execute("CREATE TEMP TABLE list_words (word text) ON COMMIT DROP")
-            copy_from_text("COPY list_words (word) FROM STDIN", [key_lines_words(sorted(words))])
-            cursor.execute(sql.insert_words_sql(locked="players_nameword" in deferred_tables))
+            if "players_nameword" in deferred_tables and _empty(cursor, "players_nameword"):
+                # An empty vocabulary this import holds locked (its indexes are dropped): every
+                # word is new, copied in straight (sorted, as its b-tree wants them).
+                copy_from_text(
+                    "COPY players_nameword (word) FROM STDIN", [key_lines_words(sorted(words))]
+                )
+            else:
+                cursor.execute("CREATE TEMP TABLE list_words (word text) ON COMMIT DROP")
+                copy_from_text(
+                    "COPY list_words (word) FROM STDIN", [key_lines_words(sorted(words))]
+                )
+                cursor.execute(sql.insert_words_sql(locked="players_nameword" in deferred_tables))
             timer.step("name words")
         if missing:
             cursor.execute(sql.INSERT_RATINGS_SQL, params)
@@ -425,6 +434,11 @@ def _insert(
         timer.step("unique indexes rebuilt")
         after_commit.extend(deferred_tables)
     return written
+
+
+def _empty(cursor: Any, table: str) -> bool:
+    cursor.execute(f'SELECT NOT EXISTS (SELECT 1 FROM "{table}")')
+    return bool(cursor.fetchone()[0])
 
 
 def _room_for_stage_tables(cursor: Any) -> None:
