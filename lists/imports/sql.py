@@ -257,6 +257,13 @@ SELECT COALESCE(s.player_id, %(first)s + s.row_no - %(first_row)s), %(system)s, 
 FROM list_stage s
 WHERE s.rating_id IS NULL"""
 
+#: The players the missing ratings refer to that are not new (ratings.refs_checked): the
+#: smallest id the registry does not hold, or NULL. The new players' ids are those the
+#: players' insert has just written (same rows of the stage, same formula).
+RATINGS_PLAYERS_MISSING_SQL = """SELECT min(s.player_id) FROM list_stage s
+WHERE s.rating_id IS NULL AND s.player_id IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM players_player p WHERE p.id = s.player_id)"""
+
 UPDATE_RATINGS_SQL = """UPDATE ratings_playerrating r SET rating = s.rating, games = s.games,
   kind = s.kind, activity = s.activity, reached_2400 = r.reached_2400 OR s.r2400,
   reached_2200 = r.reached_2200 OR s.r2200, ruleset = %(ruleset)s, engine_version = %(engine)s,
