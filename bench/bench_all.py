@@ -102,7 +102,12 @@ def step_run(step: str, players: int) -> dict[str, Any]:
         return {
             "seconds": i["committed"],
             "floor": i["floor"],
-            "detail": f"{i['result'].rows:,} rows",
+            "detail": (
+                f"{i['result'].rows:,} rows; bare writes of the same rows "
+                f"{sum(i['write_floor'].values()):.1f} s = "
+                f"{sum(i['write_floor'].values()) / i['floor']:.1f}x the floor; "
+                f"{i['result'].indexes_after_commit_seconds:.1f} s of indexes after the commit"
+            ),
             "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
     raise SystemExit(f"unknown step {step!r}")

@@ -12,6 +12,9 @@ synthetic list in a temp dir in FIDE's single-list TXT layout, and prints:
 - a second import of the same file (every player matched, nothing to change);
 - an import of "next month's" list: the same IDs with new ratings, games and flags;
 - the bare COPY of the same file into a one-column plain table: the I/O floor;
+- the bare writes of the rows the first import wrote (players, ratings, name words: INSERT …
+  SELECT into empty copies of the tables with their primary key, fillfactor and unique
+  indexes, no trigger): the floor of the import's writes (write_floor);
 - a CPU reference: a fixed pure-Python loop (10,000,000 additions), to compare machines.
 
 ``--target system`` (the default) imports into the rating system's ratings (PlayerRating);
@@ -114,6 +117,45 @@ def cpu_reference() -> float:
     return time.perf_counter() - t0
 
 
+#: The tables an import into an empty registry writes, each copied bare (same columns,
+#: fillfactor and unique indexes; no trigger, no foreign key, no secondary index).
+WRITE_FLOOR_TABLES = (
+    ("players_player", 70, ("fed_id", "fide_id")),
+    ("ratings_playerrating", 50, ("player_id, system_id",)),
+    ("players_nameword", 100, ()),
+)
+
+
+def write_floor() -> dict[str, float]:
+    """Seconds to write again, bare, the rows the import wrote (run after it, on the same
+    database): per table, INSERT … SELECT * of its committed rows into an empty copy with its
+    primary key and fillfactor, then its unique indexes built. What the import's writes
+    cannot go below, whatever its parsing, checks and triggers cost; the rows are read from
+    shared buffers, not parsed."""
+    from django.db import connection
+
+    out: dict[str, float] = {}
+    with connection.cursor() as cursor:
+        cursor.execute("SET maintenance_work_mem = '512MB'")
+        for table, fillfactor, uniques in WRITE_FLOOR_TABLES:
+            copy = f"bench_wf_{table}"
+            cursor.execute(f"DROP TABLE IF EXISTS {copy}")
+            cursor.execute(
+                f"CREATE TABLE {copy} (LIKE {table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS) "
+                f"WITH (fillfactor = {fillfactor})"
+            )
+            key = "word" if table == "players_nameword" else "id"
+            cursor.execute(f"ALTER TABLE {copy} ADD PRIMARY KEY ({key})")
+            cursor.execute("CHECKPOINT")
+            t0 = time.perf_counter()
+            cursor.execute(f"INSERT INTO {copy} SELECT * FROM {table}")  # in its order
+            for columns in uniques:
+                cursor.execute(f"CREATE UNIQUE INDEX ON {copy} ({columns})")
+            out[table] = time.perf_counter() - t0
+            cursor.execute(f"DROP TABLE {copy}")
+    return out
+
+
 def import_measure(
     *,
     rows: int,
@@ -184,6 +226,7 @@ def import_measure(
                 out["third"] = time.perf_counter() - t0
                 out["update_events"] = events.count() - events_before
 
+            out["write_floor"] = write_floor()
             with connection.cursor() as cursor:
                 cursor.execute("CREATE TABLE bench_floor (line text)")
                 t0 = time.perf_counter()
@@ -247,6 +290,12 @@ def main() -> None:
         )
     print(
         f"bare COPY (I/O floor)  : {floor:6.2f} s  ({m['floor_rows']:,} lines into a plain table)"
+    )
+    wf = m["write_floor"]
+    print(
+        "bare writes (floor of the import's writes): "
+        + ", ".join(f"{t} {v:.2f} s" for t, v in wf.items())
+        + f"; {sum(wf.values()):.2f} s in all = {sum(wf.values()) / floor:.1f}x the bare COPY"
     )
     print(f"import / floor         : {committed / floor:6.1f}x  ({first / floor:.1f}x in all)")
     print(f"import: {committed:.2f} s, floor {floor:.2f} s, ratio {committed / floor:.1f}")

@@ -30,7 +30,7 @@ from typing import Any
 
 import pgtrigger
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from core.pg.copy import copy_from_text
 from core.pg.ids import reserve_ids
@@ -413,18 +413,55 @@ def _insert(
                     [params["first"], params["first_row"], params["prefix"]],
                 )
             timer.step("players inserted")
-            cursor.execute("CREATE TEMP TABLE list_words (word text) ON COMMIT DROP")
-            copy_from_text("COPY list_words (word) FROM STDIN", [key_lines_words(sorted(words))])
-            cursor.execute(sql.insert_words_sql(locked="players_nameword" in deferred_tables))
+            if "players_nameword" in deferred_tables and _empty(cursor, "players_nameword"):
+                # An empty vocabulary this import holds locked (its indexes are dropped): every
+                # word is new, copied in straight (sorted, as its b-tree wants them).
+                copy_from_text(
+                    "COPY players_nameword (word) FROM STDIN", [key_lines_words(sorted(words))]
+                )
+            else:
+                cursor.execute("CREATE TEMP TABLE list_words (word text) ON COMMIT DROP")
+                copy_from_text(
+                    "COPY list_words (word) FROM STDIN", [key_lines_words(sorted(words))]
+                )
+                cursor.execute(sql.insert_words_sql(locked="players_nameword" in deferred_tables))
             timer.step("name words")
         if missing:
+            _ratings_refs_check(cursor, int(params["system"]))
+            # The trigger's own check (ratings migration 0005) would anti-join every new row
+            # to the whole registry again: told these rows are checked, for this statement.
+            cursor.execute("SET LOCAL ratings.refs_checked = 'ratings_playerrating'")
             cursor.execute(sql.INSERT_RATINGS_SQL, params)
             written = cursor.rowcount
+            cursor.execute("SET LOCAL ratings.refs_checked = ''")
             timer.step("ratings inserted")
     if deferred:
         timer.step("unique indexes rebuilt")
         after_commit.extend(deferred_tables)
     return written
+
+
+def _ratings_refs_check(cursor: Any, system: int) -> None:
+    """What the ratings' reference trigger checks (ratings migration 0005), for the missing
+    ratings the import inserts: their rating system, locked against deletion until the
+    commit (the trigger only saw it exist), and their players that are not new ones. Raises
+    IntegrityError (foreign_key_violation, as the trigger would)."""
+    cursor.execute("SELECT id FROM ratings_ratingsystem WHERE id = %s FOR KEY SHARE", [system])
+    if cursor.fetchone() is None:
+        raise IntegrityError(
+            f"insert on ratings_playerrating refused: rating system {system} does not exist"
+        )
+    cursor.execute(sql.RATINGS_PLAYERS_MISSING_SQL)
+    player = cursor.fetchone()[0]
+    if player is not None:
+        raise IntegrityError(
+            f"insert on ratings_playerrating refused: player {player} does not exist"
+        )
+
+
+def _empty(cursor: Any, table: str) -> bool:
+    cursor.execute(f'SELECT NOT EXISTS (SELECT 1 FROM "{table}")')
+    return bool(cursor.fetchone()[0])
 
 
 def _room_for_stage_tables(cursor: Any) -> None:

@@ -147,7 +147,6 @@ def _cut_txt(
     stripped, the name split as lf.split_name does, with map()/zip() doing the per-row work in
     C. A batch with a tab (which would need escaping field by field) goes row by row. With
     `words`, the name keys too (their words added to it); without, an empty key column."""
-    keys = words is not None
     others = [where.get(f, slice(0, 0)) for f in fields if f != "name"]
     name = where["name"]
     numbers = list(
@@ -155,33 +154,32 @@ def _cut_txt(
     )  # the non-blank lines
     if len(numbers) < len(lines):
         lines = [lines[n - first] for n in numbers]
-    raw_names = list(map(operator.itemgetter(name), lines))
-    key_values: Iterable[str] = itertools.repeat("", len(lines))
+    if not lines:
+        return ""
+    # The name column's trailing blanks: fold() would spend as long on them as on the name.
+    raw_names = list(map(str.rstrip, map(operator.itemgetter(name), lines)))
+    key_values: list[str] | itertools.repeat[str] = itertools.repeat("", len(lines))
     if words is not None:
-        folded = fold_all(raw_names)
-        add_words(words, folded)
-        key_values = _escape_keys(folded)
-    if any("\t" in line for line in lines):
+        key_values = fold_all(raw_names)
+        add_words(words, key_values)
+    # "Surname, Given" -> surname, given (lf.split_name: a one-word name is the surname).
+    names = itertools.chain.from_iterable(map(lf.split_name, raw_names))
+    values = map(str.strip, itertools.chain.from_iterable(map(operator.itemgetter(*others), lines)))
+    # zip() takes from the same iterator as often as it is repeated: one row per tuple.
+    rows_text = zip(map(str, numbers), names, names, *[values] * len(others), key_values)
+    text = "\n".join(map("\t".join, rows_text)) + "\n"
+    if text.count("\t") != len(lines) * (len(others) + 3):
+        # A tab inside a field (it would need escaping): the batch goes row by row.
         slices = [where.get(f) for f in fields]
         rows = (
             (n, [line[s].strip() if s is not None else "" for s in slices])
             for n, line in zip(numbers, lines)
         )
-        return "".join(_field_lines(rows, key_values))
-    # "Surname, Given" -> surname, given (lf.split_name: a one-word name is the surname).
-    names = itertools.chain.from_iterable(map(lf.split_name, raw_names))
-    values = map(str.strip, itertools.chain.from_iterable(map(operator.itemgetter(*others), lines)))
-    # zip() takes from the same iterator as often as it is repeated: one row per tuple.
-    rows_text = zip(map(str, numbers), names, names, *[values] * len(others))
-    text = "\n".join(map("\t".join, rows_text))
+        keys = key_values if words is not None else itertools.repeat("")
+        return "".join(_field_lines(rows, _escape_keys(list(keys))))
     if "\\" in text:
         text = text.replace("\\", "\\\\")
-    if not text:
-        return ""
-    if not keys:  # an empty last column on every line
-        return text.replace("\n", "\t\n") + "\t\n"
-    # The name keys are already escaped; they go last on each line.
-    return "\n".join(map("\t".join, zip(text.split("\n"), key_values))) + "\n"
+    return text
 
 
 def _escape_keys(keys: list[str]) -> list[str]:

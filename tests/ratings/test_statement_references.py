@@ -206,3 +206,29 @@ def test_a_players_history_lists_every_version_and_probes_the_list_index() -> No
     page = Client().get(f"/players/{me.fed_id}/")
     assert page.status_code == 200
     assert page.content.decode().count(str(system.name)) >= 2
+
+
+def test_a_writer_that_checked_its_rows_skips_the_check_for_its_table_only() -> None:
+    """Migration 0032: `ratings.refs_checked` naming the table skips the statement's check
+    (the list import checks its rows itself); another table's name, or an empty value, does
+    not."""
+    system = make_system()
+    insert = (
+        "INSERT INTO ratings_playerrating (player_id, system_id, rating, games, kind, activity, "
+        "out_of_list, reached_2400, reached_2200, flagged_lists, prior_results, ruleset, "
+        "engine_version, updated_at) "
+        "VALUES (%s, %s, 2000, 0, 'effective', 'active', false, false, false, 0, '[]', '', '', "
+        "now())"
+    )
+    for value in ("ratings_listentry", ""):
+        with pytest.raises(IntegrityError, match=f"player {MISSING} does not exist"):
+            _sql(f"SET LOCAL ratings.refs_checked = '{value}'; " + insert, [MISSING, system.pk])
+    with transaction.atomic():
+        sid = transaction.savepoint()
+        _sql(
+            "SET LOCAL ratings.refs_checked = 'ratings_playerrating'; " + insert,
+            [MISSING, system.pk],
+        )
+        assert PlayerRating.objects.filter(player_id=MISSING).count() == 1
+        transaction.savepoint_rollback(sid)
+    assert not PlayerRating.objects.filter(player_id=MISSING).exists()
