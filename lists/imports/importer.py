@@ -31,6 +31,7 @@ from typing import Any
 import pgtrigger
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.utils import timezone
 
 from core.pg.copy import copy_from_text
 from core.pg.ids import reserve_ids
@@ -77,6 +78,7 @@ from lists.imports.rows import (
 )
 from lists.imports.source import ByteSource, NotUtf8, bytes_source, decode_pieces
 from periods.models import RatingSystem
+from periods.rulesets import system_ruleset_on
 from players.names import fold_all
 
 # The public names of an import, defined beside it, are imported from here by their callers.
@@ -260,7 +262,9 @@ def _import_postgresql(
             "prefix": FED_ID_PREFIX,
             "limit": lf.MAX_PROBLEMS,
             "system": system.pk,
-            "ruleset": system.ruleset,
+            # The regulation in force today on the system's timeline (periods.rulesets), which
+            # a rating state written today answers to; not an entry planned for later.
+            "ruleset": system_ruleset_on(system=system, day=timezone.localdate()).ruleset,
             "engine": ENGINE_VERSION,
         }
         if new:
