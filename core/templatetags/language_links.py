@@ -32,4 +32,5 @@ def _links(prefix: str, urlconf: str | None, codes: tuple[str, ...]) -> tuple[di
 @register.simple_tag
 def language_links() -> tuple[dict[str, str], ...]:
     codes = tuple(code for code, _name in settings.LANGUAGES)
-    return _links(get_script_prefix(), get_urlconf(), codes)
+    # The URL configuration named (not None): a changed ROOT_URLCONF is another key.
+    return _links(get_script_prefix(), get_urlconf(settings.ROOT_URLCONF), codes)

@@ -13,6 +13,7 @@ import re
 from urllib.parse import quote
 
 from django import template
+from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -44,7 +45,9 @@ def card_url(fed_id: object) -> str:
     text = str(fed_id)
     if not text or "/" in text:
         return reverse("players:detail", args=[text])
-    head, tail, plain = _card_parts(get_script_prefix(), get_language(), get_urlconf())
+    head, tail, plain = _card_parts(
+        get_script_prefix(), get_language(), get_urlconf(settings.ROOT_URLCONF)
+    )
     if _PLAIN(text):
         url = f"{head}{text}{tail}"
         # Nothing to escape: marked safe, the template does not escape it again.
