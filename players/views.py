@@ -7,7 +7,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from core.caching import page_cached, page_private
+from core.caching import page_cached, page_private, page_shared
 from core.errors import Refused
 from core.permissions import permission_required
 from core.release import release
@@ -23,7 +23,7 @@ from players.forms import (
 )
 from players.models import ErasureStatus, Player
 from players.personal_data import personal_data_collect, personal_data_zip
-from players.selectors import licence_current, player_search, season_licence_counts
+from players.selectors import licence_current, player_search_rows, season_licence_counts
 
 PER_PAGE = 50
 #: Seconds a rendered page of results is kept: a player added or renamed shows up in searches
@@ -47,11 +47,17 @@ def player_list(request: HttpRequest) -> HttpResponseBase:
         kind="search",
         state="",
         timeout=RESULTS_TTL,
-        render=lambda: _player_list(request),
+        # A page anonymous visitors share is kept whole (as long as its results would be):
+        # keeping its results apart too would cost two more round trips to the cache.
+        render=lambda: _player_list(request, keep_results=not page_shared(request)),
+        # Most searches are asked once (a name nobody asked for lately): in the process's
+        # memory only, not the shared cache, whose get and set cost a cold search a fifth of
+        # its CPU (docs/benchmarks.md, "Cold searches at three times the hello view").
+        shared=False,
     )
 
 
-def _player_list(request: HttpRequest) -> HttpResponse:
+def _player_list(request: HttpRequest, *, keep_results: bool = True) -> HttpResponse:
     query = request.GET.get("q", "")[:200]
     try:
         page = int(request.GET.get("page", "1"))
@@ -63,12 +69,13 @@ def _player_list(request: HttpRequest) -> HttpResponse:
         {
             "q": query,
             # The results' fragment is kept per language, query and page (players/list.html:
-            # {% cache %}); the search runs only when it is rendered.
+            # {% cache %}), unless the whole page is; the search runs only when it is rendered.
+            "keep_results": keep_results,
             "results_key": hashlib.sha1(f"{query.strip()}\x00{page}".encode()).hexdigest(),
             "results_ttl": RESULTS_TTL,
             "release": release(),
             "result": SimpleLazyObject(
-                lambda: player_search(
+                lambda: player_search_rows(
                     query=query, page=page, per_page=PER_PAGE, fields=RESULT_FIELDS
                 )
             ),

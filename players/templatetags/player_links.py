@@ -9,10 +9,14 @@ it as the tag does."""
 from __future__ import annotations
 
 import functools
+import re
 from urllib.parse import quote
 
 from django import template
+from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 register = template.Library()
@@ -24,10 +28,16 @@ _PLACEHOLDER = "card0placeholder"
 
 
 @functools.lru_cache(maxsize=64)
-def _card_parts(prefix: str, language: str | None, urlconf: str | None) -> tuple[str, str]:
+def _card_parts(prefix: str, language: str | None, urlconf: str | None) -> tuple[str, str, bool]:
+    """The address before and after the ID, and whether both are plain text in HTML."""
     url = reverse("players:detail", args=[_PLACEHOLDER], urlconf=urlconf)
     head, _, tail = url.partition(_PLACEHOLDER)
-    return head, tail
+    return head, tail, escape(head) == head and escape(tail) == tail
+
+
+#: An ID that reverse() and quote() leave as it is, and HTML too (the registry's IDs:
+#: "ESP-123456").
+_PLAIN = re.compile(r"[A-Za-z0-9_~-]+").fullmatch
 
 
 @register.filter
@@ -35,5 +45,11 @@ def card_url(fed_id: object) -> str:
     text = str(fed_id)
     if not text or "/" in text:
         return reverse("players:detail", args=[text])
-    head, tail = _card_parts(get_script_prefix(), get_language(), get_urlconf())
+    head, tail, plain = _card_parts(
+        get_script_prefix(), get_language(), get_urlconf(settings.ROOT_URLCONF)
+    )
+    if _PLAIN(text):
+        url = f"{head}{text}{tail}"
+        # Nothing to escape: marked safe, the template does not escape it again.
+        return mark_safe(url) if plain else url
     return f"{head}{quote(text, safe=_SAFE)}{tail}"

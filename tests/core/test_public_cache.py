@@ -87,3 +87,30 @@ def test_each_page_links_every_language_back_to_itself() -> None:
     for code in ("en", "es", "ca", "pt"):
         link = reverse("language", args=[code]) + "?next=/players/%3Fq%3Dana%26page%3D2"
         assert f'href="{link}"' in html
+
+
+def test_the_language_links_name_each_language_and_mark_the_current_one(settings) -> None:
+    """core.templatetags.language_links: each language's own name, its switch's address (under
+    the site's script prefix too), the current language marked."""
+    from django.urls import set_script_prefix
+    from django.utils.translation import get_language_info
+
+    html = Client().get(reverse("home"), headers={"accept-language": "es"}).content.decode()
+    for code, _name in settings.LANGUAGES:
+        link = reverse("language", args=[code]) + "?next=/"
+        name = get_language_info(code)["name_local"]
+        current = ' aria-current="true"' if code == "es" else ""
+        expected = (
+            f'<a href="{link}" lang="{code}" hreflang="{code}" title="{name}"{current}>'
+            f"{code.upper()}</a>"
+        )
+        assert expected in html, code
+    # Under a script prefix (the test client does not set it: WSGIHandler does).
+    settings.FORCE_SCRIPT_NAME = "/office/"
+    set_script_prefix("/office/")
+    try:
+        html = Client().get(reverse("home")).content.decode()
+        assert reverse("language", args=["ca"]).startswith("/office/")
+        assert f'href="{reverse("language", args=["ca"])}?next=' in html
+    finally:
+        set_script_prefix("/")

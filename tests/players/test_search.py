@@ -4,18 +4,20 @@ accents or commas, initials, parts of names, exact IDs, ranking, pages, the trig
 from __future__ import annotations
 
 import datetime
+import hashlib
 import random
 
 import pytest
 from django.db import connection
 from django.db.models import Q
 from django.template.loader import render_to_string
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from players.models import NameWord, Player
 from players.names import full_name_key
-from players.selectors import player_search, player_search_sql
+from players.selectors import player_search, player_search_rows, player_search_sql
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db
@@ -313,6 +315,7 @@ def test_card_url_is_what_the_url_tag_writes(fed_id: str) -> None:
     from django.test import override_settings
     from django.urls import set_script_prefix
     from django.utils import translation
+    from django.utils.safestring import SafeString
 
     from players.templatetags.player_links import card_url
 
@@ -326,6 +329,25 @@ def test_card_url_is_what_the_url_tag_writes(fed_id: str) -> None:
             assert card_url(fed_id).startswith("/office/players/")
         finally:
             set_script_prefix("/")
+    # A plain ID gives an address the template need not escape; a prefix holding "&" is
+    # escaped by the template as {% url %}'s would be.
+    assert isinstance(card_url("ESP-77"), SafeString)
+    with override_settings(FORCE_SCRIPT_NAME="/a&b/"):
+        set_script_prefix("/a&b/")
+        try:
+            assert card_url("ESP-77") == reverse("players:detail", args=["ESP-77"])
+            assert not isinstance(card_url("ESP-77"), SafeString)
+            html = render_to_string("players/_results.html", {"result": _one_row("ESP-77")})
+            assert 'href="/a&amp;b/players/ESP-77/"' in html
+        finally:
+            set_script_prefix("/")
+
+
+def _one_row(fed_id: str) -> object:
+    from players.selectors import PlayerSearchResult
+
+    row = {"id": 1, "fed_id": fed_id, "surname": "Roca", "given_name": "Pol"}
+    return PlayerSearchResult("roca", "name", [row], 1, 1, 50)
 
 
 def test_each_field_read_is_the_players_own() -> None:
@@ -349,6 +371,58 @@ def test_each_field_read_is_the_players_own() -> None:
             (found_player,) = player_search(query=query, fields=read).players
             for field in read or [f.attname for f in Player._meta.concrete_fields]:
                 assert getattr(found_player, field) == getattr(player, field), (query, field)
+        # The results page's rows: the same fields by name, and the key.
+        (row,) = player_search_rows(query=query, fields=fields).players
+        assert row == {"id": player.pk, **{field: getattr(player, field) for field in fields}}
+    # An empty query lists the registry (the ORM's path): the same rows.
+    make_player(surname="Abad", given_name="Eva", fed_id="ESP-1")
+    rows = player_search_rows(query="", fields=fields).players
+    assert [row["fed_id"] for row in rows] == ["ESP-1", "ESP-9"]
+    assert rows[1] == {"id": player.pk, **{field: getattr(player, field) for field in fields}}
+
+
+def test_rows_are_the_players_of_the_search_in_its_order() -> None:
+    for n in range(7):
+        make_player(surname=f"Ribas{chr(97 + n)}", given_name="Pau", club=f"Club {n}")
+    fields = ("fed_id", "club")
+    for query, page in (("ribas pau", 1), ("ribas", 2), ("ribasc", 1), ("nobody", 1), ("", 3)):
+        players = player_search(query=query, page=page, per_page=3, fields=fields)
+        rows = player_search_rows(query=query, page=page, per_page=3, fields=fields)
+        assert [(r["fed_id"], r["club"]) for r in rows.players] == [
+            (p.fed_id, p.club) for p in players.players
+        ], query
+        assert (rows.total, rows.page, rows.kind) == (players.total, players.page, players.kind)
+
+
+def test_an_anonymous_search_page_is_kept_in_the_process_only(client, settings) -> None:
+    """A shared (anonymous) search page is kept whole in the process's memory, not in the
+    shared cache, and its results are not kept apart; a logged-in user's page keeps them."""
+    from django.core.cache import caches
+    from django.core.cache.utils import make_template_fragment_key
+    from django.test import RequestFactory
+
+    from core.caching import page_key
+    from core.release import release
+    from tests.factories import make_user
+
+    make_player(surname="Soler", given_name="Ona")
+    address = reverse("players:list") + "?q=soler"
+    first = client.get(address)
+    assert "Soler, Ona" in first.content.decode()
+    key = f"{release()}:{page_key(RequestFactory().get(address), kind='search', state='')}"
+    assert caches["local"].get(key) is not None
+    assert caches["default"].get(key) is None
+    fragment = make_template_fragment_key(
+        "player_search", ["en", release(), hashlib.sha1(b"soler\x001").hexdigest()]
+    )
+    assert caches["default"].get(fragment) is None
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(address)
+    assert again.content == first.content and not queries.captured_queries
+    signed_in = Client()
+    signed_in.force_login(make_user("searcher"))
+    assert "Soler, Ona" in signed_in.get(address).content.decode()
+    assert "Soler, Ona" in caches["default"].get(fragment)
 
 
 def test_results_read_only_the_fields_a_row_shows(client) -> None:
