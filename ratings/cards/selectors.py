@@ -11,13 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
+from django.db.models import Exists, OuterRef
+from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext_lazy as _
 
 from periods.models import RatingSystem
 from players.models import Player
+from players.names import fold
 from ratings.calculation.selectors import draft_player
 from ratings.lists.filters import ACTIVE_STATUSES
-from ratings.lists.selectors import list_current_ids
+from ratings.lists.selectors import CURRENT_LIST_IDS_SQL
 from ratings.live.selectors import LiveFigure, player_live
 from ratings.models import (
     Activity,
@@ -216,23 +219,37 @@ def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[Sy
     """The player in every rating system he has a state or a list entry in, by system name:
     state, entry in the newest current list, ranks there, and the history over the current
     versions (oldest first, one point per list). `list_ids`: the current list ids, if the
-    caller has them already (list_current_ids)."""
-    current = list_ids if list_ids is not None else list_current_ids()
+    caller has them already (list_current_ids).
+
+    Three statements for a player of lists published since issue 27 (issue 29, the card's
+    first render after a publication): his entries in the current lists with their list, its
+    system and whether a run calculated it (the current ids a subquery); his states with their
+    system; his live figures (ratings.live). The ranks are the entry's own."""
+    current: Any = list_ids if list_ids is not None else RawSQL(CURRENT_LIST_IDS_SQL, [])
     entries = list(
         ListEntry.objects.filter(published_list_id__in=current, player_id=player.pk)
-        .select_related("published_list")
+        .select_related("published_list__system")
+        .annotate(
+            calculated=Exists(
+                CalculationRun.objects.filter(published_list=OuterRef("published_list"))
+            )
+        )
         .order_by("published_list__list_date", "published_list__version")
     )
-    runs = set(
-        CalculationRun.objects.filter(
-            published_list_id__in=[e.published_list_id for e in entries]
-        ).values_list("published_list_id", flat=True)
-    )
-    states = {s.system_id: s for s in PlayerRating.objects.filter(player_id=player.pk)}
+    states = {
+        s.system_id: s
+        for s in PlayerRating.objects.filter(player_id=player.pk).select_related("system")
+    }
     live = player_live(player_id=player.pk)
-    system_ids = set(states) | {e.published_list.system_id for e in entries} | set(live)
+    systems = {e.published_list.system_id: e.published_list.system for e in entries}
+    systems.update((s.system_id, s.system) for s in states.values())
+    missing = set(live) - set(systems)
+    if missing:  # a live figure in a system he has no state nor entry in
+        systems.update(RatingSystem.objects.in_bulk(missing))
     cards = []
-    for system in RatingSystem.objects.filter(id__in=system_ids).order_by("name"):
+    # By name, as PostgreSQL sorts them (RatingSystem.objects.order_by("name") before): case
+    # and accents after the letters.
+    for system in sorted(systems.values(), key=lambda s: (fold(s.name), s.name, s.pk)):
         mine = [e for e in entries if e.published_list.system_id == system.pk]
         latest = mine[-1] if mine else None
         cards.append(
@@ -252,7 +269,7 @@ def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[Sy
                         games=e.games,
                         k=e.k,
                         status=e.status,
-                        calculated=e.published_list_id in runs,
+                        calculated=e.calculated,
                     )
                     for e in mine
                 ],
