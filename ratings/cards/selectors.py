@@ -173,6 +173,12 @@ def card_state(*, fed_id: str) -> str | None:
     return f"{player_id}.{stamps[0]}.{stamps[1]}.{newest or 0}.{stamps[2]}"
 
 
+def card_state_live(state: str) -> bool:
+    """Whether the card of `state` (card_state) has live ratings to read: none computed for the
+    player says "-" where their time goes."""
+    return not state.endswith(".-")
+
+
 def entry_ranks(*, entry: ListEntry, player: Player) -> Ranks:
     """Ranks of `entry` in its list: national (every rated entry), in his region, in his club,
     and among active entries (only if he is active). Read from the entry (lists published
@@ -215,16 +221,20 @@ def entry_ranks(*, entry: ListEntry, player: Player) -> Ranks:
     )
 
 
-def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[SystemCard]:
+def player_card(
+    *, player: Player, list_ids: list[int] | None = None, live: bool = True
+) -> list[SystemCard]:
     """The player in every rating system he has a state or a list entry in, by system name:
     state, entry in the newest current list, ranks there, and the history over the current
     versions (oldest first, one point per list). `list_ids`: the current list ids, if the
-    caller has them already (list_current_ids).
+    caller has them already (list_current_ids). `live`: False when the caller knows he has no
+    live rating (card_state_live).
 
     Three statements for a player of lists published since issue 27 (issue 29, the card's
     first render after a publication): his entries in the current lists with their list, its
     system and whether a run calculated it (the current ids a subquery); his states with their
-    system; his live figures (ratings.live). The ranks are the entry's own."""
+    system; his live figures (ratings.live) unless `live` says he has none. The ranks are the
+    entry's own."""
     current: Any = list_ids if list_ids is not None else RawSQL(CURRENT_LIST_IDS_SQL, [])
     entries = list(
         ListEntry.objects.filter(published_list_id__in=current, player_id=player.pk)
@@ -240,10 +250,10 @@ def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[Sy
         s.system_id: s
         for s in PlayerRating.objects.filter(player_id=player.pk).select_related("system")
     }
-    live = player_live(player_id=player.pk)
+    figures = player_live(player_id=player.pk) if live else {}
     systems = {e.published_list.system_id: e.published_list.system for e in entries}
     systems.update((s.system_id, s.system) for s in states.values())
-    missing = set(live) - set(systems)
+    missing = set(figures) - set(systems)
     if missing:  # a live figure in a system he has no state nor entry in
         systems.update(RatingSystem.objects.in_bulk(missing))
     cards = []
@@ -258,7 +268,7 @@ def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[Sy
                 state=states.get(system.pk),
                 entry=latest,
                 ranks=entry_ranks(entry=latest, player=player) if latest else Ranks(),
-                live=live.get(system.pk),
+                live=figures.get(system.pk),
                 history=[
                     HistoryPoint(
                         list_id=e.published_list_id,
