@@ -116,8 +116,12 @@ def lists_current(*, system_id: int | None = None) -> QuerySet[PublishedList]:
     )
 
 
-def list_current_version(*, published: PublishedList) -> PublishedList:
-    """The current version of `published`'s period: itself, or the version superseding it."""
+def list_current_version(*, published: PublishedList, newest_id: int = 0) -> PublishedList:
+    """The current version of `published`'s period: itself, or the version superseding it.
+    `newest_id`: the newest published list's id, if the caller has it (publication_state): that
+    list is current (no later version of any list exists), with no statement."""
+    if newest_id and published.pk == newest_id:
+        return published
     newest = published.period.lists.order_by("-version").first() if published.period_id else None
     return newest or published
 
