@@ -84,12 +84,6 @@ def section_condition(*, section: str) -> Q:
     return Q(section__in=("active", "")) if section == "active" else Q(section=section)
 
 
-#: The ids of the current version of every published period, as a subquery.
-CURRENT_LIST_IDS_SQL = (
-    "SELECT DISTINCT ON (period_id) id FROM ratings_publishedlist ORDER BY period_id, version DESC"
-)
-
-
 def list_current_ids(*, system_id: int | None = None) -> list[int]:
     """Ids of the current version of every published period (newest list date first)."""
     sql = """
