@@ -39,7 +39,9 @@ Issue 29 (`--proxy`, `--publish`, on by default):
   services (its period calculated again, list_publish, then its ranks and filter rows as the
   Celery task does), then cards of random players of the new list and pages of it are asked
   once each, straight to gunicorn: every one of them renders (new state, new keys). Each run
-  adds a version to the database (about 410,000 entries).
+  adds a version to the database (about 410,000 entries). `--kinds ""` runs the hello view and
+  this part only (with --no-proxy); bench/first_render.py measures the same first renders
+  in-process (CPU, statements).
 """
 
 from __future__ import annotations
@@ -396,7 +398,7 @@ def main() -> None:
 
     rng = random.Random(args.seed)
     urls = draw_urls(args.sample, rng)
-    kinds = args.kinds.split(",")
+    kinds = [kind for kind in args.kinds.split(",") if kind]  # "": the publication's runs only
     print(f"load average {load_average():.2f} at the start", flush=True)
     print(f"{'page':<14} {'in-process p50/p99 ms':>22} {'DB p50/p99 ms':>16}  load", flush=True)
     cache.clear()

@@ -33,7 +33,7 @@ from typing import Any, Generic, Literal, TypeVar, cast
 
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection
-from django.db.models import Count, QuerySet
+from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
 from django.utils import timezone
 
 from players.models import NAME_WORDS_SQL, Licence, Player, Season
@@ -331,10 +331,16 @@ def season_on(*, day: dt.date) -> Season | None:
 def licence_current(*, player: Player, day: dt.date | None = None) -> Licence | None:
     """The player's licence for the season in force today (or ``day``), else his latest one:
     what his card shows."""
-    licences = Licence.objects.filter(player=player).select_related("season")
     day = day or timezone.localdate()
-    current = licences.filter(season__start__lte=day, season__end__gte=day).first()
-    return current or licences.order_by("-season__start").first()
+    # One statement (issue 29, the card's first render): the season in force first.
+    in_force = Q(season__start__lte=day, season__end__gte=day)
+    return (
+        Licence.objects.filter(player=player)
+        .select_related("season")
+        .annotate(in_force=ExpressionWrapper(in_force, output_field=BooleanField()))
+        .order_by("-in_force", "-season__start", "pk")
+        .first()
+    )
 
 
 def season_licence_counts() -> list[Season]:

@@ -12,6 +12,7 @@ from periods.rulesets import system_ruleset_add, system_ruleset_check
 from ratings.models import (
     Differential,
     ListEntry,
+    ListFilterCount,
     ListFilterRow,
     ListRank,
     ListStatistics,
@@ -153,6 +154,16 @@ class ListFilterRowAdmin(ReadOnlyAdmin):
     list_filter = ("published_list__system", "active")
     raw_id_fields = ("player",)
     list_select_related = ("published_list__system", "player")
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+
+
+@admin.register(ListFilterCount)
+class ListFilterCountAdmin(ReadOnlyAdmin):
+    list_display = ("published_list", "section", "dimension", "value", "entries", "active_entries")
+    list_filter = ("published_list__system",)
+    search_fields = ("value",)
+    list_select_related = ("published_list__system",)
     show_full_result_count = False
     paginator = EstimatedCountPaginator
 

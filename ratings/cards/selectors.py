@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 
 from periods.models import RatingSystem
 from players.models import Player
+from players.names import fold
 from ratings.calculation.selectors import draft_player
 from ratings.lists.filters import ACTIVE_STATUSES
 from ratings.lists.selectors import list_current_ids
@@ -170,6 +172,12 @@ def card_state(*, fed_id: str) -> str | None:
     return f"{player_id}.{stamps[0]}.{stamps[1]}.{newest or 0}.{stamps[2]}"
 
 
+def card_state_live(state: str) -> bool:
+    """Whether the card of `state` (card_state) has live ratings to read: none computed for the
+    player says "-" where their time goes."""
+    return not state.endswith(".-")
+
+
 def entry_ranks(*, entry: ListEntry, player: Player) -> Ranks:
     """Ranks of `entry` in its list: national (every rated entry), in his region, in his club,
     and among active entries (only if he is active). Read from the entry (lists published
@@ -212,27 +220,46 @@ def entry_ranks(*, entry: ListEntry, player: Player) -> Ranks:
     )
 
 
-def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[SystemCard]:
+def player_card(
+    *, player: Player, list_ids: list[int] | None = None, live: bool = True
+) -> list[SystemCard]:
     """The player in every rating system he has a state or a list entry in, by system name:
     state, entry in the newest current list, ranks there, and the history over the current
     versions (oldest first, one point per list). `list_ids`: the current list ids, if the
-    caller has them already (list_current_ids)."""
+    caller has them already (list_current_ids). `live`: False when the caller knows he has no
+    live rating (card_state_live).
+
+    Four statements for a player of lists published since issue 27 (issue 29, the card's
+    first render after a publication): the current ids; his entries in them with their list, its
+    system and whether a run calculated it; his states with their system; his live figures
+    (ratings.live) unless `live` says he has none. The ranks are the entry's own."""
+    # The current ids as values, not a subquery: with a subquery the planner probed the entries
+    # of every version (superseded ones too) and planned for 2.6 ms.
     current = list_ids if list_ids is not None else list_current_ids()
     entries = list(
         ListEntry.objects.filter(published_list_id__in=current, player_id=player.pk)
-        .select_related("published_list")
+        .select_related("published_list__system")
+        .annotate(
+            calculated=Exists(
+                CalculationRun.objects.filter(published_list=OuterRef("published_list"))
+            )
+        )
         .order_by("published_list__list_date", "published_list__version")
     )
-    runs = set(
-        CalculationRun.objects.filter(
-            published_list_id__in=[e.published_list_id for e in entries]
-        ).values_list("published_list_id", flat=True)
-    )
-    states = {s.system_id: s for s in PlayerRating.objects.filter(player_id=player.pk)}
-    live = player_live(player_id=player.pk)
-    system_ids = set(states) | {e.published_list.system_id for e in entries} | set(live)
+    states = {
+        s.system_id: s
+        for s in PlayerRating.objects.filter(player_id=player.pk).select_related("system")
+    }
+    figures = player_live(player_id=player.pk) if live else {}
+    systems = {e.published_list.system_id: e.published_list.system for e in entries}
+    systems.update((s.system_id, s.system) for s in states.values())
+    missing = set(figures) - set(systems)
+    if missing:  # a live figure in a system he has no state nor entry in
+        systems.update(RatingSystem.objects.in_bulk(missing))
     cards = []
-    for system in RatingSystem.objects.filter(id__in=system_ids).order_by("name"):
+    # By name, as PostgreSQL sorts them (RatingSystem.objects.order_by("name") before): case
+    # and accents after the letters.
+    for system in sorted(systems.values(), key=lambda s: (fold(s.name), s.name, s.pk)):
         mine = [e for e in entries if e.published_list.system_id == system.pk]
         latest = mine[-1] if mine else None
         cards.append(
@@ -241,7 +268,7 @@ def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[Sy
                 state=states.get(system.pk),
                 entry=latest,
                 ranks=entry_ranks(entry=latest, player=player) if latest else Ranks(),
-                live=live.get(system.pk),
+                live=figures.get(system.pk),
                 history=[
                     HistoryPoint(
                         list_id=e.published_list_id,
@@ -252,7 +279,7 @@ def player_card(*, player: Player, list_ids: list[int] | None = None) -> list[Sy
                         games=e.games,
                         k=e.k,
                         status=e.status,
-                        calculated=e.published_list_id in runs,
+                        calculated=e.calculated,
                     )
                     for e in mine
                 ],

@@ -21,20 +21,11 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import Sex, Title
 from players.names import fold
-from ratings.models import ACTIVE_ENTRY_STATUSES, ListEntry
+from ratings.models import ACTIVE_ENTRY_STATUSES, LIST_AGE_GROUPS, ListEntry
 
-#: (code, label, youngest or oldest age, direction): "u" under, "s" at least.
-AGE_GROUPS: list[tuple[str, Any, int]] = [
-    ("u8", _("Under 8"), 8),
-    ("u10", _("Under 10"), 10),
-    ("u12", _("Under 12"), 12),
-    ("u14", _("Under 14"), 14),
-    ("u16", _("Under 16"), 16),
-    ("u18", _("Under 18"), 18),
-    ("u20", _("Under 20 (juniors)"), 20),
-    ("s50", _("50 and over (seniors)"), 50),
-    ("s65", _("65 and over"), 65),
-]
+#: (code, label, youngest or oldest age): "u" under, "s" at least (ratings.models: the
+#: publication counts the entries of each, ratings.publication.counts).
+AGE_GROUPS: list[tuple[str, Any, int]] = LIST_AGE_GROUPS
 
 #: Sort keys of the list page: key -> ORDER BY. Rating first (the (list, rating) index serves
 #: it), unrated entries last.

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
 from periods.models import RatingPeriod
 from players.models import Player
@@ -23,7 +23,7 @@ from rating_engine.list_layout import list_layout_of
 from ratings.lists.filters import SORTS, ListEntryFilter, age_group_condition, name_condition
 from ratings.lists.layouts import list_layout_page
 from ratings.lists.ranks import list_rows_model
-from ratings.models import ListEntry, ListFilterRow, PublishedList
+from ratings.models import ListEntry, ListFilterCount, ListFilterRow, PublishedList
 
 #: A page of a list shows this many entries unless asked otherwise (at most MAX_PER_PAGE).
 PER_PAGE = 100
@@ -40,18 +40,29 @@ PAGE_FIELDS = (
 
 
 def list_sections_present(*, published: PublishedList) -> frozenset[str]:
-    """The sections a list's entries are in (issue 24 item 2); "" for lists published before.
-    One GROUP BY, cached for good (a published list never changes)."""
+    """The sections a list's entries are in (issue 24 item 2); "" for lists published before
+    (and "active" for the list itself in the counts of lists published since issue 29). Cached
+    for good (a published list never changes)."""
+    known = getattr(published, "sections_present", None)  # asked before in this request
+    if known is not None:
+        return frozenset(known)
     key = f"list-sections:{published.pk}"
     found = cache.get(key)
     if found is None:
+        # The sections the publication counted (ratings.publication.counts: a few rows), else
+        # the entries' (a scan of the list: 155 ms for 100,000 entries on its first page).
         found = sorted(
+            ListFilterCount.objects.filter(published_list=published, dimension="").values_list(
+                "section", flat=True
+            )
+        ) or sorted(
             ListEntry.objects.filter(published_list=published)
             .order_by()
             .values_list("section", flat=True)
             .distinct()
         )
         cache.set(key, found, None)
+    published.sections_present = found  # type: ignore[attr-defined]  # a page asks 3-4 times
     return frozenset(found)
 
 
@@ -99,8 +110,12 @@ def lists_current(*, system_id: int | None = None) -> QuerySet[PublishedList]:
     )
 
 
-def list_current_version(*, published: PublishedList) -> PublishedList:
-    """The current version of `published`'s period: itself, or the version superseding it."""
+def list_current_version(*, published: PublishedList, newest_id: int = 0) -> PublishedList:
+    """The current version of `published`'s period: itself, or the version superseding it.
+    `newest_id`: the newest published list's id, if the caller has it (publication_state): that
+    list is current (no later version of any list exists), with no statement."""
+    if newest_id and published.pk == newest_id:
+        return published
     newest = published.period.lists.order_by("-version").first() if published.period_id else None
     return newest or published
 
@@ -161,24 +176,36 @@ MAX_FILTER_VALUES = 500
 
 
 def list_filter_values(*, published: PublishedList) -> dict[str, list[str]]:
-    """The distinct regions and clubs of a list's players, sorted; one GROUP BY over the
-    list's rows, cached for good (a published list never changes). A field with more than
-    MAX_FILTER_VALUES values offers none (the box still takes any part of a name)."""
+    """The distinct regions and clubs of a list's players, sorted: those the publication counted
+    (ratings.publication.counts), else one GROUP BY over the list's rows; cached for good (a
+    published list never changes). A field with more than MAX_FILTER_VALUES values offers none
+    (the box still takes any part of a name)."""
     key = f"list-values:{published.pk}"
     values = cache.get(key)
     if values is None:
         values = {}
-        model = list_rows_model(list_id=published.pk)
+        counts = ListFilterCount.objects.filter(published_list=published)
+        # The values the publication counted (ratings.publication.counts), else the list's rows.
+        counted = counts.filter(dimension="").exists()
+        model = list_rows_model(list_id=published.pk) if not counted else None
         filled = model is not None
         rows: QuerySet[Any] = (model or ListEntry).objects.filter(published_list=published)
         for field in ("region", "club"):
-            column = field if filled else f"player__{field}"
-            found = list(
-                rows.exclude(**{column: ""})
-                .order_by()
-                .values_list(column, flat=True)
-                .distinct()[: MAX_FILTER_VALUES + 1]
-            )
+            if counted:
+                found = list(
+                    counts.filter(dimension=field)
+                    .order_by("value")
+                    .values_list("value", flat=True)
+                    .distinct()[: MAX_FILTER_VALUES + 1]
+                )
+            else:
+                column = field if filled else f"player__{field}"
+                found = list(
+                    rows.exclude(**{column: ""})
+                    .order_by()
+                    .values_list(column, flat=True)
+                    .distinct()[: MAX_FILTER_VALUES + 1]
+                )
             values[field] = sorted(found) if len(found) <= MAX_FILTER_VALUES else []
         cache.set(key, values, None)
     return dict(values)
@@ -187,11 +214,16 @@ def list_filter_values(*, published: PublishedList) -> dict[str, list[str]]:
 def list_entries(*, published: PublishedList, params: Mapping[str, Any]) -> QuerySet[ListEntry]:
     """A list's entries kept by the filters in `params`, sorted (`sort`, rating by default).
     Invalid filter values are ignored (the whole list)."""
-    filterset = list_entry_filter(published=published, params=params)
+    return _entries_sorted(list_entry_filter(published=published, params=params)).select_related(
+        "player"
+    )
+
+
+def _entries_sorted(filterset: ListEntryFilter) -> QuerySet[ListEntry]:
     qs = filterset.qs if filterset.is_valid() else filterset.queryset
     if not (filterset.is_valid() and filterset.form.cleaned_data.get("sort")):
         qs = qs.order_by(*SORTS["rating"])
-    return qs.select_related("player")
+    return qs
 
 
 def _filter_rows(
@@ -200,11 +232,10 @@ def _filter_rows(
     """The list's rows the filters keep, sorted as the page asks, when they are needed: a
     filter or a sort other than by rating (the entries' own (list, rating) index serves the
     whole list by rating). Read from the entries' own filter columns (lists published since
-    issue 27) or the list's filter rows (ratings.models.ListFilterRow, lists before, once
-    written). None otherwise: the page then reads the entries joined to their players, with
-    the same result."""
-    if not filterset.is_valid() or list_sectioned(published=published):
-        # The filter rows carry no section: a list with sections reads its entries.
+    issue 27; one section of a list with sections) or the list's filter rows
+    (ratings.models.ListFilterRow, lists before, once written). None otherwise: the page then
+    reads the entries joined to their players, with the same result."""
+    if not filterset.is_valid():
         return None
     cleaned = filterset.form.cleaned_data
     condition = Q()
@@ -228,8 +259,13 @@ def _filter_rows(
     if not condition and sort == "rating":
         return None
     model = list_rows_model(list_id=published.pk)
-    if model is None:
+    sectioned = list_sectioned(published=published)
+    if model is None or (sectioned and model is not ListEntry):
+        # The filter rows carry no section: a list with sections reads its entries.
         return None
+    if sectioned:
+        section = list_section(published=published, params=filterset.data)
+        condition &= section_condition(section=section)
     order = [
         key.replace("player__", "") if isinstance(key, str) else key
         for key in SORTS.get(sort, SORTS["rating"])
@@ -238,17 +274,57 @@ def _filter_rows(
     return rows.order_by(*order)
 
 
+#: The filters whose counts the publication writes (ratings.publication.counts), besides
+#: "active only", which every one of their rows counts apart.
+COUNTED_FILTERS = frozenset({"sex", "title", "region", "club", "age"})
+#: Region and club take a part of the name in any case (ListEntryFilter): the counts of every
+#: value they match are added up, matched by the same lookup as the entries.
+_PART_FILTERS = frozenset({"region", "club"})
+
+
+def list_filter_count(
+    *, published: PublishedList, section: str, used: Mapping[str, Any]
+) -> int | None:
+    """The number of entries of `section` that the filters `used` keep (cleaned values, only
+    those set), from the counts the publication wrote (ratings.models.ListFilterCount): one
+    statement. None when they do not say: a list published before them, or a filter they do not
+    count (the name, or two of sex, title, region, club and age at once)."""
+    dimensions = [name for name in used if name != "active"]
+    if len(dimensions) > 1 or not set(dimensions) <= COUNTED_FILTERS:
+        return None
+    condition = Q(dimension="")
+    if dimensions:
+        (name,) = dimensions
+        value = used[name]
+        matches = {"value__icontains" if name in _PART_FILTERS else "value": value}
+        condition = Q(dimension=name, **matches)
+    found = ListFilterCount.objects.filter(published_list=published, section=section).aggregate(
+        written=Count("pk", filter=Q(dimension="")),
+        entries=Sum("entries", filter=condition),
+        active=Sum("active_entries", filter=condition),
+    )
+    if not found["written"]:
+        return None  # not written (a list published before issue 29), or an empty section
+    return int(found["active" if used.get("active") else "entries"] or 0)
+
+
 def _filtered_count(
     published: PublishedList,
     params: Mapping[str, Any],
+    filterset: ListEntryFilter,
     rows: QuerySet[ListEntry] | QuerySet[ListFilterRow] | None,
 ) -> int:
     """The number of entries the filters keep. Without a filter it is the list's entry_count;
-    with one it is counted once and cached for good (a published list never changes)."""
-    filterset = list_entry_filter(published=published, params=params)
+    with one, the count the publication wrote (list_filter_count) when it has it, else counted
+    once and cached for good (a published list never changes)."""
+    sectioned = list_sectioned(published=published)
+    section = list_section(published=published, params=params) if sectioned else "active"
     if not filterset.is_valid():
-        if not list_sectioned(published=published):
+        if not sectioned:
             return published.entry_count
+        stored = list_filter_count(published=published, section=section, used={})
+        if stored is not None:
+            return stored
         # The list's own section (list_entry_filter), counted once.
         key = f"list-count:{published.pk}:section-active"
         found = cache.get(key)
@@ -256,9 +332,19 @@ def _filtered_count(
             found = filterset.queryset.order_by().count()
             cache.set(key, found, None)
         return int(found)
-    used = {k: v for k, v in filterset.form.cleaned_data.items() if k != "sort" and v}
-    if not used and not list_sectioned(published=published):
+    cleaned = filterset.form.cleaned_data
+    used = {k: v for k, v in cleaned.items() if k != "sort" and v}
+    if not used and not sectioned:
         return published.entry_count
+    filters = {k: v for k, v in used.items() if k != "section"}
+    if not filters and not sectioned:
+        return published.entry_count
+    if rows is not None or sectioned:
+        # The page's rows are the entries' own filter columns (or the list has sections): what
+        # the publication counted.
+        stored = list_filter_count(published=published, section=section, used=filters)
+        if stored is not None:
+            return stored
     digest = hashlib.sha1(repr(sorted((k, str(v)) for k, v in used.items())).encode()).hexdigest()
     key = f"list-count:{published.pk}:{digest}"
     total = cache.get(key)
@@ -274,19 +360,16 @@ def list_entries_page(
     """One page of a list's entries (filters and sort from `params`). A page past the last
     gives the last page."""
     per_page = max(1, min(per_page, MAX_PER_PAGE))
-    rows = _filter_rows(published, list_entry_filter(published=published, params=params))
-    total = _filtered_count(published, params, rows)
+    filterset = list_entry_filter(published=published, params=params)
+    rows = _filter_rows(published, filterset)
+    total = _filtered_count(published, params, filterset, rows)
     num_pages = max(1, math.ceil(total / per_page))
     page = max(1, min(page, num_pages))
     start = (page - 1) * per_page
     # The page's players first (by rating, an index-only walk of the (list, rating, player)
     # index past the offset, no join for the skipped rows; filtered or sorted otherwise, a
     # range of an index of the list's filter rows), then their entries and players.
-    ordered_qs = (
-        rows
-        if rows is not None
-        else list_entries(published=published, params=params).select_related(None)
-    )
+    ordered_qs = rows if rows is not None else _entries_sorted(filterset)
     ordered = list(ordered_qs.values_list("player_id", flat=True)[start : start + per_page])
     rows = ListEntry.objects.filter(published_list=published, player_id__in=ordered)
     by_player = {e.player_id: e for e in rows.select_related("player").only(*PAGE_FIELDS)}

@@ -177,6 +177,21 @@ class EntryStatus(models.TextChoices):
 #: the "active only" filter, the active rank (ratings.lists.filters, ratings.publication.ranks).
 ACTIVE_ENTRY_STATUSES = (EntryStatus.RATED, EntryStatus.NEW, EntryStatus.PROVISIONAL)
 
+#: The age groups a list page filters by (ratings.lists.filters), by year of birth against the
+#: list's year as FIDE's lists do: (code, label, age); "u" under that age (born in or after
+#: list year - age), "s" that age and over (born in or before list year - age).
+LIST_AGE_GROUPS: list[tuple[str, Any, int]] = [
+    ("u8", _("Under 8"), 8),
+    ("u10", _("Under 10"), 10),
+    ("u12", _("Under 12"), 12),
+    ("u14", _("Under 14"), 14),
+    ("u16", _("Under 16"), 16),
+    ("u18", _("Under 18"), 18),
+    ("u20", _("Under 20 (juniors)"), 20),
+    ("s50", _("50 and over (seniors)"), 50),
+    ("s65", _("65 and over"), 65),
+]
+
 
 class ListEntry(ImmutableModel):
     # The unique (list, player) index serves look-ups by list; no second index on the list.
@@ -406,3 +421,43 @@ class ListFilterRow(_PerListPlayer):
             ),
             models.Index(fields=["published_list", "name_key", "player"], name="list_row_name"),
         ]
+
+
+class ListFilterCount(models.Model):
+    """How many entries of one section of a published list a filter of its page keeps (issue 29:
+    the page read them on first request, counting the list): the whole section, each sex,
+    title, region, club and age group (LIST_AGE_GROUPS), each with the number of its active
+    entries too (the "active only" box and the top lists). Written by the publication's
+    own step (ratings.publication.counts), one set-based statement in its transaction, so they
+    are there when the list is; immutable like the list (IMMUTABLE above)."""
+
+    published_list = models.ForeignKey(
+        PublishedList,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+        verbose_name=_("list"),
+    )
+    #: The section of the list ("active" for the list itself, and for lists without sections).
+    section = models.CharField(_("section"), max_length=14)
+    #: The filter: "" for none, else "sex", "title", "region", "club" or "age".
+    dimension = models.CharField(_("filter"), max_length=10, blank=True)
+    #: The filter's value (a sex, a title, a region or club as published, an age group's code).
+    value = models.CharField(_("value"), max_length=120, blank=True)
+    entries = models.PositiveIntegerField(_("entries"))
+    active_entries = models.PositiveIntegerField(_("active entries"))
+
+    class Meta:
+        verbose_name = _("list filter count")
+        verbose_name_plural = _("list filter counts")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["published_list", "section", "dimension", "value"],
+                name="list_filter_count_unique",
+            )
+        ]
+        triggers = _published_triggers()
+
+    def __str__(self) -> str:
+        return f"{self.published_list_id} {self.section} {self.dimension}={self.value}"

@@ -25,6 +25,7 @@ from rating_engine.registry import get_regulation
 from ratings.calculation.selectors import run_draft
 from ratings.calculation.states import previous_list
 from ratings.models import CalculationRun, PublishedList
+from ratings.publication.counts import list_filter_counts_write
 from ratings.publication.ranks import ranks_sql
 from ratings.publication.sections import section_sql
 from ratings.publication.signals import list_published
@@ -153,6 +154,10 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
             # statement, and the drift check, in this transaction (docs/periods.md).
             list_statistics_publish_step(published=published)
             timer.step("statistics")
+            # Issue 29: what the page's common filters keep, by one statement, so the first
+            # page of a filter reads its count (ratings.publication.counts).
+            list_filter_counts_write(published=published)
+            timer.step("filter counts")
             later = _later_list_exists(period=period)
             if not later:
                 _player_states_advance(cursor=cursor, period=period, run=run, now=now)

@@ -105,16 +105,17 @@ def list_detail(request: HttpRequest, pk: int) -> HttpResponseBase:
     of it."""
     if not set(request.GET).issubset(LIST_PAGE_PARAMS):  # only the page's own parameters
         return page_private(_list_detail(request, pk))
+    newest = card_selectors.publication_state()
     return page_cached(
         request,
         kind="list",
-        state=str(card_selectors.publication_state()),
+        state=str(newest),
         timeout=LIST_PAGE_TTL,
-        render=lambda: _list_detail(request, pk),
+        render=lambda: _list_detail(request, pk, newest=newest),
     )
 
 
-def _list_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def _list_detail(request: HttpRequest, pk: int, newest: int = 0) -> HttpResponse:
     published = get_object_or_404(PublishedList.objects.select_related("system", "period"), pk=pk)
     top = request.GET.get("top", "")
     top = top if top in TOP_LISTS else ""
@@ -134,7 +135,7 @@ def _list_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ratings/list.html",
         {
             "list": published,
-            "current": list_selectors.list_current_version(published=published),
+            "current": list_selectors.list_current_version(published=published, newest_id=newest),
             "filter": list_selectors.list_entry_filter(
                 published=published, params=request.GET, with_values=True
             ),

@@ -91,7 +91,11 @@ def _player_detail(request: HttpRequest, fed_id: str, state: str) -> HttpRespons
             "card_ttl": CARD_TTL,
             "release": release(),
             # Read only when the fragment is not kept.
-            "cards": SimpleLazyObject(lambda: card_selectors.player_card(player=player)),
+            "cards": SimpleLazyObject(
+                lambda: card_selectors.player_card(
+                    player=player, live=card_selectors.card_state_live(state)
+                )
+            ),
             "history_events": events,
         },
     )

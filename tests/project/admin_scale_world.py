@@ -42,6 +42,7 @@ from ratings.models import (
     DraftResult,
     DraftTournament,
     ListEntry,
+    ListFilterCount,
     ListFilterRow,
     ListRank,
     ListStatistics,
@@ -197,7 +198,7 @@ def _timed(step: Callable[[], None]) -> float:
 
 
 def _list_rows(ctx: _Ctx) -> None:
-    """The published list's entries, ranks and filter rows: one per player."""
+    """The published list's entries, ranks, filter rows and filter counts: one per player."""
     insert_select(
         ListEntry,
         {
@@ -221,6 +222,19 @@ def _list_rows(ctx: _Ctx) -> None:
             "published_list_id": "e.published_list_id",
             "player_id": "e.player_id",
             "national": "rank() OVER (ORDER BY e.rating DESC NULLS LAST)",
+        },
+        entries,
+        (ctx.published.pk,),
+    )
+    insert_select(
+        ListFilterCount,
+        {
+            "published_list_id": "e.published_list_id",
+            "section": "'active'",
+            "dimension": "'club'",
+            "value": "'club ' || e.player_id",
+            "entries": "1",
+            "active_entries": "1",
         },
         entries,
         (ctx.published.pk,),

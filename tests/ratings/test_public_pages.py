@@ -9,8 +9,10 @@ import datetime as dt
 import re
 
 import pytest
+from django.db import connection
 from django.template.loader import render_to_string
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
@@ -61,6 +63,11 @@ def test_newest_version_is_current_and_older_ones_superseded() -> None:
     assert list_selectors.list_current_ids(system_id=system.pk) == [nov.pk, v2.pk]
     assert list_selectors.list_current_version(published=v1) == v2
     assert list_selectors.list_current_version(published=v2) == v2
+    # The newest list published (the page's state) is current: known with no statement.
+    with CaptureQueriesContext(connection) as captured:
+        assert list_selectors.list_current_version(published=nov, newest_id=nov.pk) == nov
+    assert not captured.captured_queries
+    assert list_selectors.list_current_version(published=v1, newest_id=nov.pk) == v2
     versions = dict(
         (lst.pk, current)
         for lst, current in list_selectors.list_system_versions(system_id=system.pk)

@@ -14,7 +14,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from players.selectors import player_search
+from rating_engine.regulations.base import COLUMN_KEYS
 from ratings.lists import selectors as list_selectors
+from ratings.lists.layouts import _NUMERIC, COLUMN_LABELS
+from ratings.templatetags.list_cells import for_player
 from tests.factories import make_period, make_player, make_published_list, make_system
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +142,37 @@ def test_search_rows_show_each_player_found() -> None:
     )
     ((cell,),) = _rows(html)
     assert cell[0].startswith("No player matches.")
+
+
+def test_every_column_a_regulation_may_publish_has_its_cell() -> None:
+    """ratings/_list_entries.html has a {% cells %} cell for every column a list may show
+    (rating_engine's ListColumn but the title badges), each a <td>, numeric ones right-aligned
+    as their header, in the layout's order."""
+    keys = [key for key in COLUMN_KEYS if key not in ("title", "fide_title")]
+    keys.reverse()  # not the template's order: the layout's
+    period = make_period(make_system())
+    player = make_player(fide_id=1234567, birth_year=1990)
+    published = make_published_list(period, [player], entries=[{"rating": 1800, "k": 20}])
+    page = list_selectors.list_entries_page(published=published, params={}, page=1)
+    columns = [{"key": k, "label": COLUMN_LABELS[k], "numeric": k in _NUMERIC} for k in keys]
+    layout = {**page.layout, "page_columns": columns}
+    page = list_selectors.EntryPage(page.entries, page.total, 1, 100, 1, layout)
+    html = render_to_string(
+        "ratings/_list_entries.html", {"list": published, "page": page, "top": "", "query": ""}
+    )
+    (row,) = _rows(html)
+    assert len(row) == len(keys) + 2  # the number and the status around them
+    cells = re.findall(r"<td( class=\"num\")?>", html.split("<tbody>")[1])
+    assert [bool(c) for c in cells[1:-1]] == [k in _NUMERIC for k in keys]
+    by_key = dict(zip(keys, [text for text, _links, _titles in row[1:-1]], strict=True))
+    assert by_key["fed_id"] == player.fed_id and by_key["fide_id"] == "1234567"
+    assert by_key["rating"] == "1800" and by_key["k"] == "20" and by_key["birth_year"] == "1990"
+    assert by_key["name"].startswith(player.surname)
+
+
+@pytest.mark.parametrize("fed_id", ["X 1&2", "Ñoño-7", "a?b#c", "50%", "~player~"])
+def test_a_player_link_reversed_once_is_the_link_reversed_for_him(fed_id: str) -> None:
+    link = reverse("players:detail", args=["~player~"])
+    assert for_player(link, fed_id) == reverse("players:detail", args=[fed_id])
+    link = reverse("players:calculation", args=["~player~", 12])
+    assert for_player(link, fed_id) == reverse("players:calculation", args=[fed_id, 12])
