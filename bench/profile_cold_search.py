@@ -4,7 +4,8 @@ optionally a cProfile of the searches (issue 29 item 3).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/<copy of a federation> \\
         CACHE_URL=redis://127.0.0.1:6379/<db> \\
-        .venv/bin/python bench/profile_cold_search.py [--searches 150] [--rounds 8] [--breakdown] [--profile 30]
+        .venv/bin/python bench/profile_cold_search.py [--searches 150] [--rounds 8] \\
+        [--breakdown] [--profile 30]
 
 Searches are drawn as bench/bench_cold_search.py draws them (bench_public.search_url), each
 distinct search asked once on an emptied cache: every request renders its page and runs its
