@@ -23,9 +23,9 @@ def planner_refresh(*, tables: Sequence[str], columns: Sequence[str] = ()) -> No
     With `columns` (each of them in every table), only those columns' statistics and the
     tables' row counts: the same sample is read, but only the new key (a list's id, never seen
     before) is worked out; the other columns keep theirs, which one more list of the same shape
-    hardly moves, until autovacuum analyzes the table (a fifth of the time of the whole
-    ANALYZE on the benchmark's entries, docs/benchmarks.md "The month's publication at its
-    floor")."""
+    hardly moves, until autovacuum analyzes the table (a fifth to a half of the whole
+    ANALYZE's time on the benchmark's entries, docs/benchmarks.md "The month's publication at
+    its floor")."""
     if connection.vendor != "postgresql" or not tables:
         return
     verb = "ANALYZE" if connection.in_atomic_block else "VACUUM (ANALYZE)"
