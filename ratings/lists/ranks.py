@@ -1,7 +1,7 @@
 """Ranks of a published list and what its page filters by.
 
 Since issue 27 item 1 the publication writes them with the entries, in the same statement
-(ratings.publication.ranks.ranks_sql: four window functions over the list being written; the
+(ratings.publication.ranks.ranked_sql: ranks from histograms of the list being written; the
 filter columns from the player), so a list is never shown without them: ``ListEntry.rank_*``,
 ``name_key``, ``sex``, ``active``. Entries without a rating get no rank; region and club ranks
 only for players who have one; the active rank only for active entries

@@ -26,7 +26,7 @@ from ratings.calculation.selectors import run_draft
 from ratings.calculation.states import previous_list
 from ratings.models import CalculationRun, PublishedList
 from ratings.publication.counts import list_filter_counts_write
-from ratings.publication.ranks import ranks_sql
+from ratings.publication.ranks import active_sql, ranked_sql
 from ratings.publication.sections import section_sql
 from ratings.publication.signals import list_published
 from ratings.statistics.services import list_statistics_publish_step
@@ -147,12 +147,13 @@ def list_publish(*, period: RatingPeriod, user: Any = None, note: str = "") -> P
             )
             timer.step("list entries")
             # The planner learns the new list at once: its pages are asked for from the commit
-            # on (core.pg.planner; 3 s for a table of 10 million entries).
-            planner_refresh(tables=["ratings_listentry"])
+            # on (core.pg.planner; 3 s for a table of 10 million entries). Only the list's key:
+            # the other columns' figures do not hinge on one more list.
+            planner_refresh(tables=["ratings_listentry"], columns=["published_list_id"])
             timer.step("analyze")
             # The scale's health (feda-1996 11.1, fide-2000 12.3): the list's figures by one
             # statement, and the drift check, in this transaction (docs/periods.md).
-            list_statistics_publish_step(published=published)
+            list_statistics_publish_step(published=published, snapshot=True)
             timer.step("statistics")
             # Issue 29: what the page's common filters keep, by one statement, so the first
             # page of a filter reads its count (ratings.publication.counts).
@@ -221,24 +222,15 @@ def _list_write(
     licensed_sql, licensed_params = licensed_source(
         period=period, run=run, list_id=list_id, carry_sql=carry_sql, carry_params=carry_params
     )
-    # In player order: the (list, player) and (player) indexes then grow at one end
-    # instead of at random places (3.7 s -> 2.1 s for 465,000 entries).
     # The section (issue 24 item 2) from the regulation's facts, and what the list publishes
     # of the player as he is now (title, federation, region, club, birth date: a snapshot,
     # issue 24 item 1), joined once to the players.
     section = section_sql(layout=list_layout_of(run.ruleset), entry="e", player="p")
-    # Issue 27 item 1: the entries' ranks and filter columns by the same statement (window
-    # functions over the list being written, ranks_sql), so the list is never shown without
-    # them and no task rewrites the list.
-    entries_sql = f"""INSERT INTO ratings_listentry (published_list_id, player_id, rating,
-                change, k, games,
-                       total_games, status, inactive, provisional, ruleset, engine_version,
-                       regulation_version, inactive_lists, section, title, federation, region,
-                       club, birth_date, birth_year, name_key, sex, active, rank_national,
-                       rank_region, rank_club, rank_active)
-                   SELECT e.*, {section}, p.title, p.federation, p.region, p.club,
+    # Issue 27 item 1: the entries' ranks and filter columns by the same statement
+    # (ranked_sql), so the list is never shown without them and no task rewrites the list.
+    source = f"""SELECT e.*, {section}, p.title, p.federation, p.region, p.club,
                           p.birth_date, p.birth_year, p.name_key, p.sex,
-                          {ranks_sql(entry="e", player="p")}
+                          {active_sql(entry="e")} AS active
                    FROM (
                    SELECT %s AS published_list_id, d.player_id, d.rating_after AS rating,
                    d.change, d.k, d.games, d.total_games, d.status,
@@ -260,8 +252,15 @@ def _list_write(
                    ) AS e JOIN players_player p ON p.id = e.player_id
                    -- fide-2024 10.2: a deceased player leaves the lists from this publication
                    -- on (his record and his earlier entries stay; docs/lists.md).
-                   WHERE p.deceased_on IS NULL
-                   ORDER BY 2"""
+                   WHERE p.deceased_on IS NULL"""
+    # The columns in the order of the source's, then the four ranks ranked_sql adds.
+    entries_sql = f"""INSERT INTO ratings_listentry (published_list_id, player_id, rating,
+                change, k, games,
+                       total_games, status, inactive, provisional, ruleset, engine_version,
+                       regulation_version, inactive_lists, section, title, federation, region,
+                       club, birth_date, birth_year, name_key, sex, active, rank_national,
+                       rank_region, rank_club, rank_active)
+                   {ranked_sql(source=source)}"""
     entries_params = [
         list_id,
         run.pk,

@@ -70,18 +70,22 @@ def _top_sql(size: str) -> str:
 # collation) and took 3 to 5 s; this one hashes the entries once into a histogram (region, age
 # band, rating → counts), rolls it up to the three scopes (whole list, region, age band: a few
 # thousand rows), and reads every figure from the cumulative counts of that small table.
+#
+# The region and birth year are the player's: from the players' table, or, for a list being
+# published, from the snapshot its entries took of the same rows in the same transaction (no
+# join of the whole registry).
 STATISTICS_SQL = f"""
     WITH entries AS (
         SELECT e.rating, e.change, e.games,
                (NOT e.inactive AND e.status = ANY(%(active)s)) AS active,
                e.status = %(new)s AS new,
-               p.region,
-               CASE WHEN p.birth_year IS NULL THEN 'unknown'
-                    WHEN p.birth_year >= %(year)s - 20 THEN 'u20'
-                    WHEN p.birth_year <= %(year)s - 65 THEN 's65'
-                    WHEN p.birth_year <= %(year)s - 50 THEN 's50'
+               {{who}}.region,
+               CASE WHEN {{who}}.birth_year IS NULL THEN 'unknown'
+                    WHEN {{who}}.birth_year >= %(year)s - 20 THEN 'u20'
+                    WHEN {{who}}.birth_year <= %(year)s - 65 THEN 's65'
+                    WHEN {{who}}.birth_year <= %(year)s - 50 THEN 's50'
                     ELSE 'a20' END AS band
-        FROM ratings_listentry e JOIN players_player p ON p.id = e.player_id
+        FROM ratings_listentry e {{join}}
         WHERE e.published_list_id = %(list)s AND e.rating IS NOT NULL
           AND e.status <> %(out)s
     ), histogram AS (
@@ -122,13 +126,18 @@ STATISTICS_SQL = f"""
 """
 
 
-def list_statistics_compute(*, published: PublishedList) -> int:
+def list_statistics_compute(*, published: PublishedList, snapshot: bool = False) -> int:
     """Write the figures of one published list (whole list, each region, each age band) unless
     they are there: one INSERT … SELECT. The number of rows written (0 for a list without rated
-    players: no figures)."""
+    players: no figures). `snapshot`: the regions and birth years from the entries' own copy
+    (only in the transaction that wrote them: the same values as the players' rows then)."""
+    if snapshot:
+        sql = STATISTICS_SQL.format(who="e", join="")
+    else:
+        sql = STATISTICS_SQL.format(who="p", join="JOIN players_player p ON p.id = e.player_id")
     with connection.cursor() as cursor:
         cursor.execute(
-            STATISTICS_SQL,
+            sql,
             {
                 "list": published.pk,
                 "system": published.system_id,
@@ -145,12 +154,15 @@ def list_statistics_compute(*, published: PublishedList) -> int:
     return written
 
 
-def list_statistics_publish_step(*, published: PublishedList) -> Drift | None:
+def list_statistics_publish_step(
+    *, published: PublishedList, snapshot: bool = False
+) -> Drift | None:
     """The publication's step (ratings.publication.services.list_publish, same transaction):
     the list's figures, then the drift check of its rating system; the officers are e-mailed
     through the outbox when the top-50 average moved more than the threshold. The drift found,
-    if any."""
-    list_statistics_compute(published=published)
+    if any. `snapshot`: the entries were just written with the players' region and birth year
+    (list_statistics_compute)."""
+    list_statistics_compute(published=published, snapshot=snapshot)
     drift = drift_check(system=published.system)
     if drift is not None and drift.exceeded and drift.newest_list_id == published.pk:
         drift_mail_officers(drift=drift)

@@ -140,6 +140,50 @@ def test_each_figure_against_a_direct_computation() -> None:
     assert services.list_statistics_compute(published=published) == 0
 
 
+def _figures(published: Any) -> dict[tuple[str, str], tuple[Any, ...]]:
+    return {
+        (r.scope, r.group): (
+            r.players,
+            r.active,
+            r.new,
+            r.mean,
+            r.median,
+            r.deciles,
+            r.top50,
+            r.top10,
+            r.mean_change,
+        )
+        for r in ListStatistics.objects.filter(published_list=published)
+    }
+
+
+def test_the_publications_figures_from_the_entries_snapshot_are_the_players() -> None:
+    """At publication the figures read the region and birth year the entries just copied from
+    the players (no join of the registry): the same figures as from the players' rows; and
+    they are read from the entries indeed (another snapshot gives other groups)."""
+    published, entries, players = _small_list()
+    services.list_statistics_compute(published=published)
+    from_players = _figures(published)
+
+    def with_snapshot(version: int, region: Any) -> Any:
+        return make_published_list(
+            published.period,
+            players,
+            version=version,
+            entries=[
+                {**entry, "region": region(p), "birth_year": p.birth_year}
+                for entry, p in zip(entries, players, strict=True)
+            ],
+        )
+
+    same = with_snapshot(2, lambda p: p.region)
+    services.list_statistics_compute(published=same, snapshot=True)
+    assert _figures(same) == from_players
+    moved = with_snapshot(3, lambda p: "Elsewhere")
+    services.list_statistics_compute(published=moved, snapshot=True)
+    assert {g for s, g in _figures(moved) if s == "region"} == {"Elsewhere"}
+
+
 def test_hand_worked_five_players() -> None:
     """2000, 2100, 2200, 2300, 2400: mean and median 2200; D1 = 2000 + 0.4 × 100 = 2040,
     D9 = 2300 + 0.6 × 100 = 2360; top 10 and top 50 are all five (2200); mean change of those
