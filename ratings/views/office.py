@@ -18,6 +18,7 @@ from periods.models import RatingPeriod
 from ratings.calculation import runs
 from ratings.calculation import selectors as calculation_selectors
 from ratings.forms import PublishForm
+from ratings.lists.filters import name_condition, name_words
 from ratings.models import DraftResult
 from ratings.office import selectors
 from ratings.office import services as office_services
@@ -129,12 +130,7 @@ def draft_list(request: HttpRequest, pk: int) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             if data["q"]:
-                q = data["q"]
-                rows = rows.filter(
-                    Q(player__surname__icontains=q)
-                    | Q(player__given_name__icontains=q)
-                    | Q(player__fed_id=q)
-                )
+                rows = rows.filter(_draft_search(data["q"]))
             if data["status"]:
                 rows = rows.filter(status=data["status"])
             if data["changed"]:
@@ -152,6 +148,17 @@ def draft_list(request: HttpRequest, pk: int) -> HttpResponse:
         "ratings/draft_list.html",
         {"period": period, "run": run, "form": form, "page": page, "query": query.urlencode()},
     )
+
+
+def _draft_search(text: str) -> Q:
+    """The players of a draft search: the federation ID typed, or every word of the name, in
+    any order, accents and case ignored, as the list page's name filter reads it (the folded
+    name, looked up in the registry's trigram index instead of scanning every player's
+    surname and given name: issue 29 item 4)."""
+    by_id = Q(player__fed_id=text.strip())
+    if not name_words(text):
+        return by_id
+    return name_condition(text=text) | by_id
 
 
 def _tournament_period(request: HttpRequest, pk: int) -> RatingPeriod | None:

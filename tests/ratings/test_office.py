@@ -252,3 +252,25 @@ def test_draft_list_filters_and_pages(client, calc) -> None:
     assert {r.player_id for r in changed} == {players[0].pk, players[1].pk}
     make_player()  # not in the draft: never listed
     assert client.get(url, {"page": "9"}).context["page"].number == 1
+
+
+def test_draft_list_finds_a_name_as_the_list_page_does(client, calc) -> None:
+    """The name's words in any order, accents and case ignored (the folded name, which the
+    registry's trigram index serves), or the federation ID exactly."""
+    _system, period, players, _validated = build()
+    players[0].surname, players[0].given_name = "García Núñez", "José"
+    players[0].save()
+    players[1].surname = "Garcés"
+    players[1].save()
+    calc(period)
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+    url = reverse("ratings:draft_list", args=[period.pk])
+
+    def found(q):
+        return {r.player_id for r in client.get(url, {"q": q}).context["page"]}
+
+    assert found("jose garcia") == {players[0].pk}
+    assert found("NUNEZ") == {players[0].pk}
+    assert found("garc") == {players[0].pk, players[1].pk}
+    assert found(players[1].fed_id) == {players[1].pk}
+    assert found("nobody") == set()
