@@ -5,9 +5,11 @@ ratings.office.selectors, writes from the services."""
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.db.models import F, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from core.errors import Refused
@@ -173,12 +175,12 @@ def _game_period(request: HttpRequest, pk: int) -> RatingPeriod | None:
 
 @permission_required("periods.manage_period", fn=_tournament_period)
 def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
-    """A tournament's games, each with a link to correct it (officers)."""
+    """A tournament's games, each with a link to correct it (officers), a page at a time."""
     tournament = get_object_or_404(Tournament.objects.select_related("period__system"), pk=pk)
+    games = selectors.tournament_games(tournament=tournament)
+    page = Paginator(games, selectors.GAMES_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
-        request,
-        "ratings/tournament_games.html",
-        {"tournament": tournament, "games": selectors.tournament_games(tournament=tournament)},
+        request, "ratings/tournament_games.html", {"tournament": tournament, "page": page}
     )
 
 
@@ -207,5 +209,8 @@ def game_correct(request: HttpRequest, pk: int) -> HttpResponse:
                     "marked for recalculation."
                 ),
             )
-            return redirect("ratings:tournament_games", pk=game.tournament_id)
+            # Back to the page showing the game.
+            games = reverse("ratings:tournament_games", args=[game.tournament_id])
+            page = selectors.tournament_game_page(game=game)
+            return redirect(f"{games}?page={page}" if page > 1 else games)
     return render(request, "ratings/game_correct.html", {"game": game, "form": form})

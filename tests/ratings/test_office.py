@@ -274,3 +274,28 @@ def test_draft_list_finds_a_name_as_the_list_page_does(client, calc) -> None:
     assert found("garc") == {players[0].pk, players[1].pk}
     assert found(players[1].fed_id) == {players[1].pk}
     assert found("nobody") == set()
+
+
+def test_a_tournaments_games_a_page_at_a_time_and_a_correction_returns_to_its_page(
+    client, calc, monkeypatch
+) -> None:
+    """The officer's games page shows GAMES_PAGE_SIZE games a page (a Swiss open has
+    thousands), in round order; after a correction the officer is back on the game's page."""
+    monkeypatch.setattr(selectors, "GAMES_PAGE_SIZE", 1)
+    _system, period, _players, tournament = build()
+    calc(period)
+    publication.list_publish(period=period)
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+    url = reverse("ratings:tournament_games", args=[tournament.pk])
+    in_order = list(tournament.games.order_by("round", "id"))
+    shown = [[g.pk for g in client.get(url, {"page": n}).context["page"]] for n in (1, 2, 3)]
+    assert shown == [[g.pk] for g in in_order]
+    page = client.get(url, {"page": 2}).content.decode()
+    assert "3 games" in page and 'rel="next" href="?page=3"' in page
+    draw = tournament.games.get(result="1/2-1/2")
+    response = client.post(
+        reverse("ratings:game_correct", args=[draw.pk]),
+        {"result": "1-0", "reason": "Scoresheet says white won"},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == f"{url}?page={in_order.index(draw) + 1}"
