@@ -4,6 +4,8 @@ ratings.office.selectors, writes from the services."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import F, Q
@@ -25,6 +27,7 @@ from ratings.models import DraftResult
 from ratings.office import selectors
 from ratings.office import services as office_services
 from ratings.office.forms import DraftListFilter, GameCorrectionForm
+from ratings.office.selectors import PeriodContents
 from ratings.publication import services as publication
 from tournaments.models import Game, Tournament
 
@@ -35,6 +38,24 @@ DRAFT_PAGE_SIZE = 50
 
 def _period(pk: int) -> RatingPeriod:
     return get_object_or_404(RatingPeriod.objects.select_related("system"), pk=pk)
+
+
+#: A status group of more tournaments shows its totals on the close and calculate pages, with a
+#: link to its tournaments GROUP_PAGE_SIZE a page (?group=<status>): the open month of a
+#: 500,000-player federation has 1,123 tournaments, a page of 426 KB (issue 29 item 4).
+CONTENTS_LINES_MAX = 50
+GROUP_PAGE_SIZE = 100
+
+
+def _group_lines(request: HttpRequest, contents: PeriodContents) -> dict[str, Any]:
+    """The status group asked for (?group=<status>) and the page of its tournaments asked for
+    (?page=), for _period_group_lines.html; nothing when no group of the period has it."""
+    status = request.GET.get("group")
+    for group in contents.groups:
+        if group.status == status:
+            page = Paginator(group.lines, GROUP_PAGE_SIZE).get_page(request.GET.get("page"))
+            return {"group": group, "group_page": page}
+    return {}
 
 
 def _confirmed(request: HttpRequest) -> bool:
@@ -53,13 +74,16 @@ def period_close(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("The period is closed."))
         return redirect("ratings:period", pk=period.pk)
+    summary = selectors.period_close_summary(period=period)
     return render(
         request,
         "ratings/confirm_close.html",
         {
             "period": period,
-            "summary": selectors.period_close_summary(period=period),
+            "summary": summary,
             "contents_ttl": selectors.CONTENTS_TTL,
+            "lines_max": CONTENTS_LINES_MAX,
+            **_group_lines(request, summary.contents),
         },
     )
 
@@ -80,13 +104,16 @@ def period_calculate(request: HttpRequest, pk: int) -> HttpResponse:
             if not run.done:
                 messages.success(request, _("The calculation has been queued."))
         return redirect("ratings:period", pk=period.pk)
+    summary = selectors.period_calculate_summary(period=period)
     return render(
         request,
         "ratings/confirm_calculate.html",
         {
             "period": period,
-            "summary": selectors.period_calculate_summary(period=period),
+            "summary": summary,
             "contents_ttl": selectors.CONTENTS_TTL,
+            "lines_max": CONTENTS_LINES_MAX,
+            **_group_lines(request, summary.contents),
         },
     )
 

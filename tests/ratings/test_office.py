@@ -19,6 +19,7 @@ from periods.models import PeriodStatus
 from ratings.calculation import selectors as calculation_selectors
 from ratings.office import selectors, services
 from ratings.publication import services as publication
+from ratings.views import office as office_views
 from tests.factories import (
     build,
     calculate,
@@ -130,6 +131,44 @@ def test_the_close_page_says_a_tournament_without_report_has_none(client) -> Non
     page = client.get(reverse("ratings:period_close", args=[period.pk])).content.decode()
     assert "Unreported" in page and "no report yet" in page
     assert "in the report, not validated" not in page
+
+
+def test_a_large_status_group_shows_its_totals_and_its_tournaments_a_page_at_a_time(
+    client, monkeypatch
+) -> None:
+    """The close and calculate pages of a month of a thousand tournaments list a large status
+    group's tournaments on pages of their own (?group=), not all at once; the names of the
+    reports waiting are cut after 20."""
+    monkeypatch.setattr(office_views, "CONTENTS_LINES_MAX", 2)
+    monkeypatch.setattr(office_views, "GROUP_PAGE_SIZE", 2)
+    system, period, _players, _validated = build()
+    waiting = [
+        make_tournament(
+            system, make_user(), status="report_received", period=period, name=f"Waiting {n:02d}"
+        )
+        for n in range(22)
+    ]
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+    url = reverse("ratings:period_close", args=[period.pk])
+    page = client.get(url).content.decode()
+    group = page[page.index('data-status="report_received"') :]
+    group = group[: group.index("</tbody>")]
+    assert "Waiting" not in group and f'href="{url}?group=report_received#group-lines"' in group
+    assert "List its 22 tournaments" in group
+    assert 'id="group-lines"' not in page
+    assert "and 2 more (in the table below)." in page  # the left-out names: 20 shown
+    # The validated group (one tournament) is listed as before.
+    assert _validated.name in page
+    second = client.get(url, {"group": "report_received", "page": "2"})
+    shown = [line.tournament for line in second.context["group_page"]]
+    assert shown == sorted(waiting, key=lambda t: (t.end_date, t.name, t.pk))[2:4]
+    assert 'id="group-lines"' in second.content.decode()
+    assert "Page 2 of 11" in second.content.decode()
+    assert client.get(url, {"group": "nonsense"}).context.get("group_page") is None
+    calculate = reverse("ratings:period_calculate", args=[period.pk])
+    assert f'href="{calculate}?group=report_received#group-lines"' in client.get(
+        calculate
+    ).content.decode()
 
 
 def test_review_totals_add_up_with_a_tournament_whose_games_are_all_left_out(calc) -> None:
