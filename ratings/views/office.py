@@ -155,7 +155,9 @@ def draft_list(request: HttpRequest, pk: int) -> HttpResponse:
     form = DraftListFilter(request.GET or None)
     rows = DraftResult.objects.none()
     if run is not None:
-        rows = DraftResult.objects.filter(run=run).select_related("player")
+        # The page's players are read apart (prefetch): the page's rows come from the run's
+        # rating index alone (DraftResult.Meta.indexes) however far the page is.
+        rows = DraftResult.objects.filter(run=run).prefetch_related("player")
         if form.is_valid():
             data = form.cleaned_data
             if data["q"]:
@@ -166,10 +168,11 @@ def draft_list(request: HttpRequest, pk: int) -> HttpResponse:
                 rows = rows.exclude(change=0)
             if data["flagged"]:
                 rows = rows.exclude(flags=[])
-        rows = rows.order_by(
-            F("rating_after").desc(nulls_last=True), "player__surname", "player_id"
-        )
-    page = EstimatedCountPaginator(rows, DRAFT_PAGE_SIZE).get_page(request.GET.get("page"))
+        # By rating, then federation order, as the published list shows them.
+        rows = rows.order_by(F("rating_after").desc(nulls_last=True), "player_id")
+    page = EstimatedCountPaginator(
+        rows, DRAFT_PAGE_SIZE, exact_below=selectors.DRAFT_EXACT_COUNT_BELOW
+    ).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(

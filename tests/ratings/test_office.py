@@ -17,6 +17,7 @@ from core.errors import Refused
 from core.roles import ARBITER, RATING_OFFICER
 from periods.models import PeriodStatus
 from ratings.calculation import selectors as calculation_selectors
+from ratings.models import DraftResult
 from ratings.office import selectors, services
 from ratings.publication import services as publication
 from ratings.views import office as office_views
@@ -166,9 +167,10 @@ def test_a_large_status_group_shows_its_totals_and_its_tournaments_a_page_at_a_t
     assert "Page 2 of 11" in second.content.decode()
     assert client.get(url, {"group": "nonsense"}).context.get("group_page") is None
     calculate = reverse("ratings:period_calculate", args=[period.pk])
-    assert f'href="{calculate}?group=report_received#group-lines"' in client.get(
-        calculate
-    ).content.decode()
+    assert (
+        f'href="{calculate}?group=report_received#group-lines"'
+        in client.get(calculate).content.decode()
+    )
 
 
 def test_review_totals_add_up_with_a_tournament_whose_games_are_all_left_out(calc) -> None:
@@ -338,3 +340,21 @@ def test_a_tournaments_games_a_page_at_a_time_and_a_correction_returns_to_its_pa
     )
     assert response.status_code == 302
     assert response["Location"] == f"{url}?page={in_order.index(draw) + 1}"
+
+
+def test_the_draft_pages_read_a_run_by_rating(client, calc) -> None:
+    """The draft list by rating, highest first, unrated last, then federation order (as the
+    published list); the review of statuses by status, then the same order (both served by
+    the run's indexes, DraftResult.Meta.indexes)."""
+    _system, period, _players, _validated = build()
+    run = calc(period)
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+
+    def key(r):
+        return (r.rating_after is None, -(r.rating_after or 0), r.player_id)
+
+    rows = list(client.get(reverse("ratings:draft_list", args=[period.pk])).context["page"])
+    assert len(rows) == DraftResult.objects.filter(run=run).count() > 2
+    assert rows == sorted(rows, key=key)
+    statuses = client.get(reverse("ratings:review_statuses", args=[period.pk])).context["page"]
+    assert list(statuses) == sorted(statuses, key=lambda r: (r.status, *key(r)))
