@@ -19,6 +19,7 @@ from core.pagination import EstimatedCountPaginator
 from core.permissions import objectgetter, permission_required
 from periods import services as period_services
 from periods.models import RatingPeriod
+from players.models import Player
 from ratings.calculation import runs
 from ratings.calculation import selectors as calculation_selectors
 from ratings.forms import PublishForm
@@ -182,15 +183,26 @@ def draft_list(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+#: A draft search finds its players first, then their drafts, when it finds at most this
+#: many players; more, and the run's rating index finds a page of them soon enough.
+DRAFT_SEARCH_PLAYERS_MAX = 5_000
+
+
 def _draft_search(text: str) -> Q:
-    """The players of a draft search: the federation ID typed, or every word of the name, in
+    """The drafts of a draft search: the federation ID typed, or every word of the name, in
     any order, accents and case ignored, as the list page's name filter reads it (the folded
     name, looked up in the registry's trigram index instead of scanning every player's
-    surname and given name: issue 29 item 4)."""
-    by_id = Q(player__fed_id=text.strip())
-    if not name_words(text):
-        return by_id
-    return name_condition(text=text) | by_id
+    surname and given name: issue 29 item 4). The players are found first: joined to the
+    drafts, PostgreSQL walked the run's rating index row by row looking for them (0.5 s for
+    "garcia" in a run of 100,000)."""
+    by_id = Q(fed_id=text.strip())
+    players = Player.objects.filter(
+        name_condition(text=text, field="name_key") | by_id if name_words(text) else by_id
+    )
+    ids = list(players.order_by().values_list("id", flat=True)[: DRAFT_SEARCH_PLAYERS_MAX + 1])
+    if len(ids) <= DRAFT_SEARCH_PLAYERS_MAX:
+        return Q(player_id__in=ids)
+    return Q(player__in=players)
 
 
 def _tournament_period(request: HttpRequest, pk: int) -> RatingPeriod | None:
