@@ -158,24 +158,17 @@ class DraftResult(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["run", "player"], name="draft_result_unique_player")
         ]
-        # The draft list reads a run's drafts by rating, highest first, as the published list
-        # shows them, and the review of statuses by status then rating: a page of a run of
-        # 100,000 players from an index instead of sorting them all (issue 29 item 4; 0.6 ms
-        # instead of 600). Two more indexes for the calculation's COPY to fill (a run's rows
-        # are adjacent in both: built over 2.4 million drafts in 4.5 and 7.5 s).
+        # The draft list and the review of statuses read a run's drafts by rating, highest
+        # first, as the published list shows them: a page of a run of 100,000 players from the
+        # index instead of sorting them all (issue 29 item 4; 0.6 ms instead of 600). One
+        # index more for the calculation to fill: about 1 s more per 100,000 drafts written
+        # (docs/benchmarks.md); a second one, by status then rating, cost as much again.
         indexes = [
             models.Index(
                 "run",
                 F("rating_after").desc(nulls_last=True),
                 "player",
                 name="draft_result_run_rating",
-            ),
-            models.Index(
-                "run",
-                "status",
-                F("rating_after").desc(nulls_last=True),
-                "player",
-                name="draft_result_run_status",
             ),
         ]
         triggers = _published_run_rows_triggers()

@@ -343,9 +343,9 @@ def test_a_tournaments_games_a_page_at_a_time_and_a_correction_returns_to_its_pa
 
 
 def test_the_draft_pages_read_a_run_by_rating(client, calc) -> None:
-    """The draft list by rating, highest first, unrated last, then federation order (as the
-    published list); the review of statuses by status, then the same order (both served by
-    the run's indexes, DraftResult.Meta.indexes)."""
+    """The draft list and the review of statuses by rating, highest first, unrated last, then
+    federation order, as the published list (served by the run's rating index,
+    DraftResult.Meta.indexes)."""
     _system, period, _players, _validated = build()
     run = calc(period)
     client.force_login(make_user("officer", role=RATING_OFFICER))
@@ -356,5 +356,7 @@ def test_the_draft_pages_read_a_run_by_rating(client, calc) -> None:
     rows = list(client.get(reverse("ratings:draft_list", args=[period.pk])).context["page"])
     assert len(rows) == DraftResult.objects.filter(run=run).count() > 2
     assert rows == sorted(rows, key=key)
+    # Every player's status "changes" (each had another before): all are on the review.
+    DraftResult.objects.filter(run=run).update(previous_status="inactive")
     statuses = client.get(reverse("ratings:review_statuses", args=[period.pk])).context["page"]
-    assert list(statuses) == sorted(statuses, key=lambda r: (r.status, *key(r)))
+    assert len(statuses) == len(rows) and list(statuses) == sorted(statuses, key=key)
