@@ -139,6 +139,13 @@ DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["CONN_MAX_AGE"] = env.get_int("CONN_MAX_AGE", 60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # PostgreSQL's JIT compiles any statement its planner costs above 100,000 (a page's sort of
+    # a run's 100,000 drafts, an admin list of a huge table): 130-150 ms of compiling for
+    # statements of a few tens of ms (issue 29 item 4, docs/benchmarks.md). The big batch
+    # statements already turned it off locally; DATABASE_JIT=1 leaves the server's setting.
+    if not env.get_bool("DATABASE_JIT", False):
+        _options = DATABASES["default"].setdefault("OPTIONS", {})
+        _options["options"] = f"{_options.get('options', '')} -c jit=off".strip()
     # A test database name derived from the URL's, so parallel projects don't collide.
     DATABASES["default"].setdefault("TEST", {})
 

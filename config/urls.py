@@ -20,7 +20,7 @@ urlpatterns = [
     path("", public.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("healthz/web", healthz_web, name="healthz-web"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", core_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/landing/", core_views.landing, name="landing"),
     # Sign-up, claims of player records, correction requests (docs/accounts.md).

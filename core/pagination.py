@@ -38,12 +38,18 @@ class EstimatedCountPaginator(Paginator):
     #: Whether the count is the planner's estimate (a template may say "about").
     estimated = False
 
+    def __init__(self, *args: Any, exact_below: int = EXACT_COUNT_BELOW, **kwargs: Any) -> None:
+        """`exact_below`: the rows are counted when the planner expects fewer (a page whose
+        rows are wide or filtered by a condition no index serves counts fewer exactly)."""
+        super().__init__(*args, **kwargs)
+        self.exact_below = exact_below
+
     @cached_property
     def count(self) -> int:
         rows = self.object_list
         if isinstance(rows, QuerySet):
             estimate = queryset_estimate(rows)
-            if estimate >= EXACT_COUNT_BELOW:
+            if estimate >= self.exact_below:
                 self.estimated = True
                 return estimate
         return int(super().count)

@@ -1,11 +1,14 @@
 """The API tokens page: a signed-in user creates tokens for his programs and revokes them
 (core/api/tokens.py). A new token's key is shown once, on the page that created it. The
-landing page after a login, and the language links of every page."""
+login page, the landing page after a login, and the language links of every page."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -49,6 +52,18 @@ def api_token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.error(request, _("You have no such token."))
     return redirect("api_tokens")
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, but a `next` address that is the public home page is not kept:
+    the home page's "Log in" link (and an old bookmark of it) lands each role on its own page
+    (`landing`), as the login page without `next` does. Any other `next` still wins."""
+
+    def get_redirect_url(self) -> str:
+        url = super().get_redirect_url()
+        if url and urlsplit(url).path == reverse("home"):
+            return ""
+        return url
 
 
 @require_GET

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from core.jobs import ACTIVE_JOB_STATUSES, JobStatus
 from periods.models import RatingPeriod
@@ -172,8 +172,12 @@ def draft_status_changes(*, run: CalculationRun) -> QuerySet[DraftResult]:
         DraftResult.objects.filter(run=run)
         .filter(~Q(status="rated") | ~Q(flags=[]) | ~Q(previous_status=""))
         .exclude(status="unrated", previous_status="", flags=[])
-        .select_related("player")
-        .order_by("status", "player__surname")
+        .prefetch_related("player")
+        # By rating, highest first, then federation order, as the draft list: a page comes
+        # from the run's rating index, with or without a status asked for, and the page's
+        # players are read apart (prefetch). By status then name, each of a run's 100,000
+        # drafts was joined to its player and sorted: 0.9 s (issue 29 item 4).
+        .order_by(F("rating_after").desc(nulls_last=True), "player_id")
     )
 
 

@@ -291,7 +291,9 @@ def review_statuses(request: HttpRequest, pk: int) -> HttpResponse:
     status = request.GET.get("status", "")
     if status:
         qs = qs.filter(status=status)
-    page = EstimatedCountPaginator(qs, REVIEW_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = EstimatedCountPaginator(
+        qs, REVIEW_PAGE_SIZE, exact_below=office_selectors.DRAFT_EXACT_COUNT_BELOW
+    ).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(

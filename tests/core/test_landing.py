@@ -48,3 +48,26 @@ def test_a_next_address_still_wins(client) -> None:
         {"username": "officer2", "password": PASSWORD, "next": "/players/"},
     )
     assert response["Location"] == "/players/"
+
+
+def test_the_home_page_as_next_lands_on_the_desk(client) -> None:
+    """The home page's "Log in" link, or an old bookmark of the login page with ?next=/, does
+    not bring an officer back to the public home page: he lands on his desk."""
+    officer = make_user("officer3", role=RATING_OFFICER)
+    officer.set_password(PASSWORD)
+    officer.save()
+    home = reverse("home")
+    response = client.post(
+        reverse("login") + f"?next={home}",
+        {"username": "officer3", "password": PASSWORD, "next": home},
+    )
+    assert response.status_code == 302
+    assert client.get(response["Location"])["Location"] == reverse("ratings:desk")
+
+
+def test_the_login_link_carries_next_except_on_the_home_page(client) -> None:
+    login = reverse("login")
+    home = client.get(reverse("home")).content.decode()
+    assert f'href="{login}" id="nav-login"' in home
+    players = client.get(reverse("players:list")).content.decode()
+    assert f'href="{login}?next=/players/" id="nav-login"' in players

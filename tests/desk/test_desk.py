@@ -83,3 +83,27 @@ def test_the_desk_counts_the_e_mails_that_could_not_be_sent(client) -> None:
     page = client.get(reverse("ratings:desk")).content.decode()  # (English again, for the next)
     assert "2 e-mails could not be sent and were given up." in page
     assert reverse("admin:core_outboxmail_changelist") not in page  # not staff: no admin link
+
+
+def test_a_large_status_group_on_the_desk_links_to_its_tournaments(client, monkeypatch) -> None:
+    """A period card's group of more than `lines_max` tournaments shows its totals and a link
+    to them, a page at a time, on the period's close page (open) or calculate page."""
+    import dataclasses
+
+    from desk import views as desk_views
+
+    monkeypatch.setattr(
+        desk_views,
+        "desk_for_officer",
+        lambda: dataclasses.replace(selectors.desk_for_officer(), lines_max=1),
+    )
+    system, period, _players, _validated = build()
+    for n in range(2):
+        make_tournament(system, make_user(), status="report_received", period=period, name=f"W{n}")
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+    page = client.get(reverse("ratings:desk")).content.decode()
+    close = reverse("ratings:period_close", args=[period.pk])
+    assert f'href="{close}?group=report_received#group-lines"' in page
+    group = page[page.index('<tbody data-status="report_received"') :]
+    group = group[: group.index("</tbody>")]
+    assert "W0" not in group and "List its 2 tournaments" in group

@@ -17,8 +17,10 @@ from core.errors import Refused
 from core.roles import ARBITER, RATING_OFFICER
 from periods.models import PeriodStatus
 from ratings.calculation import selectors as calculation_selectors
+from ratings.models import DraftResult
 from ratings.office import selectors, services
 from ratings.publication import services as publication
+from ratings.views import office as office_views
 from tests.factories import (
     build,
     calculate,
@@ -130,6 +132,45 @@ def test_the_close_page_says_a_tournament_without_report_has_none(client) -> Non
     page = client.get(reverse("ratings:period_close", args=[period.pk])).content.decode()
     assert "Unreported" in page and "no report yet" in page
     assert "in the report, not validated" not in page
+
+
+def test_a_large_status_group_shows_its_totals_and_its_tournaments_a_page_at_a_time(
+    client, monkeypatch
+) -> None:
+    """The close and calculate pages of a month of a thousand tournaments list a large status
+    group's tournaments on pages of their own (?group=), not all at once; the names of the
+    reports waiting are cut after 20."""
+    monkeypatch.setattr(office_views, "CONTENTS_LINES_MAX", 2)
+    monkeypatch.setattr(office_views, "GROUP_PAGE_SIZE", 2)
+    system, period, _players, _validated = build()
+    waiting = [
+        make_tournament(
+            system, make_user(), status="report_received", period=period, name=f"Waiting {n:02d}"
+        )
+        for n in range(22)
+    ]
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+    url = reverse("ratings:period_close", args=[period.pk])
+    page = client.get(url).content.decode()
+    group = page[page.index('data-status="report_received"') :]
+    group = group[: group.index("</tbody>")]
+    assert "Waiting" not in group and f'href="{url}?group=report_received#group-lines"' in group
+    assert "List its 22 tournaments" in group
+    assert 'id="group-lines"' not in page
+    assert "and 2 more (in the table below)." in page  # the left-out names: 20 shown
+    # The validated group (one tournament) is listed as before.
+    assert _validated.name in page
+    second = client.get(url, {"group": "report_received", "page": "2"})
+    shown = [line.tournament for line in second.context["group_page"]]
+    assert shown == sorted(waiting, key=lambda t: (t.end_date, t.name, t.pk))[2:4]
+    assert 'id="group-lines"' in second.content.decode()
+    assert "Page 2 of 11" in second.content.decode()
+    assert client.get(url, {"group": "nonsense"}).context.get("group_page") is None
+    calculate = reverse("ratings:period_calculate", args=[period.pk])
+    assert (
+        f'href="{calculate}?group=report_received#group-lines"'
+        in client.get(calculate).content.decode()
+    )
 
 
 def test_review_totals_add_up_with_a_tournament_whose_games_are_all_left_out(calc) -> None:
@@ -252,3 +293,70 @@ def test_draft_list_filters_and_pages(client, calc) -> None:
     assert {r.player_id for r in changed} == {players[0].pk, players[1].pk}
     make_player()  # not in the draft: never listed
     assert client.get(url, {"page": "9"}).context["page"].number == 1
+
+
+def test_draft_list_finds_a_name_as_the_list_page_does(client, calc) -> None:
+    """The name's words in any order, accents and case ignored (the folded name, which the
+    registry's trigram index serves), or the federation ID exactly."""
+    _system, period, players, _validated = build()
+    players[0].surname, players[0].given_name = "García Núñez", "José"
+    players[0].save()
+    players[1].surname = "Garcés"
+    players[1].save()
+    calc(period)
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+    url = reverse("ratings:draft_list", args=[period.pk])
+
+    def found(q):
+        return {r.player_id for r in client.get(url, {"q": q}).context["page"]}
+
+    assert found("jose garcia") == {players[0].pk}
+    assert found("NUNEZ") == {players[0].pk}
+    assert found("garc") == {players[0].pk, players[1].pk}
+    assert found(players[1].fed_id) == {players[1].pk}
+    assert found("nobody") == set()
+
+
+def test_a_tournaments_games_a_page_at_a_time_and_a_correction_returns_to_its_page(
+    client, calc, monkeypatch
+) -> None:
+    """The officer's games page shows GAMES_PAGE_SIZE games a page (a Swiss open has
+    thousands), in round order; after a correction the officer is back on the game's page."""
+    monkeypatch.setattr(selectors, "GAMES_PAGE_SIZE", 1)
+    _system, period, _players, tournament = build()
+    calc(period)
+    publication.list_publish(period=period)
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+    url = reverse("ratings:tournament_games", args=[tournament.pk])
+    in_order = list(tournament.games.order_by("round", "id"))
+    shown = [[g.pk for g in client.get(url, {"page": n}).context["page"]] for n in (1, 2, 3)]
+    assert shown == [[g.pk] for g in in_order]
+    page = client.get(url, {"page": 2}).content.decode()
+    assert "3 games" in page and 'rel="next" href="?page=3"' in page
+    draw = tournament.games.get(result="1/2-1/2")
+    response = client.post(
+        reverse("ratings:game_correct", args=[draw.pk]),
+        {"result": "1-0", "reason": "Scoresheet says white won"},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == f"{url}?page={in_order.index(draw) + 1}"
+
+
+def test_the_draft_pages_read_a_run_by_rating(client, calc) -> None:
+    """The draft list and the review of statuses by rating, highest first, unrated last, then
+    federation order, as the published list (served by the run's rating index,
+    DraftResult.Meta.indexes)."""
+    _system, period, _players, _validated = build()
+    run = calc(period)
+    client.force_login(make_user("officer", role=RATING_OFFICER))
+
+    def key(r):
+        return (r.rating_after is None, -(r.rating_after or 0), r.player_id)
+
+    rows = list(client.get(reverse("ratings:draft_list", args=[period.pk])).context["page"])
+    assert len(rows) == DraftResult.objects.filter(run=run).count() > 2
+    assert rows == sorted(rows, key=key)
+    # Every player's status "changes" (each had another before): all are on the review.
+    DraftResult.objects.filter(run=run).update(previous_status="inactive")
+    statuses = client.get(reverse("ratings:review_statuses", args=[period.pk])).context["page"]
+    assert len(statuses) == len(rows) and list(statuses) == sorted(statuses, key=key)
