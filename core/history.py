@@ -168,7 +168,10 @@ def _object_names(rows: Iterable[Any]) -> dict[tuple[str, str], str]:
     names = {}
     for label, ids in wanted.items():
         model = apps.get_model(label)
-        for pk, obj in model._default_manager.in_bulk(list(ids)).items():
+        # Their names may read related rows (a protest is "player / list"): joined in the
+        # same query (every non-null foreign key), not one query per event.
+        rows_named = model._default_manager.select_related().in_bulk(list(ids))
+        for pk, obj in rows_named.items():
             names[(label, str(pk))] = str(obj)
     return names
 
