@@ -201,9 +201,9 @@ def test_representative_strings_translate(lang: str) -> None:
         # catalogue.
         for text in [*problems.TEMPLATES.values(), *fide_2024._K_WHY.values()]:
             assert gettext(text) != text, text
-        assert "%(counter)s" not in ngettext(
-            "%(counter)s player in the registry.", "%(counter)s players in the registry.", 2
-        ) % {"counter": 2}
+        assert "%(players)s" not in ngettext(
+            "%(players)s player in the registry.", "%(players)s players in the registry.", 2
+        ) % {"players": 2}
         assert ngettext("%(n)s player.", "%(n)s players.", 1) != "%(n)s player."
     with translation.override("en"):
         assert gettext("Rating lists") == "Rating lists"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.db import connection
@@ -359,3 +360,19 @@ def test_a_list_is_named_as_its_page_titles_it(crowd) -> None:
         assert str(published) == f"{published.system.name} — {month}"
         published.version = 2
         assert str(published) == f"{published.system.name} — {month} (version 2)"
+
+
+def test_a_lists_count_reads_with_the_languages_thousands_separator() -> None:
+    # "417445 jugadores" read as one number only by accident: counts of a thousand and more
+    # are grouped as the reader's language writes them.
+    layout = SimpleNamespace(page_columns=[], article="", badge="", fide_titles=())
+    page = SimpleNamespace(total=417445, per_page=100, start=1, entries=[], layout=layout)
+    context = {"page": page, "list": SimpleNamespace(pk=1)}
+    for lang, top, shown in (
+        ("en", False, "417,445 entries."),
+        ("es", False, "417\xa0445 jugadores."),  # the RAE: a space, not a point
+        ("en", True, "The first 100 of 417,445 entries."),
+    ):
+        with translation.override(lang):
+            html = render_to_string("ratings/_list_entries.html", {**context, "top": top})
+        assert shown in html, (lang, html[:300])
