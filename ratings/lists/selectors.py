@@ -355,12 +355,19 @@ def _filtered_count(
 
 
 def list_entries_page(
-    *, published: PublishedList, params: Mapping[str, Any], page: int = 1, per_page: int = PER_PAGE
+    *,
+    published: PublishedList,
+    params: Mapping[str, Any],
+    page: int = 1,
+    per_page: int = PER_PAGE,
+    filterset: ListEntryFilter | None = None,
 ) -> EntryPage:
     """One page of a list's entries (filters and sort from `params`). A page past the last
-    gives the last page."""
+    gives the last page. `filterset`: the page's filters already built from the same `params`
+    (list_entry_filter; the list page shows them), not built again."""
     per_page = max(1, min(per_page, MAX_PER_PAGE))
-    filterset = list_entry_filter(published=published, params=params)
+    if filterset is None:
+        filterset = list_entry_filter(published=published, params=params)
     rows = _filter_rows(published, filterset)
     total = _filtered_count(published, params, filterset, rows)
     num_pages = max(1, math.ceil(total / per_page))

@@ -130,15 +130,18 @@ def _list_detail(request: HttpRequest, pk: int, newest: int = 0) -> HttpResponse
         if history.history_visible(user=request.user)
         else None
     )
+    # The page's filters, built once: the form shows them and the entries are read through them
+    # (a top list reads its own filters).
+    filterset = list_selectors.list_entry_filter(
+        published=published, params=request.GET, with_values=True
+    )
     return render(
         request,
         "ratings/list.html",
         {
             "list": published,
             "current": list_selectors.list_current_version(published=published, newest_id=newest),
-            "filter": list_selectors.list_entry_filter(
-                published=published, params=request.GET, with_values=True
-            ),
+            "filter": filterset,
             "top": top,
             "current_section": list_selectors.list_section(published=published, params=request.GET),
             "layout": list_layout_page(published=published),
@@ -151,7 +154,10 @@ def _list_detail(request: HttpRequest, pk: int, newest: int = 0) -> HttpResponse
             "query": query.urlencode(),
             "page": SimpleLazyObject(
                 lambda: list_selectors.list_entries_page(
-                    published=published, params=params, page=page_number
+                    published=published,
+                    params=params,
+                    page=page_number,
+                    filterset=None if top else filterset,
                 )
             ),
         },

@@ -19,7 +19,7 @@ from periods import services as period_services
 from periods.models import PeriodStatus, RatingSystem
 from ratings.calculation import runs
 from ratings.lists import selectors as list_selectors
-from ratings.lists.filters import AGE_GROUPS
+from ratings.lists.filters import AGE_GROUPS, ListEntryFilter
 from ratings.models import ListEntry, ListFilterCount, PublishedList
 from ratings.publication import services as publication
 
@@ -114,3 +114,30 @@ def test_top_lists_say_how_many_entries_they_are_the_first_of(client) -> None:
         assert f"The first 100 of {active_women} entries." in text
     else:
         assert f"{active_women} entries." in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_page_builds_its_filters_once(client, monkeypatch) -> None:
+    """The list page's form and its entries use the same filters, built once a request (issue
+    29: a list page's first render); a top list's entries use the top list's own filters."""
+    published = _published()
+    built: list[Any] = []
+    original = ListEntryFilter.__init__
+
+    def counted(self: ListEntryFilter, *args: Any, **kwargs: Any) -> None:
+        built.append(args[0] if args else kwargs.get("data"))
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(ListEntryFilter, "__init__", counted)
+    women = _expected(published, {"sex": "F"})
+    built.clear()
+    cache.clear()
+    response = client.get(f"/ratings/lists/{published.pk}/?sex=F&page=1")
+    assert response.status_code == 200
+    assert f"{women} entries." in response.content.decode()
+    assert len(built) == 1
+    built.clear()
+    cache.clear()
+    response = client.get(f"/ratings/lists/{published.pk}/?top=women")
+    assert response.status_code == 200
+    assert len(built) == 2  # the form's (the page's parameters) and the top list's
