@@ -16,6 +16,7 @@ from django import template
 from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import escape
+from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -23,7 +24,9 @@ register = template.Library()
 
 #: What reverse() leaves unquoted in a path (django.urls.resolvers: RFC 3986 sub-delimiters
 #: and "/~:@").
-_SAFE = "!$&'()*+,;=/~:@"
+_SAFE = RFC3986_SUBDELIMS + "/~:@"
+#: What ``{% url … "~player~" … as link %}`` puts where the federation ID goes (for_player).
+PLAYER_PLACEHOLDER = "~player~"
 _PLACEHOLDER = "card0placeholder"
 
 
@@ -53,3 +56,11 @@ def card_url(fed_id: object) -> str:
         # Nothing to escape: marked safe, the template does not escape it again.
         return mark_safe(url) if plain else url
     return f"{head}{quote(text, safe=_SAFE)}{tail}"
+
+
+@register.filter
+def for_player(link: str, fed_id: object) -> str:
+    """`link`, a URL reversed once with PLAYER_PLACEHOLDER as the federation ID (a link with
+    more arguments than card_url's, such as a list's calculation page), for the player
+    `fed_id`, quoted as ``reverse()`` quotes it."""
+    return link.replace(PLAYER_PLACEHOLDER, quote(str(fed_id), safe=_SAFE), 1)

@@ -15,25 +15,17 @@ for each row it renders the cells of `columns` (the layout's ``page_columns``: d
 A column without a cell of its own renders nothing (a template error in debug: a column the
 template forgot). Text between the cells is not rendered.
 
-``for_player``: a URL reversed once with ``~player~`` as the player's federation ID, for one
-player (the rows link every player without reversing two URLs a row)."""
+The rows' links to a player come from players' ``player_links`` (``card_url``, ``for_player``)."""
 
 from __future__ import annotations
-
-from typing import Any
-from urllib.parse import quote
 
 from django import template
 from django.conf import settings
 from django.template.base import FilterExpression, Node, NodeList, Parser, Token
 from django.template.context import Context
-from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
-
-#: What ``{% url … "PLAYER" … as link %}`` puts where the federation ID goes (for_player).
-PLAYER_PLACEHOLDER = "~player~"
 
 
 class CellsNode(Node):
@@ -82,11 +74,3 @@ def do_cells(parser: Parser, token: Token) -> CellsNode:
         cells[key] = parser.parse(("endcell",))
         parser.delete_first_token()
     return CellsNode(columns, cells)
-
-
-@register.filter
-def for_player(link: str, fed_id: Any) -> str:
-    """`link`, a URL reversed once with PLAYER_PLACEHOLDER as the federation ID, for the
-    player `fed_id`, quoted as ``reverse`` quotes it."""
-    quoted = quote(str(fed_id), safe=RFC3986_SUBDELIMS + "/~:@")
-    return link.replace(PLAYER_PLACEHOLDER, quoted, 1)

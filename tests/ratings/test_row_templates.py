@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from players.selectors import player_search
+from players.templatetags.player_links import for_player
 from rating_engine.regulations.base import COLUMN_KEYS
 from ratings.lists import selectors as list_selectors
 from ratings.lists.layouts import _NUMERIC, COLUMN_LABELS
-from ratings.templatetags.list_cells import for_player
 from tests.factories import make_period, make_player, make_published_list, make_system
 
 pytestmark = pytest.mark.django_db
