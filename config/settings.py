@@ -127,6 +127,18 @@ TEMPLATES = [
             ],
         },
     },
+    # The rows of the busiest public pages, included by the pages above with
+    # {% jinja "..." %} (core/templatetags/jinja_fragments.py; config/jinja2.py).
+    {
+        "NAME": "jinja2",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "config.jinja2.environment",
+            "extensions": ["jinja2.ext.i18n"],
+        },
+    },
 ]
 
 WSGI_APPLICATION = "config.wsgi.application"

@@ -193,6 +193,11 @@ LIST_AGE_GROUPS: list[tuple[str, Any, int]] = [
 ]
 
 
+def games_at_k25(*, k: int | None, total_games: int) -> int | None:
+    """fide-2000 9.12c: the games accumulated, shown only while K is 25."""
+    return total_games if k == 25 else None
+
+
 class ListEntry(ImmutableModel):
     # The unique (list, player) index serves look-ups by list; no second index on the list.
     # Both references are checked once per statement (see STATEMENT_LEVEL_REFERENCES).
@@ -326,8 +331,7 @@ class ListEntry(ImmutableModel):
 
     @property
     def games_at_k25(self) -> int | None:
-        """fide-2000 9.12c: the games accumulated, shown only while K is 25."""
-        return self.total_games if self.k == 25 else None
+        return games_at_k25(k=self.k, total_games=self.total_games)
 
 
 class _PerListPlayer(models.Model):

@@ -132,8 +132,11 @@ def _list_detail(request: HttpRequest, pk: int, newest: int = 0) -> HttpResponse
     )
     # The page's filters, built once: the form shows them and the entries are read through them
     # (a top list reads its own filters).
-    filterset = list_selectors.list_entry_filter(
-        published=published, params=request.GET, with_values=True
+    # (Lazy: built only when a fragment that needs it is not kept.)
+    filterset: Any = SimpleLazyObject(
+        lambda: list_selectors.list_entry_filter(
+            published=published, params=request.GET, with_values=True
+        )
     )
     return render(
         request,
@@ -149,6 +152,8 @@ def _list_detail(request: HttpRequest, pk: int, newest: int = 0) -> HttpResponse
             # The entries' fragment ({% cache %} in ratings/list.html): its key, and the page
             # of entries, read only when the fragment is not kept.
             "entries_key": hashlib.sha1(repr((wanted, page_number)).encode()).hexdigest(),
+            # The filter form's fragment: its key (the filters without the page).
+            "filters_key": hashlib.sha1(repr(wanted).encode()).hexdigest(),
             "entries_ttl": LIST_PAGE_TTL,
             "release": release(),
             "query": query.urlencode(),

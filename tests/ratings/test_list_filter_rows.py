@@ -74,7 +74,7 @@ def _read(published: PublishedList, params: dict[str, str], per_page: int) -> li
         got = list_selectors.list_entries_page(
             published=published, params=params, page=page, per_page=per_page
         )
-        pages.append((got.total, got.page, got.start, [e.player_id for e in got.entries]))
+        pages.append((got.total, got.page, got.start, [e["player_id"] for e in got.entries]))
         if got.next_page is None:
             return pages
         page += 1

@@ -26,7 +26,7 @@ def _players(published):
 
 def _ids(published, params) -> set[int]:
     page = list_selectors.list_entries_page(published=published, params=params, per_page=500)
-    return {e.player_id for e in page.entries}
+    return {e["player_id"] for e in page.entries}
 
 
 @pytest.mark.parametrize("filled", [False, True])

@@ -118,7 +118,7 @@ def test_filters_keep_the_right_entries(crowd) -> None:
     def pids(**params):
         page = list_selectors.list_entries_page(published=published, params=params, per_page=100)
         assert page.total == len(page.entries)
-        return [e.player_id for e in page.entries]
+        return [e["player_id"] for e in page.entries]
 
     by_rating = [p.pk for p in reversed(people)]
     assert pids() == by_rating
@@ -154,12 +154,12 @@ def test_active_only_and_pages(crowd) -> None:
         engine_version="test",
     )
     active = list_selectors.list_entries_page(published=other, params={"active": "true"})
-    assert [e.player_id for e in active.entries] == [people[1].pk, people[0].pk]
+    assert [e["player_id"] for e in active.entries] == [people[1].pk, people[0].pk]
     assert active.total == 2
 
     page2 = list_selectors.list_entries_page(published=published, params={}, page=2, per_page=7)
     assert page2.start == 8 and page2.num_pages == 5
-    assert [e.player_id for e in page2.entries] == [p.pk for p in reversed(people)][7:14]
+    assert [e["player_id"] for e in page2.entries] == [p.pk for p in reversed(people)][7:14]
     last = list_selectors.list_entries_page(published=published, params={}, page=99, per_page=7)
     assert last.page == 5 and len(last.entries) == 2 and last.next_page is None
 

@@ -34,6 +34,7 @@ from ratings.models import PublishedList
 from ratings.publication import services as publication
 from tournaments.models import Game
 
+ENTRY_KEYS = ("player_id", "rating", "change", "games", "status", "section")
 FIXTURES = Path(__file__).parent / "fixtures" / "publication_same"
 WRITE = os.environ.get("PUBLICATION_SAME_WRITE") == "1"
 FORMATS = ("csv", "json", "txt", "xml", "fide.txt", "fide.xml")
@@ -114,10 +115,7 @@ def _world() -> dict[str, bytes]:
                         "page": found.page,
                         "total": found.total,
                         "start": found.start,
-                        "entries": [
-                            [e.player_id, e.rating, e.change, e.games, e.status, e.section]
-                            for e in found.entries
-                        ],
+                        "entries": [[e[k] for k in ENTRY_KEYS] for e in found.entries],
                     }
                 )
         outputs[f"{stem}.pages.json"] = json.dumps(pages, indent=1, sort_keys=True).encode()

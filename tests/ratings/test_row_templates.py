@@ -1,6 +1,7 @@
 """The rows of a list page and of the player search, written by their templates
-(ratings/_list_entries.html, players/_results.html): each row's cells, links and marks, every
-text escaped, in the reader's language."""
+(ratings/_list_entries.html with its rows in jinja2/ratings/_list_rows.html,
+players/_results.html): each row's cells, links and marks, every text escaped, in the reader's
+language."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def test_list_rows_show_each_entry_with_its_links_and_marks() -> None:
     players = [make_player(**fields) for fields, _entry in people]
     published = make_published_list(period, players, entries=[e for _f, e in people])
     page = list_selectors.list_entries_page(published=published, params={}, page=1)
-    by_id = {e.player.fed_id: number for number, e in enumerate(page.entries, start=page.start)}
+    by_id = {e["fed_id"]: number for number, e in enumerate(page.entries, start=page.start)}
     with translation.override("es"):
         html = render_to_string(
             "ratings/_list_entries.html", {"list": published, "page": page, "top": "", "query": ""}
@@ -145,7 +146,7 @@ def test_search_rows_show_each_player_found() -> None:
 
 
 def test_every_column_a_regulation_may_publish_has_its_cell() -> None:
-    """ratings/_list_entries.html has a {% cells %} cell for every column a list may show
+    """The list's rows (jinja2/ratings/_list_rows.html) have a cell for every column a list may show
     (rating_engine's ListColumn but the title badges), each a <td>, numeric ones right-aligned
     as their header, in the layout's order."""
     keys = [key for key in COLUMN_KEYS if key not in ("title", "fide_title")]
