@@ -9,6 +9,7 @@ screen readers and text browsers; the SVG has a title and description."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,13 +18,25 @@ from django.utils.encoding import force_str
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 register = template.Library()
 
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 14, 34
 BARS = 40  # height of the games band at the bottom of the plot
+
+
+@functools.lru_cache(maxsize=4096)
+def _date_label(day: Any, fmt: str, language: str | None) -> str:
+    return date_format(day, fmt)
+
+
+def date_label(day: Any, fmt: str = "YEAR_MONTH_FORMAT") -> str:
+    """Django's ``date_format`` of `day`, kept per language: the cards and lists show the same
+    few list dates over and over (formatting them again was a tenth of a card's first render;
+    config/jinja2.py's ``date`` filter)."""
+    return _date_label(day, fmt, get_language())
 
 
 def _n(value: float) -> str:
@@ -81,7 +94,7 @@ def chart_svg(
                 _n(bar_w),
                 _n(p.games / most_games * (BARS - 4)),
                 gettext("%(date)s: %(games)s games")
-                % {"date": date_format(p.list_date, "YEAR_MONTH_FORMAT"), "games": p.games},
+                % {"date": date_label(p.list_date), "games": p.games},
             )
             for i, p in enumerate(points)
             if p.games
@@ -100,7 +113,7 @@ def chart_svg(
                 link.replace("/0/", f"/{p.list_id}/") if link else "#",
                 _n(x(i)),
                 _n(y(p.rating)),
-                f"{date_format(p.list_date, 'YEAR_MONTH_FORMAT')}: {p.rating} ({p.change:+d})",
+                f"{date_label(p.list_date)}: {p.rating} ({p.change:+d})",
             )
             for i, p in enumerate(points)
             if p.rating is not None
@@ -111,7 +124,7 @@ def chart_svg(
         "",
         '<text class="chart-axis" x="{}" y="{}" text-anchor="middle">{}</text>',
         (
-            (_n(x(i)), HEIGHT - 12, date_format(p.list_date, "m/y"))
+            (_n(x(i)), HEIGHT - 12, date_label(p.list_date, "m/y"))
             for i, p in enumerate(points)
             if i % every == 0 or i == n - 1
         ),
