@@ -123,7 +123,7 @@ def main() -> None:
             figures = run_wrk(paths, args.port, args.duration, args.connections, sequential=True)
             until = time.time()
             cpu = cpu_seconds(pids) - cpu_before
-            walls, sqls = server_stats(stats_dir, since, until)
+            walls, sqls, _last = server_stats(stats_dir, since, until)
             done = int(figures["requests"])
             note = ""
             if name != "hello":

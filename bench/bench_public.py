@@ -243,17 +243,20 @@ def run_wrk(
     return figures
 
 
-def server_stats(folder: str, since: float, until: float) -> tuple[list[float], list[float]]:
+def server_stats(
+    folder: str, since: float, until: float
+) -> tuple[list[float], list[float], float]:
     """Wall ms and SQL ms of the requests the workers finished between `since` and `until`
-    (bench/gunicorn_bench.py writes them)."""
-    walls, sqls = [], []
+    (bench/gunicorn_bench.py writes them), and when the last of them ended (`since` if none)."""
+    walls, sqls, last = [], [], since
     for name in os.listdir(folder):
         for line in Path(folder, name).read_text().splitlines():
             at, wall, sql = (float(x) for x in line.split("\t"))
             if since <= at <= until:
                 walls.append(wall)
                 sqls.append(sql)
-    return walls, sqls
+                last = max(last, at)
+    return walls, sqls, last
 
 
 def proxy_config(*, folder: str, upstream_port: int, proxy_port: int) -> str:
@@ -452,8 +455,12 @@ def main() -> None:
         figures = run_wrk(paths, port, duration, connections, sequential=sequential)
         until = time.time()
         cpu, nginx_cpu = cpu_seconds(pids) - cpu_before, cpu_seconds(nginx) - nginx_before
-        walls, sqls = server_stats(stats_dir, since, until)
+        walls, sqls, last = server_stats(stats_dir, since, until)
         done = int(figures["requests"])
+        if sequential and done and last > since:
+            # wrk waits out its duration after its threads stopped at the last URL (its rate
+            # would be the URLs over the duration): the rate until the last request ended.
+            figures["req/s"] = f"{done / (last - since):.2f}"
         note = f" ({connections} connections)" if via_proxy else ""
         if via_proxy:
             note += f" gunicorn served {len(walls)} of {done}; nginx CPU " + (

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import os
 
-from django.conf import settings
-from django.core.wsgi import get_wsgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_wsgi_application()
+
+from django.conf import settings
+
+from config.wsgi import application
+
 settings.ROOT_URLCONF = "bench.hello_urls"
+__all__ = ["application"]
