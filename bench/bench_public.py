@@ -29,7 +29,8 @@ The search's warm run only holds while its 2-minute cache lasts.
 Issue 29 (`--proxy`, `--publish`, on by default):
 - gunicorn serves bench/hello_wsgi.py: the site plus a bare Django "hello" view
   (/bench/hello/), measured first and last ("hello", "hello (again)") with the same wrk: the
-  framework's floor beside the pages.
+  framework's floor beside the pages; "hello page" (/bench/hello-page/) is the same word in
+  the site's layout (base.html), what any page costs before its own content.
 - "proxy": each kind warm through nginx (Debian's: `apt-get install nginx`) running the
   project's own deploy/nginx.conf, only its upstream, listen address and cache folder
   changed (proxy_config), after one pass through it; --proxy-connections of wrk
@@ -243,9 +244,7 @@ def run_wrk(
     return figures
 
 
-def server_stats(
-    folder: str, since: float, until: float
-) -> tuple[list[float], list[float], float]:
+def server_stats(folder: str, since: float, until: float) -> tuple[list[float], list[float], float]:
     """Wall ms and SQL ms of the requests the workers finished between `since` and `until`
     (bench/gunicorn_bench.py writes them), and when the last of them ended (`since` if none)."""
     walls, sqls, last = [], [], since
@@ -513,6 +512,9 @@ def main() -> None:
             flush=True,
         )
         measure("hello", hello, port=args.port, duration=args.hello_duration)
+        # The same word in the site's layout (base.html): what every page costs before its own
+        # content, beside the bare view.
+        measure("hello page", ["/bench/hello-page/"], port=args.port, duration=args.hello_duration)
         for kind in kinds:
             labels = ["first", "warm"]
             if proxy is not None:  # while Django's cache is warm: the pass through is quick

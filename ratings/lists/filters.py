@@ -14,6 +14,7 @@ from typing import Any
 
 import django_filters
 from django import forms
+from django.forms.renderers import Jinja2
 from django.db.models import F, Q, QuerySet
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -98,6 +99,15 @@ class DatalistInput(forms.TextInput):
         return format_html('{}<datalist id="{}-values">{}</datalist>', box, name, options)
 
 
+class ListFilterForm(forms.Form):
+    """The list page's filter form, its widgets rendered by Django's Jinja2 form renderer: the
+    default renders each ``<option>`` of a select through a template of its own, 8 ms of the
+    first page of each filter combination after a publication (docs/benchmarks.md, "First
+    renders after a publication"). The same widgets, Django's own templates for Jinja2."""
+
+    default_renderer = Jinja2()
+
+
 class ListEntryFilter(django_filters.FilterSet):
     """Filters one list's entries; `list_year` (the list date's year) anchors the age groups."""
 
@@ -154,6 +164,7 @@ class ListEntryFilter(django_filters.FilterSet):
     class Meta:
         model = ListEntry
         fields: list[str] = []
+        form = ListFilterForm
 
     def __init__(self, *args: Any, list_year: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
