@@ -14,8 +14,8 @@ from typing import Any
 
 import django_filters
 from django import forms
-from django.forms.renderers import Jinja2
 from django.db.models import F, Q, QuerySet
+from django.forms.renderers import Jinja2
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
