@@ -4,8 +4,9 @@
 Why a second engine: a first render of a list page after a publication spent about two thirds
 of its CPU in Django's template engine, most of it on the 100 rows' ~1,500 variables and
 filters (each resolved, localized and escaped by a chain of calls); a card's history and the
-search's results likewise. The same rows as a compiled Jinja2 template cost about a quarter
-(docs/benchmarks.md, "Rows as Jinja2 fragments"). The pages stay Django templates, with their
+search's results likewise. The same rows as a compiled Jinja2 template cost about a third
+(docs/caching.md, "Rows as Jinja2 fragments"; figures in docs/benchmarks.md, "First renders after
+a publication"). The pages stay Django templates, with their
 fragment caching, and include the rows with ``{% jinja "…" %}``
 (core/templatetags/jinja_fragments.py), which passes them the page's context.
 
@@ -21,7 +22,7 @@ What the rows may use, beside Jinja2's own:
   ``card_flag_legend``, ``date`` (Django's ``date_format`` kept per language, ratings'
   date_label: ``d|date("YEAR_MONTH_FORMAT")``) and ``floatformat`` (Django's).
 
-In debug an undefined name is an error (StrictUndefined), as a missing {% cell %} is."""
+In debug an undefined name is an error (StrictUndefined), as a column without its cell is."""
 
 from __future__ import annotations
 

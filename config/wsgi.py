@@ -15,7 +15,7 @@ application = get_wsgi_application()
 # first render of a list page allocates many objects): the slowest 1 % of those pages. Importing
 # the views (the URL patterns) and then freezing what exists moves them out of the collector's
 # sight (gc.freeze, meant for servers like this one); what requests make is collected as before.
-# docs/benchmarks.md, "Garbage collection pauses".
+# docs/benchmarks.md, "First renders after a publication" (garbage collection pauses).
 get_resolver().url_patterns  # noqa: B018 - imports every view now, so that it is frozen too
 gc.collect()
 gc.freeze()

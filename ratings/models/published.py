@@ -329,10 +329,6 @@ class ListEntry(ImmutableModel):
     def published_birth_year(self) -> Any:
         return self.published("birth_year")
 
-    @property
-    def games_at_k25(self) -> int | None:
-        return games_at_k25(k=self.k, total_games=self.total_games)
-
 
 class _PerListPlayer(models.Model):
     """A row derived from one published list for one player, written after the publication

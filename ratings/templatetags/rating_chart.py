@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import template
-from django.utils.encoding import force_str
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -165,19 +164,3 @@ def for_list(link: str, list_id: int) -> str:
     if not link.endswith("/0/"):
         return link
     return f"{link[:-2]}{int(list_id)}/"
-
-
-_CHOICE_LABELS: dict[tuple[type, str], dict[Any, Any]] = {}
-
-
-@register.filter
-def choice_label(obj: Any, field: str) -> Any:
-    """`obj.get_<field>_display()` with the field's choices read once per process (Django's
-    rebuilds and hashes them, translating every label, at each call: a quarter of a list
-    page's rendering). The label is translated when rendered, in the page's language."""
-    key = (type(obj), field)
-    labels = _CHOICE_LABELS.get(key)
-    if labels is None:
-        labels = _CHOICE_LABELS[key] = dict(obj._meta.get_field(field).flatchoices)
-    value = getattr(obj, field)
-    return force_str(labels.get(value, value), strings_only=True)
